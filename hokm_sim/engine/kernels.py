@@ -1,0 +1,273 @@
+"""Chunk kernels: play a range of deals or matches and add them into counts.
+
+:func:`make_kernels` binds two strategies (A's pair of functions, then B's)
+into a set of jitted kernels. Each plays deal (or match) indices
+``start .. start + count - 1`` with its own scratch arrays and adds the
+outcomes into the ``counts`` row it was given, so chunks share nothing and
+can run on any thread in any order. A compiled entry point per strategy pair
+(see :mod:`hokm_sim.compiled`) runs the chunks with ``prange``.
+
+Deals: independent hands; deal ``d`` is stream ``d`` under the run seed and
+its Hakem is seat ``d % 4``. Matches: match ``m`` has its own stream base;
+its first Hakem is drawn by first ace; hand ``h`` of it is stream ``h``.
+In duplicate, every deal or match is played a second time with the same
+cards and the same Hakem seat, teams swapped (A on team 1).
+
+Errors: a strategy error stops the chunk; ``err`` gets ``ERR_*`` fields.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+from hokm_sim.engine.play import (
+    advance_match,
+    deal_hand,
+    draw_first_hakem,
+    make_play_hand,
+    new_work,
+)
+from hokm_sim.engine.records import (
+    C_MATCH_PAIR,
+    R_ERR_CARD,
+    R_ERR_SEAT,
+    R_ERR_TRICK,
+    R_ERROR,
+    R_HAKEM,
+    R_KIND,
+    R_POINTS,
+    R_TRICKS,
+    R_TRUMP,
+    R_WINNER,
+    RES_SIZE,
+    add_hand,
+    add_match,
+    add_pair,
+)
+from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, strategy_base
+
+# --- err: int64[ERR_SIZE] ------------------------------------------------------
+E_CODE = 0  # 0: no error, else ERR_ILLEGAL_CARD / ERR_BAD_TRUMP
+E_MATCH = 1  # match index (deal index for independent hands)
+E_HAND = 2  # hand index within the match (0 for independent hands)
+E_COPY = 3  # 0: A on team 0; 1: teams swapped
+E_SEAT = 4
+E_TRICK = 5
+E_CARD = 6
+ERR_SIZE = 8
+
+# --- trace rows: int64[TRACE_SIZE] per hand ------------------------------------
+T_MATCH = 0
+T_HAND = 1
+T_HAKEM = 2
+T_TRUMP = 3
+T_TRICKS = 4  # 4, 5
+T_WINNER = 6
+T_POINTS = 7
+T_KIND = 8
+T_SCORES = 9  # 9, 10: match scores after this hand
+T_ERROR = 11  # 11..14: code, seat, trick, card
+T_DECK = 16  # 16..67: the deck, top first
+T_PLAYS = 68  # 68..119: cards in play order, -1 after the last
+T_WINNERS = 120  # 120..132: trick winners, -1 after the last
+TRACE_SIZE = 136
+
+
+@njit(inline="always")
+def _note_error(err, res, match, hand, copy):
+    err[E_CODE] = res[R_ERROR]
+    err[E_MATCH] = match
+    err[E_HAND] = hand
+    err[E_COPY] = copy
+    err[E_SEAT] = res[R_ERR_SEAT]
+    err[E_TRICK] = res[R_ERR_TRICK]
+    err[E_CARD] = res[R_ERR_CARD]
+
+
+@njit(inline="always")
+def _trace_row(row, work, match, hand, score0, score1):
+    res = work[8]
+    deck = work[4]
+    plays = work[6]
+    winners = work[7]
+    row[T_MATCH] = match
+    row[T_HAND] = hand
+    row[T_HAKEM] = res[R_HAKEM]
+    row[T_TRUMP] = res[R_TRUMP]
+    row[T_TRICKS] = res[R_TRICKS]
+    row[T_TRICKS + 1] = res[R_TRICKS + 1]
+    row[T_WINNER] = res[R_WINNER]
+    row[T_POINTS] = res[R_POINTS]
+    row[T_KIND] = res[R_KIND]
+    row[T_SCORES] = score0
+    row[T_SCORES + 1] = score1
+    row[T_ERROR] = res[R_ERROR]
+    row[T_ERROR + 1] = res[R_ERR_SEAT]
+    row[T_ERROR + 2] = res[R_ERR_TRICK]
+    row[T_ERROR + 3] = res[R_ERR_CARD]
+    for i in range(52):
+        row[T_DECK + i] = deck[i]
+        row[T_PLAYS + i] = plays[i]
+    for i in range(13):
+        row[T_WINNERS + i] = winners[i]
+
+
+def make_kernels(ta, pa, tb, pb):
+    """Jitted chunk and trace kernels with A's and B's decisions bound in.
+
+    Returns a namespace with ``hands_chunk``, ``matches_chunk``,
+    ``trace_hands`` and ``trace_match``.
+    """
+    play_ab = make_play_hand(ta, pa, tb, pb)
+    play_ba = make_play_hand(tb, pb, ta, pa)
+
+    @njit
+    def hands_chunk(params_a, params_b, seed, start, count, duplicate, forced_trump, counts, err):
+        """Play deals ``start .. start + count - 1`` and add them into ``counts``.
+
+        ``forced_trump`` >= 0 makes every hand use that trump (counterfactual
+        play); -1 lets the Hakem's strategy choose.
+        """
+        work = new_work()
+        res = work[8]
+        first = np.zeros(RES_SIZE, np.int64)
+        sbase = strategy_base(seed)
+        for d in range(start, start + count):
+            hakem = d & 3
+            deal_hand(work, seed, d, hakem)
+            play_ab(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d,
+                      0, 0, 0)  # fmt: skip
+            if res[R_ERROR] != 0:
+                _note_error(err, res, d, 0, 0)
+                return
+            add_hand(counts, res, 0)
+            if duplicate:
+                first[:] = res
+                play_ba(params_b, params_a, work, hakem, forced_trump, sbase,
+                          2 * d + 1, 0, 0, 0)  # fmt: skip
+                if res[R_ERROR] != 0:
+                    _note_error(err, res, d, 0, 1)
+                    return
+                add_hand(counts, res, 1)
+                add_pair(counts, first, res)
+
+    @njit
+    def _play_match(params_a, params_b, work, mbase, sbase, first_hakem, copy,
+                    target, counts, err, m):  # fmt: skip
+        """Play one copy of a match to the target; returns 1 if A won, -1 on error."""
+        res = work[8]
+        a_team = copy
+        hakem = first_hakem
+        score0 = 0
+        score1 = 0
+        h = 0
+        while score0 < target and score1 < target:
+            deal_hand(work, mbase, h, hakem)
+            if copy == 0:
+                play_ab(params_a, params_b, work, hakem, -1, sbase, 2 * h,
+                          score0, score1, target)  # fmt: skip
+            else:
+                play_ba(params_b, params_a, work, hakem, -1, sbase, 2 * h + 1,
+                          score0, score1, target)  # fmt: skip
+            if res[R_ERROR] != 0:
+                _note_error(err, res, m, h, copy)
+                return -1
+            add_hand(counts, res, a_team)
+            hakem, score0, score1 = advance_match(res, hakem, score0, score1)
+            h += 1
+        a_score = score1 if a_team else score0
+        b_score = score0 if a_team else score1
+        a_won = 1 if a_score >= target else 0
+        if a_won:
+            add_match(counts, 1, b_score, a_score, target, h)
+        else:
+            add_match(counts, 0, a_score, b_score, target, h)
+        return a_won
+
+    @njit
+    def matches_chunk(params_a, params_b, seed, start, count, duplicate, target,
+                      counts, err):  # fmt: skip
+        """Play matches ``start .. start + count - 1`` to ``target`` into ``counts``."""
+        work = new_work()
+        for m in range(start, start + count):
+            mbase = match_base(seed, m)
+            sbase = strategy_base(mbase)
+            first_hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
+            w0 = _play_match(params_a, params_b, work, mbase, sbase, first_hakem, 0,
+                             target, counts, err, m)  # fmt: skip
+            if w0 < 0:
+                return
+            if duplicate:
+                w1 = _play_match(params_a, params_b, work, mbase, sbase, first_hakem,
+                                 1, target, counts, err, m)  # fmt: skip
+                if w1 < 0:
+                    return
+                counts[C_MATCH_PAIR + w0 * 2 + w1] += 1
+
+    @njit
+    def trace_hands(params_a, params_b, seed, start, count, copy, forced_trump):
+        """Every card of deals ``start .. start + count - 1``: ``int64[count, TRACE_SIZE]``.
+
+        ``copy`` 0 plays A on team 0, 1 the swapped copy of a duplicate pair.
+        Stops after a strategy error; that row carries the error fields.
+        """
+        rows = np.full((count, TRACE_SIZE), -1, np.int64)
+        work = new_work()
+        res = work[8]
+        sbase = strategy_base(seed)
+        for i in range(count):
+            d = start + i
+            hakem = d & 3
+            deal_hand(work, seed, d, hakem)
+            if copy == 0:
+                play_ab(params_a, params_b, work, hakem, forced_trump, sbase,
+                          2 * d, 0, 0, 0)  # fmt: skip
+            else:
+                play_ba(params_b, params_a, work, hakem, forced_trump, sbase,
+                          2 * d + 1, 0, 0, 0)  # fmt: skip
+            _trace_row(rows[i], work, 0, d, 0, 0)
+            if res[R_ERROR] != 0:
+                return rows[: i + 1]
+        return rows
+
+    @njit
+    def trace_match(params_a, params_b, seed, m, copy, target):
+        """Every hand of match ``m``, card by card: ``int64[hands, TRACE_SIZE]``."""
+        rows = np.full((16, TRACE_SIZE), -1, np.int64)
+        work = new_work()
+        res = work[8]
+        mbase = match_base(seed, m)
+        sbase = strategy_base(mbase)
+        hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
+        score0 = 0
+        score1 = 0
+        h = 0
+        while score0 < target and score1 < target:
+            if h == rows.shape[0]:
+                bigger = np.full((2 * h, TRACE_SIZE), -1, np.int64)
+                bigger[:h] = rows
+                rows = bigger
+            deal_hand(work, mbase, h, hakem)
+            if copy == 0:
+                play_ab(params_a, params_b, work, hakem, -1, sbase, 2 * h,
+                          score0, score1, target)  # fmt: skip
+            else:
+                play_ba(params_b, params_a, work, hakem, -1, sbase, 2 * h + 1,
+                          score0, score1, target)  # fmt: skip
+            if res[R_ERROR] != 0:
+                _trace_row(rows[h], work, m, h, score0, score1)
+                return rows[: h + 1]
+            hakem, score0, score1 = advance_match(res, hakem, score0, score1)
+            _trace_row(rows[h], work, m, h, score0, score1)
+            h += 1
+        return rows[:h]
+
+    return SimpleNamespace(
+        hands_chunk=hands_chunk,
+        matches_chunk=matches_chunk,
+        trace_hands=trace_hands,
+        trace_match=trace_match,
+    )

@@ -1,0 +1,292 @@
+"""Playing hands and matches, for numba: the loop that asks strategies for cards.
+
+A strategy is two jitted functions bound into the loop by
+:func:`make_play_hand`, never a branch in here:
+
+- ``choose_trump(view, params, mem, rng) -> suit`` sees the Hakem's first five
+  cards in ``view[V_HAND]`` (and the seat fields), nothing else;
+- ``play_card(view, params, mem, rng) -> card`` sees what its seat may see
+  (:mod:`hokm_sim.engine.view`).
+
+``params`` is the strategy's ``float64[PARAM_SIZE]`` (a strategy's
+parameters come as ``float64[2, PARAM_SIZE]``: row 0 for its trump choice,
+row 1 for its card play, so composed strategies keep their own), ``mem`` the seat's
+``int64[MEM_SIZE]`` zeroed every hand, ``rng`` the seat's ``uint64[4]`` stream
+for this hand (see :mod:`hokm_sim.engine.rng`). Seats 0 and 2 (team 0) use
+the first pair of functions, seats 1 and 3 (team 1) the second.
+
+Binding the functions as closure constants, rather than passing them as
+arguments, lets numba inline them (``inline="always"`` works on constants,
+not on arguments) and lets the caller be cached on disk; passing them as
+arguments cost a function call with ~30 scalar arguments per card.
+
+Every card is checked against the legal mask; a strategy that returns an
+illegal card or a bad suit stops the hand with an error code in the result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hokm_sim.engine.bits import SUIT_MASK, popcount
+from hokm_sim.engine.deal import deal, first_ace_hakem, first_five, shuffle
+from hokm_sim.engine.records import (
+    ERR_BAD_TRUMP,
+    ERR_ILLEGAL_CARD,
+    ERR_NONE,
+    R_ERR_CARD,
+    R_ERR_SEAT,
+    R_ERR_TRICK,
+    R_ERROR,
+    R_FIVE_LEN,
+    R_HAKEM,
+    R_KIND,
+    R_NCARDS,
+    R_POINTS,
+    R_TRICKS,
+    R_TRUMP,
+    R_TRUMP_LEN,
+    R_WINNER,
+    RES_SIZE,
+)
+from hokm_sim.engine.rng import seed_counter_stream, seed_stream
+from hokm_sim.engine.rules import TRICKS_TO_WIN, beats, hand_score, legal_mask, next_hakem
+from hokm_sim.engine.view import (
+    MEM_SIZE,
+    V_HAKEM,
+    V_HAND,
+    V_LEADER,
+    V_LED,
+    V_LEGAL,
+    V_NTRICK,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_SCORES,
+    V_SEAT,
+    V_TARGET,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_TRUMP,
+    V_VOIDS,
+    V_WIN_CARD,
+    V_WIN_SEAT,
+    VIEW_SIZE,
+)
+
+NO_FORCED_TRUMP = -1
+
+
+@njit
+def new_work():
+    """Scratch arrays for one worker, reused for every hand it plays.
+
+    Returns ``(view, mem, srng, dstate, deck, hands, plays, winners, res)``:
+    the strategies' view ``int64[VIEW_SIZE]``; per-seat memory
+    ``int64[4, MEM_SIZE]``; per-seat streams ``uint64[4, 4]``; the cards'
+    stream ``uint64[4]``; the deck ``int64[52]``, top first; the dealt hands
+    ``int64[4]`` (masks by seat); the cards played in order ``int64[52]``;
+    the trick winners ``int64[13]``; the hand's result ``int64[RES_SIZE]``.
+    """
+    return (
+        np.zeros(VIEW_SIZE, np.int64),
+        np.zeros((4, MEM_SIZE), np.int64),
+        np.zeros((4, 4), np.uint64),
+        np.zeros(4, np.uint64),
+        np.zeros(52, np.int64),
+        np.zeros(4, np.int64),
+        np.full(52, -1, np.int64),
+        np.full(13, -1, np.int64),
+        np.zeros(RES_SIZE, np.int64),
+    )
+
+
+def make_play_hand(trump0, play0, trump1, play1):
+    """A jitted ``play_hand`` with team 0's and team 1's decisions bound in."""
+
+    @njit
+    def play_hand(params0, params1, work, hakem, forced_trump, sbase, sindex, score0, score1,
+                  target):  # fmt: skip
+        """Play the hand already dealt in ``work`` (deck and hands) to its end.
+
+        ``sbase``/``sindex`` seed the four seats' strategy streams (seat ``s``
+        uses stream ``sindex * 4 + s``). ``forced_trump`` >= 0 overrides the
+        Hakem's choice (counterfactual studies). ``score0``, ``score1`` and
+        ``target`` are shown to strategies in a match (0 for single hands).
+        The outcome goes to ``work``'s result array; ``res[R_ERROR]`` is
+        non-zero if a strategy erred, and then the hand stops there.
+        """
+        view, mem, srng, _dstate, deck, hands, plays, winners, res = work
+        for s in range(4):
+            seed_counter_stream(srng[s], sbase, sindex * 4 + s)
+            for i in range(MEM_SIZE):
+                mem[s, i] = 0
+        res[:] = 0
+        res[R_HAKEM] = hakem
+
+        view[V_HAKEM] = hakem
+        view[V_SCORES] = score0
+        view[V_SCORES + 1] = score1
+        view[V_TARGET] = target
+        view[V_PLAYED] = 0
+        for s in range(4):
+            view[V_PLAYED_BY + s] = 0
+        view[V_VOIDS] = 0
+        view[V_TRICKS] = 0
+        view[V_TRICKS + 1] = 0
+        view[V_TRICK_NO] = 0
+        view[V_LEADER] = hakem
+        view[V_NTRICK] = 0
+        for k in range(4):
+            view[V_TRICK + k] = -1
+        view[V_LED] = -1
+        view[V_WIN_CARD] = -1
+        view[V_WIN_SEAT] = -1
+
+        # Trump: the Hakem sees its first five cards only.
+        five = first_five(deck)
+        view[V_TRUMP] = -1
+        view[V_HAND] = five
+        view[V_SEAT] = hakem
+        view[V_LEGAL] = 0
+        if hakem & 1:
+            trump = trump1(view, params1[0], mem[hakem], srng[hakem])
+        else:
+            trump = trump0(view, params0[0], mem[hakem], srng[hakem])
+        if trump < 0 or trump > 3:
+            res[R_ERROR] = ERR_BAD_TRUMP
+            res[R_ERR_SEAT] = hakem
+            res[R_ERR_TRICK] = -1
+            res[R_ERR_CARD] = trump
+            return
+        if forced_trump >= 0:
+            trump = forced_trump
+        view[V_TRUMP] = trump
+        res[R_TRUMP] = trump
+        res[R_TRUMP_LEN] = popcount(hands[hakem] & (SUIT_MASK << (13 * trump)))
+        res[R_FIVE_LEN] = popcount(five & (SUIT_MASK << (13 * trump)))
+
+        cur0 = hands[0]
+        cur1 = hands[1]
+        cur2 = hands[2]
+        cur3 = hands[3]
+        tricks0 = 0
+        tricks1 = 0
+        leader = hakem
+        n = 0
+        trick_no = 0
+        while tricks0 < TRICKS_TO_WIN and tricks1 < TRICKS_TO_WIN:
+            led = -1
+            best = -1
+            best_seat = -1
+            for k in range(4):
+                seat = (leader + k) & 3
+                if seat == 0:
+                    hand = cur0
+                elif seat == 1:
+                    hand = cur1
+                elif seat == 2:
+                    hand = cur2
+                else:
+                    hand = cur3
+                legal = legal_mask(hand, led)
+                view[V_HAND] = hand
+                view[V_SEAT] = seat
+                view[V_LEGAL] = legal
+                if seat & 1:
+                    card = play1(view, params1[1], mem[seat], srng[seat])
+                else:
+                    card = play0(view, params0[1], mem[seat], srng[seat])
+                if card < 0 or card > 51 or (legal >> card) & 1 == 0:
+                    res[R_ERROR] = ERR_ILLEGAL_CARD
+                    res[R_ERR_SEAT] = seat
+                    res[R_ERR_TRICK] = trick_no
+                    res[R_ERR_CARD] = card
+                    res[R_NCARDS] = n
+                    return
+                bit = 1 << card
+                if seat == 0:
+                    cur0 = hand ^ bit
+                elif seat == 1:
+                    cur1 = hand ^ bit
+                elif seat == 2:
+                    cur2 = hand ^ bit
+                else:
+                    cur3 = hand ^ bit
+                plays[n] = card
+                n += 1
+                view[V_TRICK + k] = card
+                view[V_NTRICK] = k + 1
+                view[V_PLAYED] |= bit
+                view[V_PLAYED_BY + seat] |= bit
+                if k == 0:
+                    led = card // 13
+                    best = card
+                    best_seat = seat
+                    view[V_LED] = led
+                else:
+                    if card // 13 != led:
+                        view[V_VOIDS] |= 1 << (seat * 4 + led)
+                    if beats(card, best, trump):
+                        best = card
+                        best_seat = seat
+                view[V_WIN_CARD] = best
+                view[V_WIN_SEAT] = best_seat
+            winners[trick_no] = best_seat
+            trick_no += 1
+            if best_seat & 1:
+                tricks1 += 1
+            else:
+                tricks0 += 1
+            leader = best_seat
+            view[V_TRICKS] = tricks0
+            view[V_TRICKS + 1] = tricks1
+            view[V_TRICK_NO] = trick_no
+            view[V_LEADER] = leader
+            view[V_NTRICK] = 0
+            for k in range(4):
+                view[V_TRICK + k] = -1
+            view[V_LED] = -1
+            view[V_WIN_CARD] = -1
+            view[V_WIN_SEAT] = -1
+
+        winner, points, kind = hand_score(hakem, tricks0, tricks1)
+        res[R_TRICKS] = tricks0
+        res[R_TRICKS + 1] = tricks1
+        res[R_WINNER] = winner
+        res[R_POINTS] = points
+        res[R_KIND] = kind
+        res[R_NCARDS] = n
+        res[R_ERROR] = ERR_NONE
+
+    return play_hand
+
+
+@njit(inline="always")
+def deal_hand(work, base, index, hakem):
+    """Shuffle and deal hand ``index`` of the streams under ``base`` into ``work``."""
+    dstate = work[3]
+    deck = work[4]
+    hands = work[5]
+    seed_stream(dstate, base, index)
+    shuffle(dstate, deck)
+    deal(deck, hakem, hands)
+
+
+@njit(inline="always")
+def draw_first_hakem(work, base, index):
+    """First Hakem of a match by first ace, from stream ``index`` under ``base``."""
+    dstate = work[3]
+    seed_stream(dstate, base, index)
+    return first_ace_hakem(dstate, work[4])
+
+
+@njit(inline="always")
+def advance_match(res, hakem, score0, score1):
+    """Scores and Hakem after a finished hand: ``(hakem, score0, score1)``."""
+    if res[R_WINNER] == 0:
+        score0 += res[R_POINTS]
+    else:
+        score1 += res[R_POINTS]
+    return next_hakem(hakem, res[R_WINNER]), score0, score1

@@ -1,0 +1,229 @@
+"""Available strategies: built-in bot files, bot files given by path, and composition.
+
+A *bot file* is a Python file with a module docstring (its first line is the
+description unless ``DESCRIPTION`` is set), two jitted functions
+``choose_trump`` and ``play_card`` (see :mod:`hokm_sim.botkit`), and
+optionally ``PARAMS``, a dict of parameter names to default values.
+
+A *strategy spec* on the command line is one of:
+
+- a built-in name: ``longest``;
+- a path to a bot file: ``path/to/my_bot.py``;
+- a composition: ``trump=longest,play=expert`` (either part may be omitted
+  when a plain name comes too: ``expert,trump=points``);
+- any of those with parameters: ``weighted(length=2,high=0.5)``.
+
+Unknown names raise :class:`StrategyError` listing the valid names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from hokm_sim.engine.view import PARAM_SIZE
+
+
+class StrategyError(ValueError):
+    """A strategy spec that does not name a usable strategy."""
+
+
+def builtin_dir() -> Path:
+    """The folder of built-in bot files (``strategies/`` in the repository)."""
+    import hokm_sim.strategies as pkg
+
+    return Path(next(iter(pkg.__path__)))
+
+
+def import_bot_file(path: str | Path) -> ModuleType:
+    """Import a bot file by path, once per process, under a name unique to its path."""
+    p = Path(path).resolve()
+    digest = hashlib.sha1(str(p).encode()).hexdigest()[:10]
+    stem = re.sub(r"\W", "_", p.stem)
+    name = f"hokm_bot_{stem}_{digest}"
+    mod = sys.modules.get(name)
+    if mod is not None:
+        return mod
+    spec = importlib.util.spec_from_file_location(name, p)
+    if spec is None or spec.loader is None:
+        raise StrategyError(f"cannot load bot file {str(path)!r}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except Exception as exc:
+        del sys.modules[name]
+        raise StrategyError(f"bot file {str(path)!r} failed to import: {exc}") from exc
+    return mod
+
+
+@dataclass(frozen=True)
+class BotFile:
+    """One bot file: where it is, what it says it does, its parameters."""
+
+    name: str
+    path: Path
+    description: str
+    params: dict[str, float] = field(default_factory=dict)
+    builtin: bool = True
+
+    @classmethod
+    def load(cls, path: Path, builtin: bool) -> BotFile:
+        """Read a bot file's name, description and parameters, checking its functions."""
+        mod = import_bot_file(path)
+        missing = [f for f in ("choose_trump", "play_card") if not hasattr(mod, f)]
+        if missing:
+            raise StrategyError(
+                f"bot file {str(path)!r} lacks {' and '.join(missing)}: a bot defines "
+                "choose_trump(view, params, mem, rng) and play_card(view, params, mem, rng)"
+            )
+        desc = getattr(mod, "DESCRIPTION", None) or (mod.__doc__ or "").strip().split("\n")[0]
+        params = {str(k): float(v) for k, v in getattr(mod, "PARAMS", {}).items()}
+        if len(params) > PARAM_SIZE:
+            raise StrategyError(f"bot file {str(path)!r} has more than {PARAM_SIZE} PARAMS")
+        name = getattr(mod, "NAME", None) or path.stem
+        return cls(name=name, path=path.resolve(), description=desc, params=params, builtin=builtin)
+
+    def module(self) -> ModuleType:
+        """The imported bot module."""
+        return import_bot_file(self.path)
+
+
+def builtin_bots() -> dict[str, BotFile]:
+    """Built-in bots by name, sorted by name."""
+    out = {}
+    for p in sorted(builtin_dir().glob("*.py")):
+        if p.name.startswith("_"):
+            continue
+        bot = BotFile.load(p, builtin=True)
+        out[bot.name] = bot
+    return out
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A playable strategy: a trump chooser and a card player with their parameters."""
+
+    name: str
+    trump: BotFile
+    play: BotFile
+    trump_params: tuple[float, ...] = ()
+    play_params: tuple[float, ...] = ()
+
+    def params_array(self) -> np.ndarray:
+        """``float64[2, PARAM_SIZE]``: row 0 for trump choice, row 1 for card play."""
+        a = np.zeros((2, PARAM_SIZE), np.float64)
+        a[0, : len(self.trump_params)] = self.trump_params
+        a[1, : len(self.play_params)] = self.play_params
+        return a
+
+    @property
+    def description(self) -> str:
+        """One line saying what the strategy does."""
+        if self.trump.path == self.play.path:
+            return self.play.description
+        return f"trump from {self.trump.name}; play from {self.play.name}"
+
+    def to_dict(self) -> dict:
+        """A JSON-ready record of the strategy, enough to reproduce it."""
+        return {
+            "name": self.name,
+            "trump": {"bot": self.trump.name, "path": str(self.trump.path),
+                      "params": dict(zip(self.trump.params, self.trump_params, strict=True))},
+            "play": {"bot": self.play.name, "path": str(self.play.path),
+                     "params": dict(zip(self.play.params, self.play_params, strict=True))},
+        }  # fmt: skip
+
+
+_PARAMS_RE = re.compile(r"^(?P<bot>[^()]+?)\s*(?:\((?P<args>[^()]*)\))?$")
+
+
+def _split_top(spec: str) -> list[str]:
+    """Split on commas that are not inside parentheses."""
+    parts, depth, cur = [], 0, []
+    for ch in spec:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts]
+
+
+def _find_bot(token: str, bots: dict[str, BotFile]) -> BotFile:
+    if token in bots:
+        return bots[token]
+    if token.endswith(".py") or "/" in token or "\\" in token:
+        p = Path(token).expanduser()
+        if not p.is_file():
+            raise StrategyError(f"bot file {token!r} does not exist")
+        return BotFile.load(p, builtin=False)
+    raise StrategyError(
+        f"unknown strategy {token!r}; valid names: {', '.join(bots)} (or a path to a .py bot file)"
+    )
+
+
+def _bot_with_params(text: str, bots: dict[str, BotFile]) -> tuple[BotFile, tuple[float, ...]]:
+    m = _PARAMS_RE.match(text.strip())
+    if not m:
+        raise StrategyError(f"bad strategy {text!r}: expected NAME, NAME(k=v,...) or a path")
+    bot = _find_bot(m.group("bot").strip(), bots)
+    values = dict(bot.params)
+    for item in filter(None, (a.strip() for a in (m.group("args") or "").split(","))):
+        key, eq, val = item.partition("=")
+        key = key.strip()
+        if not eq or key not in values:
+            valid = ", ".join(bot.params) or "none"
+            raise StrategyError(
+                f"bad parameter {item!r} for {bot.name}: expected name=value; parameters: {valid}"
+            )
+        try:
+            values[key] = float(val)
+        except ValueError:
+            raise StrategyError(
+                f"bad value {val.strip()!r} for {bot.name} parameter {key}"
+            ) from None
+    return bot, tuple(values.values())
+
+
+def resolve(spec: str) -> Strategy:
+    """Turn a strategy spec (name, path, composition, parameters) into a Strategy."""
+    spec = spec.strip()
+    if not spec:
+        raise StrategyError("empty strategy; valid names: " + ", ".join(builtin_bots()))
+    bots = builtin_bots()
+    base: tuple[BotFile, tuple[float, ...]] | None = None
+    roles: dict[str, tuple[BotFile, tuple[float, ...]]] = {}
+    for part in _split_top(spec):
+        role, eq, rest = part.partition("=")
+        if eq and role.strip() in ("trump", "play") and "(" not in role:
+            if role.strip() in roles:
+                raise StrategyError(f"bad strategy {spec!r}: {role.strip()}= given twice")
+            roles[role.strip()] = _bot_with_params(rest, bots)
+        elif eq and "(" not in role:
+            raise StrategyError(
+                f"bad strategy part {part!r}: expected trump=BOT, play=BOT or a bot name"
+            )
+        else:
+            if base is not None:
+                raise StrategyError(f"bad strategy {spec!r}: more than one plain bot name")
+            base = _bot_with_params(part, bots)
+    trump = roles.get("trump") or base
+    play = roles.get("play") or base
+    if trump is None or play is None:
+        missing = "trump" if trump is None else "play"
+        raise StrategyError(f"bad strategy {spec!r}: no bot for {missing}=")
+    return Strategy(name=spec, trump=trump[0], play=play[0], trump_params=trump[1],
+                    play_params=play[1])  # fmt: skip

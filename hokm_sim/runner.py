@@ -1,0 +1,202 @@
+"""From a configuration to counts: batches of chunks on every core, errors caught.
+
+The runner turns (strategies, seed, size) into calls of the compiled engine.
+Work is cut into chunks of a fixed number of deals (or matches) that do not
+depend on the thread count; a batch is as many chunks as keep every core
+busy for a moment. Counts are integers merged by addition, so the result is
+bit-identical whatever the threads, batches or chunk size.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from hokm_sim import compiled
+from hokm_sim.cards import SUITS, card_str
+from hokm_sim.engine import kernels as k
+from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
+from hokm_sim.registry import Strategy
+
+HAND_CHUNK = 8192
+"""Deals per chunk: small enough to spread over cores, big enough to hide overhead."""
+MATCH_CHUNK = 256
+"""Matches per chunk (a match is about 8-12 hands to target 7)."""
+
+
+class StrategyFault(RuntimeError):
+    """A strategy returned an illegal card, a card it does not hold, or a bad suit."""
+
+    def __init__(self, strategy: str, seed: int, match: int | None, hand: int, trick: int,
+                 card: int, seat: int, replay: str) -> None:  # fmt: skip
+        self.strategy, self.seed, self.match, self.hand = strategy, seed, match, hand
+        self.trick, self.card, self.seat, self.replay = trick, card, seat, replay
+        if trick < 0:
+            what = f"returned bad trump suit {card} (expected 0..3 for {', '.join(SUITS)})"
+            where = "at trump choice"
+        else:
+            shown = card_str(card) if 0 <= card < 52 else str(card)
+            what = f"played illegal card {shown}"
+            where = f"trick {trick + 1}"
+        place = f"match {match}, hand {hand}" if match is not None else f"hand {hand}"
+        super().__init__(
+            f"strategy {strategy!r} {what} (seat {seat}) at seed {seed}, {place}, {where}; "
+            f"replay it with: {replay}"
+        )
+
+
+def default_threads() -> int:
+    """Threads used when none are asked for: every core numba may use."""
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def check_threads(threads: int | None) -> int:
+    """The thread count to use; raises ValueError naming the valid range."""
+    limit = default_threads()
+    if threads is None:
+        return limit
+    if not 1 <= threads <= limit:
+        raise ValueError(f"bad thread count {threads}: expected 1..{limit} on this machine")
+    return threads
+
+
+@dataclass
+class Batch:
+    """Counts of one batch of finished work."""
+
+    start: int
+    count: int
+    counts: np.ndarray
+
+
+class Runner:
+    """Plays A (team 0 first) against B with a compiled engine for the pair."""
+
+    def __init__(self, a: Strategy, b: Strategy) -> None:
+        self.a, self.b = a, b
+        self.engine = compiled.engine_for(a, b)
+        self.params_a = a.params_array()
+        self.params_b = b.params_array()
+
+    def _fault(self, err: np.ndarray, seed: int, matches: bool, target: int) -> StrategyFault:
+        copy, seat = int(err[k.E_COPY]), int(err[k.E_SEAT])
+        team_a = copy  # A plays team 0 in copy 0, team 1 in copy 1
+        strat = self.a if (seat & 1) == team_a else self.b
+        match, hand = int(err[k.E_MATCH]), int(err[k.E_HAND])
+        ab = f"--a {_quote(self.a.name)} --b {_quote(self.b.name)}"
+        if copy == 1:
+            ab = f"--a {_quote(self.b.name)} --b {_quote(self.a.name)}"
+        if matches:
+            replay = (f"hokm-sim show --seed {seed} --match {match} --hand {hand} "
+                      f"--target {target} {ab}")  # fmt: skip
+        else:
+            replay = f"hokm-sim show --seed {seed} --hand {match} {ab}"
+        trick = -1 if err[k.E_CODE] == ERR_BAD_TRUMP else int(err[k.E_TRICK])
+        return StrategyFault(
+            strat.name,
+            seed,
+            match if matches else None,
+            hand if matches else match,
+            trick,
+            int(err[k.E_CARD]),
+            seat,
+            replay,
+        )
+
+    def batches(self, seed: int, total: int, *, matches: bool = False, target: int = 7,
+                duplicate: bool = True, threads: int | None = None, start: int = 0,
+                chunk: int | None = None) -> Iterator[Batch]:  # fmt: skip
+        """Play deals (or matches) ``start .. start + total - 1``, yielding each batch.
+
+        Raises :class:`StrategyFault` at the first strategy error (the
+        earliest by deal or match index, whatever the threads).
+        """
+        numba.set_num_threads(check_threads(threads))
+        chunk = chunk or (MATCH_CHUNK if matches else HAND_CHUNK)
+        per_batch = chunk * max(4 * numba.get_num_threads(), 8)
+        done = 0
+        while done < total:
+            n = min(per_batch, total - done)
+            n_chunks = -(-n // chunk)
+            counts = np.zeros((n_chunks, N_COUNTS), np.int64)
+            errs = np.zeros((n_chunks, k.ERR_SIZE), np.int64)
+            s = start + done
+            if matches:
+                self.engine.run_matches(self.params_a, self.params_b, np.uint64(seed), s, n,
+                                        chunk, duplicate, target, counts, errs)  # fmt: skip
+            else:
+                self.engine.run_hands(self.params_a, self.params_b, np.uint64(seed), s, n, chunk,
+                                      duplicate, -1, counts, errs)  # fmt: skip
+            bad = np.flatnonzero(errs[:, k.E_CODE])
+            if bad.size:
+                first = min(bad, key=lambda i: (errs[i, k.E_MATCH], errs[i, k.E_HAND]))
+                raise self._fault(errs[first], seed, matches, target)
+            yield Batch(s, n, counts.sum(axis=0))
+            done += n
+
+    def counts(self, seed: int, total: int, *, progress: Callable[[int], None] | None = None,
+               **kw) -> np.ndarray:  # fmt: skip
+        """All counts of a run, summed; ``progress(n)`` is told of each finished batch."""
+        out = np.zeros(N_COUNTS, np.int64)
+        for b in self.batches(seed, total, **kw):
+            out += b.counts
+            if progress:
+                progress(b.count)
+        return out
+
+    def trace_hands(self, seed: int, start: int, count: int, copy: int = 0) -> np.ndarray:
+        """Trace rows of deals ``start .. start + count - 1``; raises on a strategy error."""
+        rows = self.engine.trace_hands(self.params_a, self.params_b, np.uint64(seed), start,
+                                       count, copy, -1)  # fmt: skip
+        self._raise_row_error(rows, seed, False, 7, copy)
+        return rows
+
+    def trace_match(self, seed: int, match: int, target: int, copy: int = 0) -> np.ndarray:
+        """Trace rows of every hand of one match; raises on a strategy error."""
+        rows = self.engine.trace_match(self.params_a, self.params_b, np.uint64(seed), match,
+                                       copy, target)  # fmt: skip
+        self._raise_row_error(rows, seed, True, target, copy)
+        return rows
+
+    def _raise_row_error(self, rows, seed, matches, target, copy) -> None:
+        if rows.shape[0] and rows[-1, k.T_ERROR] != 0:
+            r = rows[-1]
+            err = np.zeros(k.ERR_SIZE, np.int64)
+            err[k.E_CODE] = r[k.T_ERROR]
+            err[k.E_MATCH] = r[k.T_MATCH] if matches else r[k.T_HAND]
+            err[k.E_HAND] = r[k.T_HAND] if matches else 0
+            err[k.E_COPY] = copy
+            err[k.E_SEAT] = r[k.T_ERROR + 1]
+            err[k.E_TRICK] = r[k.T_ERROR + 2]
+            err[k.E_CARD] = r[k.T_ERROR + 3]
+            raise self._fault(err, seed, matches, target)
+
+
+def _quote(spec: str) -> str:
+    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else f"'{spec}'"
+
+
+def measure(runner: Runner, hands: int, threads: int | None, seed: int = 1) -> dict:
+    """Hands per second of ``runner`` after compilation (independent hands, no duplicate)."""
+    threads = check_threads(threads)
+    t0 = time.perf_counter()
+    runner.counts(seed, 2 * HAND_CHUNK, duplicate=False, threads=threads)  # compile or load
+    ready = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    runner.counts(seed, hands, duplicate=False, threads=threads)
+    secs = time.perf_counter() - t0
+    return {
+        "hands_per_sec": hands / secs,
+        "hands": hands,
+        "seconds": secs,
+        "threads": threads,
+        "warmup_seconds": ready,
+        "a": runner.a.name,
+        "b": runner.b.name,
+        "cpu_count": os.cpu_count(),
+    }

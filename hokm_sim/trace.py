@@ -1,0 +1,106 @@
+"""Card-by-card records of played hands: JSON Lines for machines, text for people.
+
+The engine's trace kernels return one ``int64`` row per hand (layout in
+:mod:`hokm_sim.engine.kernels`); this module turns rows into the documented
+JSON record and into the ``show`` text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol
+from hokm_sim.engine import kernels as k
+from hokm_sim.engine.rules import KIND_NAMES, dealer_of
+
+_RECEIVE_ORDER = [(blk, n) for blk, n in ((0, 5), (20, 4), (36, 4))]
+
+
+def _hands_in_order_received(deck: list[int], hakem: int) -> list[list[int]]:
+    hands: list[list[int]] = [[], [], [], []]
+    for start, size in _RECEIVE_ORDER:
+        for i in range(4):
+            seat = (hakem + i) % 4
+            hands[seat].extend(deck[start + i * size : start + (i + 1) * size])
+    return hands
+
+
+def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict:
+    """The JSON record of one traced hand (see ``hokm-sim trace --help``)."""
+    hakem = int(row[k.T_HAKEM])
+    deck = [int(c) for c in row[k.T_DECK : k.T_DECK + 52]]
+    plays = [int(c) for c in row[k.T_PLAYS : k.T_PLAYS + 52] if c >= 0]
+    winners = [int(w) for w in row[k.T_WINNERS : k.T_WINNERS + 13] if w >= 0]
+    tricks = []
+    leader = hakem
+    for t in range(len(plays) // 4):
+        cards = plays[4 * t : 4 * t + 4]
+        tricks.append({"leader": leader, "cards": [card_str(c) for c in cards],
+                       "winner": winners[t]})  # fmt: skip
+        leader = winners[t]
+    rec = {
+        "seed": seed,
+        "match": int(row[k.T_MATCH]),
+        "hand": int(row[k.T_HAND]),
+        "hakem": hakem,
+        "dealer": int(dealer_of(hakem)),
+        "deck": [card_str(c) for c in deck],
+        "first_five": [card_str(c) for c in deck[:5]],
+        "trump": SUITS[int(row[k.T_TRUMP])],
+        "hands": [[card_str(c) for c in h] for h in _hands_in_order_received(deck, hakem)],
+        "tricks": tricks,
+        "tricks_won": [int(row[k.T_TRICKS]), int(row[k.T_TRICKS + 1])],
+        "winner_team": int(row[k.T_WINNER]),
+        "points": int(row[k.T_POINTS]),
+        "kind": KIND_NAMES[int(row[k.T_KIND])],
+    }
+    if target is not None:
+        rec["scores"] = [int(row[k.T_SCORES]), int(row[k.T_SCORES + 1])]
+        rec["target"] = target
+    return rec
+
+
+def _sorted_symbols(cards: list[str]) -> str:
+    from hokm_sim.cards import parse_card
+
+    idx = sorted((parse_card(c) for c in cards), key=lambda c: (-(c // 13), -(c % 13)))
+    by_suit: dict[int, list[str]] = {}
+    for c in idx:
+        by_suit.setdefault(c // 13, []).append(card_symbol(c)[:-1])
+    return "  ".join(SUIT_SYMBOLS[s] + " " + " ".join(r) for s, r in by_suit.items())
+
+
+def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
+    """A hand for people: the four hands, trump, each trick with its winner, the result."""
+    from hokm_sim.cards import parse_card, parse_suit
+
+    trump = parse_suit(rec["trump"])
+    lines = [
+        f"seed {rec['seed']}  match {rec['match']}  hand {rec['hand']}  "
+        f"Hakem seat {rec['hakem']}  dealer seat {rec['dealer']}",
+        f"first five: {' '.join(card_symbol(parse_card(c)) for c in rec['first_five'])}   "
+        f"trump: {SUIT_SYMBOLS[trump]} ({'CDHS'[trump]})",
+        "",
+    ]
+    for seat, hand in enumerate(rec["hands"]):
+        role = " (Hakem)" if seat == rec["hakem"] else ""
+        lines.append(f"seat {seat} [{names[seat % 2]}, team {seat % 2}]{role}: "
+                     f"{_sorted_symbols(hand)}")  # fmt: skip
+    lines.append("")
+    for t, tr in enumerate(rec["tricks"], 1):
+        cells = []
+        for i, c in enumerate(tr["cards"]):
+            seat = (tr["leader"] + i) % 4
+            mark = "*" if seat == tr["winner"] else " "
+            cells.append(f"{seat}:{card_symbol(parse_card(c)):>3}{mark}")
+        lines.append(f"trick {t:2d}  " + "  ".join(cells) + f"   won by seat {tr['winner']} "
+                     f"(team {tr['winner'] % 2})")  # fmt: skip
+    t0, t1 = rec["tricks_won"]
+    kind = {"normal": "", "kot": " - Kot!", "hakem_kot": " - Hakem Kot!"}[rec["kind"]]
+    lines.append("")
+    lines.append(f"tricks {t0}-{t1}: team {rec['winner_team']} "
+                 f"({names[rec['winner_team']]}) wins {rec['points']} point"
+                 f"{'s' if rec['points'] > 1 else ''}{kind}")  # fmt: skip
+    if "scores" in rec:
+        lines.append(f"match score {rec['scores'][0]}-{rec['scores'][1]} (target {rec['target']})")
+    return "\n".join(lines)

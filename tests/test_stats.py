@@ -1,0 +1,680 @@
+"""Tests of hokm_sim.stats: hand-computed values, library cross-checks, edge cases."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+from hokm_sim import stats as hs
+from hokm_sim.stats import Estimate
+
+Z975 = float(sps.norm.ppf(0.975))
+LN10 = math.log(10.0)
+
+
+def literal_elo(s: float) -> float:
+    """STATS.md's E(s) written out literally."""
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+# ---------------------------------------------------------------------------
+# Estimate
+# ---------------------------------------------------------------------------
+
+
+def test_estimate_flags_and_json() -> None:
+    e = Estimate(0.5, 0.4, 0.7, 10)
+    assert e.estimable and e.has_interval
+    assert e.half_width == pytest.approx(0.15)
+    assert e.to_dict() == {"value": 0.5, "low": 0.4, "high": 0.7, "n": 10}
+    m = Estimate.missing(0)
+    assert not m.estimable and not m.has_interval and math.isnan(m.half_width)
+    assert m.to_dict() == {"value": None, "low": None, "high": None, "n": 0}
+    no_interval = Estimate.missing(5, 0.3)
+    assert no_interval.estimable and not no_interval.has_interval
+    assert not Estimate(math.inf, math.nan, math.nan, 3).estimable
+    json.dumps(Estimate(math.inf, -math.inf, math.nan, 1).to_dict(), allow_nan=False)
+
+
+# ---------------------------------------------------------------------------
+# Wilson, McNemar, paired differences
+# ---------------------------------------------------------------------------
+
+
+def test_wilson_hand_computed() -> None:
+    # 0/10: high = (z²/10) / (1 + z²/10) = 0.38416 / 1.38416
+    e = hs.wilson(0, 10)
+    assert (e.value, e.low) == (0.0, 0.0)
+    assert e.high == pytest.approx(0.38416 / 1.38416, abs=1e-12)
+    assert e.high == pytest.approx(0.277540, abs=1e-6)
+    e = hs.wilson(10, 10)
+    assert (e.value, e.high) == (1.0, 1.0)
+    assert e.low == pytest.approx(1.0 - 0.38416 / 1.38416, abs=1e-12)
+    # 5/10: centre 1/2, half = 1.96 sqrt(0.025 + 0.009604) / 1.38416
+    e = hs.wilson(5, 10)
+    half = 1.96 * math.sqrt(0.025 + 0.009604) / 1.38416
+    assert e.low == pytest.approx(0.5 - half, abs=1e-12)
+    assert e.high == pytest.approx(0.5 + half, abs=1e-12)
+    assert e.low == pytest.approx(0.236590, abs=1e-6)
+    assert e.n == 10
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (10, 10), (5, 10), (1, 3), (37, 200), (999, 1000)])
+def test_wilson_matches_statsmodels(k: int, n: int) -> None:
+    low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+    e = hs.wilson(k, n, z=Z975)
+    assert e.low == pytest.approx(low, abs=1e-12)
+    assert e.high == pytest.approx(high, abs=1e-12)
+    e196 = hs.wilson(k, n)  # z = 1.96 vs 1.959964: differences of order 1e-5
+    assert e196.low == pytest.approx(low, abs=1e-4)
+    assert e196.high == pytest.approx(high, abs=1e-4)
+
+
+def test_wilson_empty_and_invalid() -> None:
+    e = hs.wilson(0, 0)
+    assert not e.estimable and e.n == 0
+    with pytest.raises(ValueError):
+        hs.wilson(3, 2)
+    with pytest.raises(ValueError):
+        hs.wilson(-1, 2)
+
+
+@given(st.integers(0, 10**7), st.integers(0, 10**7), st.floats(0.1, 4.0))
+def test_wilson_contains_p_within_unit_interval(a: int, b: int, z: float) -> None:
+    k, n = min(a, b), max(a, b)
+    e = hs.wilson(k, n, z=z)
+    if n == 0:
+        assert not e.estimable
+        return
+    assert 0.0 <= e.low <= e.value <= e.high <= 1.0
+    assert e.value == k / n
+
+
+def test_mcnemar() -> None:
+    assert hs.mcnemar(0, 0) == 1.0
+    assert hs.mcnemar(7, 2) == pytest.approx(sps.binomtest(7, 9, 0.5).pvalue)
+    assert hs.mcnemar(7, 2) == hs.mcnemar(2, 7)
+    # 0 of 5 discordant pairs: 2 * (1/2)^5
+    assert hs.mcnemar(0, 5) == pytest.approx(2 / 32)
+    with pytest.raises(ValueError):
+        hs.mcnemar(-1, 3)
+
+
+def test_paired_rate_difference() -> None:
+    e = hs.paired_rate_difference(30, 10, 100)
+    d = 0.2
+    se = math.sqrt((0.4 - d * d) / 100)
+    assert e.value == pytest.approx(d)
+    assert e.half_width == pytest.approx(1.96 * se)
+    none = hs.paired_rate_difference(0, 0, 50)
+    assert none.value == 0.0 and not none.has_interval
+    assert not hs.paired_rate_difference(0, 0, 0).estimable
+    with pytest.raises(ValueError):
+        hs.paired_rate_difference(3, 3, 5)
+
+
+# ---------------------------------------------------------------------------
+# Pair scores: score, Elo, nElo, LOS
+# ---------------------------------------------------------------------------
+
+
+def test_pair_score_hand_computed_small() -> None:
+    # (LL, split, WW) = (1, 2, 3): s = 4/6; squared deviations 4/9, 2 * 1/36, 3 * 1/9
+    # sum 5/6, sample variance (ddof 1) 1/6; standard error sqrt(1/6 / 6) = 1/6.
+    ps = hs.pair_score([1, 2, 3])
+    assert ps.n == 6
+    assert ps.score.value == pytest.approx(2 / 3)
+    assert ps.variance == pytest.approx(1 / 6)
+    assert ps.score.low == pytest.approx(2 / 3 - 1.96 / 6)
+    assert ps.score.high == pytest.approx(2 / 3 + 1.96 / 6)
+    assert ps.elo.value == pytest.approx(400 * math.log10(2))  # E(2/3) = 120.41
+    # nElo = (1/6) / sqrt(1/3) * 800 / ln 10 = 100.296
+    assert ps.nelo.value == pytest.approx((1 / 6) / math.sqrt(1 / 3) * 800 / LN10)
+    assert ps.nelo.value == pytest.approx(100.296, abs=1e-3)
+    assert ps.nelo.half_width == pytest.approx(1.96 / math.sqrt(12) * 800 / LN10)
+    assert ps.los == pytest.approx(sps.norm.cdf(1.0))  # (1/6) / (1/6) = 1
+    assert not ps.elo_clamped
+    # Elo ends are the clamped score ends: eps = 1/(4N) = 1/24.
+    assert ps.elo.low == pytest.approx(literal_elo(2 / 3 - 1.96 / 6))
+    assert ps.elo.high == pytest.approx(literal_elo(1 - 1 / 24))
+
+
+def test_pair_score_matches_stats_md_formulas() -> None:
+    counts = [180, 410, 260]
+    samples = np.repeat([0.0, 0.5, 1.0], counts)
+    n = samples.size
+    s, var = samples.mean(), samples.var(ddof=1)
+    ps = hs.pair_score(counts)
+    se = math.sqrt(var / n)
+    assert ps.score.value == pytest.approx(s)
+    assert ps.variance == pytest.approx(var)
+    assert (ps.score.low, ps.score.high) == pytest.approx((s - 1.96 * se, s + 1.96 * se))
+    assert ps.elo.value == pytest.approx(literal_elo(s))
+    elo_pm = (literal_elo(s + 1.96 * se) - literal_elo(s - 1.96 * se)) / 2
+    assert ps.elo.half_width == pytest.approx(elo_pm)
+    assert ps.nelo.value == pytest.approx((s - 0.5) / math.sqrt(2 * var) * 800 / LN10)
+    assert ps.los == pytest.approx(sps.norm.cdf((s - 0.5) / se))
+    assert ps.score.low < ps.score.value < ps.score.high
+    assert ps.elo.low < ps.elo.value < ps.elo.high
+    # ddof=0 is the empirical distribution's variance
+    assert hs.pair_score(counts, ddof=0).variance == pytest.approx(samples.var())
+
+
+def test_elo_symmetric_around_half() -> None:
+    for s in (0.01, 0.2, 0.37, 0.5, 0.64, 0.999):
+        assert hs.elo_from_score(1 - s) == pytest.approx(-hs.elo_from_score(s), abs=1e-9)
+        assert hs.elo_from_score(s) == pytest.approx(literal_elo(s))
+        assert hs.score_from_elo(hs.elo_from_score(s)) == pytest.approx(s)
+    assert hs.elo_from_score(0.5) == 0.0
+    assert hs.elo_from_score(1.0) == math.inf and hs.elo_from_score(0.0) == -math.inf
+    assert math.isnan(hs.elo_from_score(1.5)) and math.isnan(hs.elo_from_score(math.nan))
+    a, b = hs.pair_score([30, 50, 20]), hs.pair_score([20, 50, 30])
+    assert a.elo.value == pytest.approx(-b.elo.value)
+    assert a.elo.low == pytest.approx(-b.elo.high)
+    assert a.nelo.value == pytest.approx(-b.nelo.value)
+    assert a.los == pytest.approx(1 - b.los)
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [[0, 0, 0], [], [0, 0, 10], [10, 0, 0], [0, 10, 0], [0, 0, 1], [1, 0, 0], [0, 1, 0], [1, 0, 1]],
+)
+def test_pair_score_extremes_do_not_crash(counts: list[int]) -> None:
+    values = hs.HAND_WIN_VALUES if counts else []
+    ps = hs.pair_score(counts, values)
+    json.dumps(ps.to_dict(), allow_nan=False)
+    n = sum(counts)
+    assert ps.n == n
+    if n == 0:
+        assert not ps.score.estimable and not ps.elo.estimable and math.isnan(ps.los)
+        return
+    assert ps.score.estimable and math.isfinite(ps.elo.value)
+    if n == 1 or ps.variance == 0:
+        # no interval rather than a fake ± 0, no nElo without a scale
+        assert not ps.score.has_interval and not ps.elo.has_interval
+        assert not ps.nelo.estimable
+
+
+def test_pair_score_all_wins_is_clamped_not_infinite() -> None:
+    ps = hs.pair_score([0, 0, 10])
+    assert ps.elo_clamped and ps.score.value == 1.0
+    assert ps.elo.value == pytest.approx(literal_elo(1 - 1 / 40))
+    assert ps.los == 1.0
+    lost = hs.pair_score([10, 0, 0])
+    assert lost.elo.value == pytest.approx(-ps.elo.value) and lost.los == 0.0
+    split = hs.pair_score([0, 10, 0])
+    assert split.elo.value == 0.0 and split.los == 0.5 and not split.elo_clamped
+    # With some variance the upper end is clamped to the same bound as a perfect score.
+    ps = hs.pair_score([0, 1, 9])
+    assert ps.elo.high == pytest.approx(literal_elo(1 - 1 / 40))
+    assert not ps.elo_clamped
+
+
+def test_pair_score_invalid_input() -> None:
+    with pytest.raises(ValueError):
+        hs.pair_score([1, 2])
+    with pytest.raises(ValueError):
+        hs.pair_score([1, -2, 3])
+    with pytest.raises(ValueError):
+        hs.pair_score([1, 2], [0.0, 2.0])
+
+
+@given(st.lists(st.integers(0, 10**6), min_size=3, max_size=3))
+def test_pair_score_never_crashes_and_orders(counts: list[int]) -> None:
+    ps = hs.pair_score(counts)
+    json.dumps(ps.to_dict(), allow_nan=False)
+    if ps.score.has_interval:
+        assert ps.score.low <= ps.score.value <= ps.score.high
+        assert ps.elo.low <= ps.elo.value <= ps.elo.high
+        assert ps.nelo.low <= ps.nelo.value <= ps.nelo.high
+    if ps.n:
+        assert math.isfinite(ps.elo.value)
+        assert 0.0 <= ps.los <= 1.0 or math.isnan(ps.los)
+
+
+def test_nelo_helpers() -> None:
+    assert hs.nelo(0.6, 0.02) == pytest.approx(0.1 / math.sqrt(0.04) * 800 / LN10)
+    assert math.isnan(hs.nelo(0.6, 0.0)) and math.isnan(hs.nelo(0.6, math.nan))
+    for ne in (-3.0, 0.0, 7.5):
+        assert hs.nelo(hs.nelo_to_score(ne, 0.1), 0.1) == pytest.approx(ne)
+    assert hs.nelo_to_score(5.0, 0.0) == 0.5
+    assert hs.los(0.6, 0.1, 10) == pytest.approx(sps.norm.cdf(0.1 / math.sqrt(0.01)))
+    assert math.isnan(hs.los(0.6, 0.1, 0))
+
+
+# ---------------------------------------------------------------------------
+# Points
+# ---------------------------------------------------------------------------
+
+
+def _swing_table() -> np.ndarray:
+    # x in (-1, +1); luck makes A win one copy and lose the other most of the time.
+    j = np.zeros((2, 2))
+    j[1, 0] = 40  # x1 = +1, x2 = -1
+    j[0, 1] = 40  # x1 = -1, x2 = +1
+    j[1, 1] = 10
+    j[0, 0] = 10
+    return j
+
+
+def test_points_variance_reduction_constructed_table() -> None:
+    ps = hs.points_stats(_swing_table(), (-1, 1))
+    # var(x1) = var(x2) = 100/99, D is 0 (80), +2 (10), -2 (10): var(D) = 80/99
+    assert ps.n == 100
+    assert ps.var_x1 == pytest.approx(100 / 99) and ps.var_x2 == pytest.approx(100 / 99)
+    assert ps.var_d == pytest.approx(80 / 99)
+    assert ps.variance_reduction == pytest.approx(2.5)
+    half = sps.t.ppf(0.975, 99) * math.sqrt(80 / 99 / 100)
+    assert ps.mean_d.value == 0.0
+    assert ps.mean_d.half_width == pytest.approx(half)
+    assert ps.mean_per_hand.half_width == pytest.approx(half / 2)
+    json.dumps(ps.to_dict(), allow_nan=False)
+
+
+def test_points_stats_against_samples() -> None:
+    rng = np.random.default_rng(5)
+    xv = np.array([-3, -2, -1, 1, 2, 3])
+    j = rng.integers(0, 30, size=(6, 6)).astype(float)
+    i1, i2 = np.nonzero(j >= 0)
+    x1 = np.repeat(xv[i1], j.ravel().astype(int))
+    x2 = np.repeat(xv[i2], j.ravel().astype(int))
+    d = x1 + x2
+    ps = hs.points_stats(j, xv)
+    assert ps.mean_d.value == pytest.approx(d.mean())
+    assert ps.mean_per_hand.value == pytest.approx(np.concatenate([x1, x2]).mean())
+    assert ps.mean_x1 == pytest.approx(x1.mean()) and ps.mean_x2 == pytest.approx(x2.mean())
+    assert ps.var_d == pytest.approx(d.var(ddof=1))
+    assert ps.variance_reduction == pytest.approx((x1.var(ddof=1) + x2.var(ddof=1)) / d.var(ddof=1))
+    ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    assert (ps.mean_d.low, ps.mean_d.high) == pytest.approx((ci.low, ci.high))
+
+
+def test_points_stats_degenerate() -> None:
+    empty = hs.points_stats(np.zeros((6, 6)))
+    assert empty.n == 0 and not empty.mean_d.estimable and math.isnan(empty.variance_reduction)
+    one = np.zeros((6, 6))
+    one[5, 0] = 1  # +3 then -3
+    single = hs.points_stats(one)
+    assert single.mean_d.value == 0.0 and not single.mean_d.has_interval
+    same = hs.points_stats(one * 50)  # D = 0 every time: no spread
+    assert not same.mean_d.has_interval and math.isnan(same.variance_reduction)
+    for p in (empty, single, same):
+        json.dumps(p.to_dict(), allow_nan=False)
+    with pytest.raises(ValueError):
+        hs.points_stats(np.zeros((3, 3)))
+
+
+def test_points_pair_distribution() -> None:
+    xv = (-3, -2, -1, 1, 2, 3)
+    j = np.arange(36, dtype=float).reshape(6, 6)
+    counts, values = hs.points_pair_distribution(j, xv)
+    assert values.size == 13 and counts.sum() == j.sum()
+    assert values == pytest.approx((np.arange(-6, 7) + 6) / 12)
+    assert counts[0] == j[0, 0] and counts[12] == j[5, 5]
+    assert counts[6] == sum(j[i, 5 - i] for i in range(6))  # D = 0
+    ps = hs.pair_score(counts, values)
+    assert ps.score.value == pytest.approx((hs.points_stats(j, xv).mean_d.value + 6) / 12)
+    with pytest.raises(ValueError):
+        hs.points_pair_distribution(np.ones((2, 2)), (0.5, 1))
+
+
+# ---------------------------------------------------------------------------
+# Bootstrap over pairs
+# ---------------------------------------------------------------------------
+
+
+def test_bootstrap_mean_reproducible_and_close_to_normal() -> None:
+    counts, values = [60, 90, 50], [0.0, 0.5, 1.0]
+    a = hs.bootstrap_pairs(counts, values, seed=3, n_resamples=4000)
+    b = hs.bootstrap_pairs(counts, values, seed=3, n_resamples=4000)
+    assert a == b
+    ps = hs.pair_score(counts)
+    assert a.value == pytest.approx(ps.score.value)
+    assert a.half_width == pytest.approx(ps.score.half_width, rel=0.1)
+    assert a.low < a.value < a.high
+
+
+def test_bootstrap_ratio_statistic() -> None:
+    # rows: (points D, hands won of the pair); statistic: points per hand won
+    values = np.array([[-4.0, 0.0], [1.0, 1.0], [3.0, 1.0], [5.0, 2.0]])
+    counts = [10, 20, 15, 12]
+
+    def ratio(rows: np.ndarray) -> float:
+        return float(rows[:, 0].sum() / rows[:, 1].sum())
+
+    e = hs.bootstrap_pairs(counts, values, ratio, n_resamples=2000, seed=1)
+    samples = np.repeat(values, counts, axis=0)
+    assert e.value == pytest.approx(ratio(samples))
+    assert e.has_interval and e.low < e.value < e.high and e.n == 57
+
+
+def test_bootstrap_degenerate() -> None:
+    assert not hs.bootstrap_pairs([0, 0, 0], [0, 0.5, 1]).estimable
+    one = hs.bootstrap_pairs([0, 1, 0], [0, 0.5, 1])
+    assert one.value == 0.5 and not one.has_interval
+    same = hs.bootstrap_pairs([0, 0, 40], [0, 0.5, 1])
+    assert same.value == 1.0 and not same.has_interval
+    with pytest.raises(ValueError):
+        hs.bootstrap_pairs([1, 1], [[0, 1], [1, 1]])
+
+
+# ---------------------------------------------------------------------------
+# SPRT
+# ---------------------------------------------------------------------------
+
+
+def test_sprt_bounds() -> None:
+    a, b = hs.sprt_bounds(0.05, 0.05)
+    assert a == pytest.approx(-2.944, abs=5e-4) and b == pytest.approx(2.944, abs=5e-4)
+    assert a == pytest.approx(math.log(0.05 / 0.95)) and b == -a
+    a, b = hs.sprt_bounds(0.01, 0.1)
+    assert a == pytest.approx(math.log(0.1 / 0.99)) and b == pytest.approx(math.log(0.9 / 0.01))
+    for bad in ((0.0, 0.05), (0.5, 0.6), (1.2, 0.1)):
+        with pytest.raises(ValueError):
+            hs.sprt_bounds(*bad)
+
+
+def test_sprt_verdict() -> None:
+    a, b = hs.sprt_bounds()
+    assert hs.sprt_verdict(-3.0, a, b) == "H0"
+    assert hs.sprt_verdict(a, a, b) == "H0"
+    assert hs.sprt_verdict(3.0, a, b) == "H1"
+    assert hs.sprt_verdict(0.1, a, b) == "continue"
+    assert hs.sprt_verdict(0.1, a, b, at_cap=True) == "inconclusive"
+    assert hs.sprt_verdict(3.0, a, b, at_cap=True) == "H1"
+    assert hs.sprt_verdict(math.nan, a, b) == "continue"
+
+
+def _bisect(f, lo: float, hi: float) -> float:
+    """Plain bisection for a decreasing f with f(lo) > 0 > f(hi)."""
+    for _ in range(400):
+        mid = (lo + hi) / 2
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _hand_llr(counts: list[int], values: list[float], nelo0: float, nelo1: float) -> float:
+    """STATS.md's GSPRT written out independently, with a bisection for θ."""
+    reg = [c if c > 0 else 1e-3 for c in counts]
+    p = [r / sum(reg) for r in reg]
+    mean = sum(pi * a for pi, a in zip(p, values, strict=True))
+    var = sum(pi * (a - mean) ** 2 for pi, a in zip(p, values, strict=True))
+    dists = []
+    for ne in (nelo0, nelo1):
+        s = 0.5 + ne * math.sqrt(2 * var) * LN10 / 800
+        d = [a - s for a in values]
+
+        def f(t: float, d: list[float] = d) -> float:
+            return sum(pi * di / (1 + t * di) for pi, di in zip(p, d, strict=True))
+
+        lo, hi = -1 / max(d), -1 / min(d)
+        width = hi - lo
+        theta = _bisect(f, lo + 1e-13 * width, hi - 1e-13 * width)
+        dists.append([pi / (1 + theta * di) for pi, di in zip(p, d, strict=True)])
+        assert sum(dists[-1]) == pytest.approx(1.0, abs=1e-9)  # a proper distribution
+        assert sum(q * a for q, a in zip(dists[-1], values, strict=True)) == pytest.approx(s)
+    p0, p1 = dists
+    return sum(counts) * sum(pi * math.log(b / a) for pi, a, b in zip(p, p0, p1, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("counts", "values"),
+    [
+        ([3, 5, 2], [0.0, 0.5, 1.0]),
+        ([2, 0, 3], [0.0, 0.5, 1.0]),
+        ([40, 100, 70], [0.0, 0.5, 1.0]),
+        ([1, 4, 0, 6, 9, 3, 2, 0, 5, 1, 3, 0, 2], [(d + 6) / 12 for d in range(-6, 7)]),
+    ],
+)
+def test_gsprt_matches_hand_computation(counts: list[int], values: list[float]) -> None:
+    for nelo0, nelo1 in ((-3.0, 0.0), (-10.0, 5.0)):
+        expected = _hand_llr(counts, values, nelo0, nelo1)
+        assert hs.gsprt_llr(counts, values, nelo0, nelo1) == pytest.approx(expected, rel=1e-7)
+
+
+def test_gsprt_two_point_support_closed_form() -> None:
+    # On {0, 1} the mean fixes the distribution: p_j = Bernoulli(s_j).
+    w, l_ = 55, 45
+    p = w / (w + l_)
+    var = p * (1 - p)
+    s0, s1 = (0.5 + ne * math.sqrt(2 * var) * LN10 / 800 for ne in (-3.0, 0.0))
+    expected = 100 * (p * math.log(s1 / s0) + (1 - p) * math.log((1 - s1) / (1 - s0)))
+    assert hs.gsprt_llr([l_, w], [0.0, 1.0]) == pytest.approx(expected, rel=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("counts", "values"),
+    [
+        ([4900, 10150, 4950], hs.HAND_WIN_VALUES),
+        ([2500, 5000, 2500], hs.HAND_WIN_VALUES),
+        ([2600, 4950, 2450], hs.HAND_WIN_VALUES),
+        ([1000, 5000, 1100], hs.HAND_WIN_VALUES),
+        (
+            [30, 90, 250, 400, 900, 1200, 1500, 1250, 880, 420, 260, 80, 35],
+            [(d + 6) / 12 for d in range(-6, 7)],
+        ),
+    ],
+)
+def test_gsprt_close_to_approximation(counts: list[int], values: tuple[float, ...]) -> None:
+    exact = hs.gsprt_llr(counts, values)
+    approx = hs.llr_approx(counts, values)
+    assert abs(exact) > 0.1  # not a vacuous comparison
+    assert exact == pytest.approx(approx, rel=0.03)
+
+
+def test_gsprt_sign() -> None:
+    # Better than H1: positive and growing with N; worse than H0: negative.
+    good = [2000, 5000, 3000]
+    assert hs.gsprt_llr(good) > 0
+    assert hs.gsprt_llr([4 * c for c in good]) > 4 * 0.99 * hs.gsprt_llr(good)
+    bad = [3000, 5000, 2000]
+    assert hs.gsprt_llr(bad) < 0
+    # Halfway between s0 and s1 the two hypotheses fit almost equally well.
+    s_mid = hs.gsprt_llr([2500, 5000, 2500], nelo0=-3, nelo1=3)
+    assert abs(s_mid) < 1e-6
+    # Swapping the hypotheses negates the LLR.
+    assert hs.gsprt_llr(good, nelo0=0, nelo1=-3) == pytest.approx(-hs.gsprt_llr(good))
+
+
+@pytest.mark.parametrize(
+    "counts", [[0, 0, 0], [0, 7, 0], [5, 0, 0], [0, 0, 10**9], [1, 0, 0], [10**9, 1, 10**9]]
+)
+def test_gsprt_degenerate_counts(counts: list[int]) -> None:
+    llr = hs.gsprt_llr(counts)
+    assert math.isfinite(llr) and math.isfinite(hs.llr_approx(counts))
+    if sum(counts) == 0:
+        assert llr == 0.0
+    assert hs.gsprt_llr([0], [0.5]) == 0.0  # single support value: nothing to test
+    assert hs.gsprt_llr([5], [1.0]) == 0.0
+
+
+def test_gsprt_invalid_input() -> None:
+    with pytest.raises(ValueError):
+        hs.gsprt_llr([1, 2, 3], [0.0, 0.5, 0.5])
+    with pytest.raises(ValueError):
+        hs.gsprt_llr([1, 2, 3], [0.0, 0.5, 1.5])
+    with pytest.raises(ValueError):  # hypotheses beyond the support
+        hs.gsprt_llr([10, 10, 10], nelo0=-1000.0, nelo1=0.0)
+
+
+@settings(max_examples=150)
+@given(st.lists(st.integers(0, 10**9), min_size=3, max_size=3))
+def test_gsprt_finite_for_any_counts_hand_wins(counts: list[int]) -> None:
+    llr = hs.gsprt_llr(counts)
+    assert math.isfinite(llr)
+    assert math.isfinite(hs.llr_approx(counts))
+
+
+@settings(max_examples=75)
+@given(st.lists(st.integers(0, 10**7), min_size=13, max_size=13))
+def test_gsprt_finite_for_any_counts_points(counts: list[int]) -> None:
+    values = [(d + 6) / 12 for d in range(-6, 7)]
+    assert math.isfinite(hs.gsprt_llr(counts, values))
+
+
+def test_sprt_expected_pairs() -> None:
+    a, b = hs.sprt_bounds()
+    c = LN10 / 800
+    drift_h1 = c * c * 9  # 2 c² Δ (nelo1 - mid) with Δ = 3
+    assert hs.sprt_expected_pairs(0.0) == pytest.approx((0.95 * b + 0.05 * a) / drift_h1)
+    assert hs.sprt_expected_pairs(-3.0) == pytest.approx(hs.sprt_expected_pairs(0.0))
+    mid = hs.sprt_expected_pairs(-1.5)
+    assert mid == pytest.approx(-a * b / (2 * c * c * 9))
+    assert hs.sprt_expected_pairs(-1.5 + 1e-6) == pytest.approx(mid, rel=1e-4)
+    assert mid > hs.sprt_expected_pairs(0.0) > hs.sprt_expected_pairs(5.0)
+
+
+def _run_sprts(p: list[float], runs: int, seed: int) -> list[str]:
+    """Run seeded SPRTs (H0 nElo -40, H1 nElo 0) on pairs drawn from ``p``.
+
+    Wide hypotheses keep the runs short; pairs are taken in order and the
+    LLR is checked every 10 pairs, as the runner would.
+    """
+    rng = np.random.default_rng(seed)
+    a, b = hs.sprt_bounds()
+    cap = 20 * int(hs.sprt_expected_pairs(0.0, -40.0, 0.0))
+    verdicts = []
+    for _ in range(runs):
+        outcomes = rng.choice(3, size=cap, p=p)
+        counts = np.zeros(3)
+        verdict = "continue"
+        for start in range(0, cap, 10):
+            counts += np.bincount(outcomes[start : start + 10], minlength=3)
+            llr = hs.gsprt_llr(counts, nelo0=-40.0, nelo1=0.0)
+            verdict = hs.sprt_verdict(llr, a, b, at_cap=start + 10 >= cap)
+            if verdict != "continue":
+                break
+        verdicts.append(verdict)
+    return verdicts
+
+
+def test_sprt_self_check_false_regression_rate() -> None:
+    """A against itself (true nElo 0 = H1) reports a regression at about rate alpha."""
+    verdicts = _run_sprts([0.3, 0.4, 0.3], runs=200, seed=20240601)
+    assert verdicts.count("H0") / len(verdicts) <= 0.10  # alpha = 0.05, room for 200 runs
+    assert verdicts.count("H1") >= 170
+
+
+def test_sprt_detects_a_regression() -> None:
+    # var 0.15 at s = 1/2; nElo -40 is s = 1/2 - 40 sqrt(0.3) ln 10 / 800 = 0.4369
+    shift = 40 * math.sqrt(0.3) * LN10 / 800
+    verdicts = _run_sprts([0.3 + shift, 0.4, 0.3 - shift], runs=100, seed=7)
+    assert verdicts.count("H1") / len(verdicts) <= 0.12  # beta = 0.05
+    assert verdicts.count("H0") >= 85
+
+
+# ---------------------------------------------------------------------------
+# Tournaments
+# ---------------------------------------------------------------------------
+
+
+def _crosstable(ratings: np.ndarray, pairs: float) -> tuple[np.ndarray, np.ndarray]:
+    diff = ratings[:, None] - ratings[None, :]
+    scores = 1 / (1 + 10 ** (-diff / 400))
+    n = np.full(scores.shape, float(pairs))
+    np.fill_diagonal(n, 0)
+    return scores, n
+
+
+def test_bradley_terry_recovers_ratings_exactly() -> None:
+    true = np.array([-150.0, -20.0, 30.0, 140.0])
+    true -= true.mean()
+    s, n = _crosstable(true, 10**6)
+    r = hs.bradley_terry(s, n)
+    assert r.sum() == pytest.approx(0.0, abs=1e-9)
+    assert r == pytest.approx(true, abs=0.05)
+    assert hs.bradley_terry(s, n, prior_pairs=0.0) == pytest.approx(true, abs=1e-3)
+
+
+def test_bradley_terry_recovers_ratings_from_sampled_scores() -> None:
+    rng = np.random.default_rng(11)
+    true = np.array([-100.0, 0.0, 60.0, 40.0, 0.0])
+    true -= true.mean()
+    expected, n = _crosstable(true, 4000)
+    s = np.full_like(expected, 0.5)
+    k = len(true)
+    for i in range(k):
+        for j in range(i + 1, k):
+            s[i, j] = rng.binomial(4000, expected[i, j]) / 4000
+            s[j, i] = 1 - s[i, j]
+    r = hs.bradley_terry(s, n)
+    assert r.sum() == pytest.approx(0.0, abs=1e-9)
+    assert r == pytest.approx(true, abs=15.0)
+
+
+def test_bradley_terry_perfect_winner_is_finite() -> None:
+    s = np.array([[0.5, 1.0, 1.0], [0.0, 0.5, 0.5], [0.0, 0.5, 0.5]])
+    n = np.array([[0, 100, 100], [100, 0, 100], [100, 100, 0]], dtype=float)
+    r = hs.bradley_terry(s, n)
+    assert np.all(np.isfinite(r)) and r.sum() == pytest.approx(0.0, abs=1e-9)
+    assert r[0] > 500 and r[1] == pytest.approx(r[2], abs=1e-6)
+
+
+def test_bradley_terry_edge_cases() -> None:
+    assert hs.bradley_terry(np.zeros((0, 0)), np.zeros((0, 0))).shape == (0,)
+    assert hs.bradley_terry([[0.5]], [[0]]) == pytest.approx([0.0])
+    none = hs.bradley_terry(np.full((3, 3), np.nan), np.zeros((3, 3)))
+    assert none == pytest.approx([0.0, 0.0, 0.0])
+    assert hs.bradley_terry(np.full((3, 3), np.nan), np.zeros((3, 3)), prior_pairs=0) == (
+        pytest.approx([0.0, 0.0, 0.0])
+    )
+    # Two disconnected pairings: the prior ties the groups together.
+    s = np.full((4, 4), np.nan)
+    n = np.zeros((4, 4))
+    s[0, 1], s[1, 0], s[2, 3], s[3, 2] = 0.7, 0.3, 0.4, 0.6
+    n[0, 1] = n[1, 0] = n[2, 3] = n[3, 2] = 200
+    r = hs.bradley_terry(s, n)
+    assert np.all(np.isfinite(r)) and r.sum() == pytest.approx(0.0, abs=1e-9)
+    assert r[0] > r[1] and r[3] > r[2]
+    with pytest.raises(ValueError):  # not a crosstable
+        hs.bradley_terry([[0.5, 0.7], [0.7, 0.5]], [[0, 10], [10, 0]])
+    with pytest.raises(ValueError):
+        hs.bradley_terry([[0.5, 0.7], [0.3, 0.5]], [[0, 10], [5, 0]])
+
+
+def test_bradley_terry_intervals() -> None:
+    rng = np.random.default_rng(2)
+    true = np.array([-50.0, 0.0, 50.0])
+    expected, n = _crosstable(true, 500)
+    resamples = []
+    for _ in range(40):
+        s = np.full_like(expected, 0.5)
+        for i in range(3):
+            for j in range(i + 1, 3):
+                s[i, j] = rng.binomial(500, expected[i, j]) / 500
+                s[j, i] = 1 - s[i, j]
+        resamples.append((s, n))
+    est = hs.bradley_terry_intervals(expected, n, resamples)
+    assert [e.n for e in est] == [1000, 1000, 1000]
+    for e, t in zip(est, true, strict=True):
+        assert e.value == pytest.approx(t, abs=0.5)
+        assert e.has_interval and e.low < e.value < e.high
+    bare = hs.bradley_terry_intervals(expected, n, [])
+    assert all(e.estimable and not e.has_interval for e in bare)
+
+
+def test_holm_matches_statsmodels() -> None:
+    p = [0.01, 0.04, 0.03, 0.2, 0.001, 0.049]
+    reject, adjusted = hs.holm(p)
+    ref_reject, ref_adjusted, _, _ = multipletests(p, alpha=0.05, method="holm")
+    assert list(reject) == list(ref_reject)
+    assert adjusted == pytest.approx(ref_adjusted)
+    empty_r, empty_a = hs.holm([])
+    assert empty_r.size == 0 and empty_a.size == 0
+    r, a = hs.holm([0.01, math.nan, 0.02])
+    ref_r, ref_a, _, _ = multipletests([0.01, 0.02], method="holm")
+    assert list(r) == [ref_r[0], False, ref_r[1]]
+    assert a[0] == pytest.approx(ref_a[0]) and math.isnan(a[1]) and a[2] == pytest.approx(ref_a[1])
+    with pytest.raises(ValueError):
+        hs.holm([1.5])

@@ -122,10 +122,13 @@ def suit_counts_rank_sums(five):
     for s in range(4):
         m = (five >> (13 * s)) & SUIT_MASK
         n = popcount(m)
-        total = 0
-        while m != 0:
-            total += ctz(m)
-            m &= m - 1
+        # Sum of set-bit indices: each bit of the index weighs one popcount.
+        total = (
+            popcount(m & 0xAAAA)
+            + 2 * popcount(m & 0xCCCC)
+            + 4 * popcount(m & 0xF0F0)
+            + 8 * popcount(m & 0xFF00)
+        )
         if n > best_n or (n == best_n and total > best_sum):
             best = s
             best_n = n

@@ -8,6 +8,7 @@ exit code 2; a strategy that breaks the rules stops the run with one line
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -84,12 +85,22 @@ def _threads(ctx: click.Context, param: click.Parameter, value: int | None) -> i
 
 def strategy_options(f):
     """``--a`` (team 0, seats 0 and 2) and ``--b`` (team 1, seats 1 and 3)."""
-    f = click.option("--b", "b", default="longest", show_default=True, callback=_strategy,
-                     help="Strategy of team 1 (seats 1 and 3): a name, a bot file or "
-                     "trump=X,play=Y.")(f)  # fmt: skip
-    f = click.option("--a", "a", default="longest", show_default=True, callback=_strategy,
-                     help="Strategy of team 0 (seats 0 and 2): a name, a bot file or "
-                     "trump=X,play=Y.")(f)  # fmt: skip
+    f = click.option(
+        "--b",
+        "b",
+        default="longest",
+        show_default=True,
+        callback=_strategy,
+        help="Strategy of team 1 (seats 1 and 3): a name, a bot file or trump=X,play=Y.",
+    )(f)
+    f = click.option(
+        "--a",
+        "a",
+        default="longest",
+        show_default=True,
+        callback=_strategy,
+        help="Strategy of team 0 (seats 0 and 2): a name, a bot file or trump=X,play=Y.",
+    )(f)
     return f
 
 
@@ -133,12 +144,28 @@ def strategies() -> None:
 @click.option("--hands", type=SIZE, help="Trace this many independent hands (deals 0..N-1).")
 @click.option("--matches", type=SIZE, help="Trace this many whole matches.")
 @strategy_options
-@click.option("--target", type=POSITIVE, default=7, show_default=True,
-              help="Match target score (with --matches).")  # fmt: skip
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, path_type=Path),
-              help="Write to FILE (atomically) instead of standard output.")  # fmt: skip
-def trace(seed: int, hands: int | None, matches: int | None, a: Strategy, b: Strategy,
-          target: int, output: Path | None) -> None:  # fmt: skip
+@click.option(
+    "--target",
+    type=POSITIVE,
+    default=7,
+    show_default=True,
+    help="Match target score (with --matches).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write to FILE (atomically) instead of standard output.",
+)
+def trace(
+    seed: int,
+    hands: int | None,
+    matches: int | None,
+    a: Strategy,
+    b: Strategy,
+    target: int,
+    output: Path | None,
+) -> None:
     """Write every card of seeded hands as JSON Lines, one line per hand.
 
     Fields: seed, match, hand, hakem, dealer, deck (top first), first_five,
@@ -177,18 +204,43 @@ def trace(seed: int, hands: int | None, matches: int | None, a: Strategy, b: Str
 
 @main.command(context_settings=CONTEXT)
 @click.option("--seed", type=SEED, help="Run seed of the hand (with --hand).")
-@click.option("--hand", type=click.IntRange(min=0), help="Hand index (deal index, or the "
-              "hand's number within --match).")  # fmt: skip
+@click.option(
+    "--hand",
+    type=click.IntRange(min=0),
+    help="Hand index (deal index, or the hand's number within --match).",
+)
 @click.option("--match", type=click.IntRange(min=0), help="Match index: show a hand of a match.")
 @strategy_options
-@click.option("--target", type=POSITIVE, default=7, show_default=True,
-              help="Match target score (with --match).")  # fmt: skip
-@click.option("--trace", "trace_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Show a hand from a trace file instead (with --line).")  # fmt: skip
-@click.option("--line", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Line of --trace to show.")  # fmt: skip
-def show(seed: int | None, hand: int | None, match: int | None, a: Strategy, b: Strategy,
-         target: int, trace_file: Path | None, line: int) -> None:  # fmt: skip
+@click.option(
+    "--target",
+    type=POSITIVE,
+    default=7,
+    show_default=True,
+    help="Match target score (with --match).",
+)
+@click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Show a hand from a trace file instead (with --line).",
+)
+@click.option(
+    "--line",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Line of --trace to show.",
+)
+def show(
+    seed: int | None,
+    hand: int | None,
+    match: int | None,
+    a: Strategy,
+    b: Strategy,
+    target: int,
+    trace_file: Path | None,
+    line: int,
+) -> None:
     """Print one hand for people: the four hands, trump, every trick, the result.
 
     \b
@@ -219,8 +271,9 @@ def show(seed: int | None, hand: int | None, match: int | None, a: Strategy, b: 
         else:
             rows = runner.trace_match(seed, match, target)
             if hand >= len(rows):
-                raise click.BadParameter(f"match {match} has hands 0..{len(rows) - 1}",
-                                         param_hint="--hand")  # fmt: skip
+                raise click.BadParameter(
+                    f"match {match} has hands 0..{len(rows) - 1}", param_hint="--hand"
+                )
             rec = row_to_record(rows[hand], seed, target)
     except StrategyFault as exc:
         _fail_fault(exc)
@@ -252,3 +305,135 @@ def bench(a: Strategy, b: Strategy, hands: int, threads: int, as_json: bool) -> 
             f"{res['threads']} thread(s) ({res['hands']:,} hands in {res['seconds']:.2f} s; "
             f"ready after {res['warmup_seconds']:.1f} s)"
         )
+
+
+def _quote_arg(s: str) -> str:
+    return s if re.fullmatch(r"[A-Za-z0-9_./=:-]+", s) else "'" + s.replace("'", "'\\''") + "'"
+
+
+def _check_out(out: Path | None, force: bool) -> None:
+    """Refuse an existing report folder (unless --force) and an unwritable one, early."""
+    if out is None:
+        return
+    if out.exists() and not out.is_dir():
+        raise click.BadParameter(f"{out} exists and is not a folder", param_hint="--out")
+    if out.exists() and any(out.iterdir()) and not force:
+        raise click.BadParameter(
+            f"report folder {out} already exists; choose another or add --force to overwrite",
+            param_hint="--out",
+        )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise click.BadParameter(
+            f"cannot write to {out}: {exc.strerror}", param_hint="--out"
+        ) from None
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("a", default="expert", required=False)
+@click.argument("b", default="longest", required=False)
+@click.option("--hands", type=SIZE, help="Deals to play (each twice in duplicate) [default: 1M].")
+@click.option("--matches", type=SIZE, help="Matches to play instead of single deals.")
+@click.option("--seed", type=SEED, help="Run seed [default: a fresh one, recorded].")
+@click.option("--target", type=POSITIVE, default=7, show_default=True, help="Match target score.")
+@click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Report folder [default: results/<time>-<a>-vs-<b>-seed<seed>].",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON, not a table.")
+@click.option("--no-duplicate", is_flag=True, help="Play each deal once (A on team 0).")
+@click.option("--save-hands", is_flag=True, help="Also write one row per hand to hands.parquet.")
+def run(
+    a: str,
+    b: str,
+    hands: int | None,
+    matches: int | None,
+    seed: int | None,
+    target: int,
+    threads: int,
+    out: Path | None,
+    force: bool,
+    as_json: bool,
+    no_duplicate: bool,
+    save_hands: bool,
+) -> None:
+    """Compare strategy A with strategy B in duplicate, with 95% intervals.
+
+    Every deal is played twice with the same cards and the same Hakem seat,
+    teams swapped, so card luck cancels; numbers are from A's point of view.
+    A and B are names (see `hokm-sim strategies`), bot files, or
+    compositions such as trump=longest,play=expert. Prints a table (or JSON)
+    and writes summary.json and report.md to a report folder. Ctrl-C stops
+    after the batch in flight and writes a partial report (exit code 130).
+
+    \b
+    Example:
+        hokm-sim run
+        hokm-sim run expert longest --hands 10M --seed 1
+        hokm-sim run expert random --matches 20000 --target 7 --json
+    """
+    from hokm_sim.api import HandWriter, RunConfig, execute
+    from hokm_sim.progress import Progress
+    from hokm_sim.report import default_folder, table, write
+
+    sa = _strategy(click.get_current_context(), None, a)
+    sb = _strategy(click.get_current_context(), None, b)
+    if hands is not None and matches is not None:
+        raise click.UsageError("give --hands N or --matches N, not both")
+    if save_hands and matches is not None:
+        raise click.UsageError("--save-hands works with --hands runs (rows are per deal)")
+    _check_out(out, force)
+    cfg = RunConfig(
+        a=a,
+        b=b,
+        hands=hands,
+        matches=matches,
+        seed=seed,
+        target=target,
+        threads=threads,
+        duplicate=not no_duplicate,
+    )
+    folder = out or default_folder(Path("results"), a, b, cfg.seed)
+    _check_out(folder, force)
+    args = ["hokm-sim", "run", a, b, f"--{cfg.mode}", str(cfg.total), "--seed", str(cfg.seed)]
+    if cfg.mode == "matches":
+        args += ["--target", str(target)]
+    if no_duplicate:
+        args.append("--no-duplicate")
+    command = " ".join(_quote_arg(x) for x in args)
+    copies = 1 if no_duplicate else 2
+    prog = Progress(
+        cfg.total,
+        cfg.mode if cfg.mode == "matches" else "deals",
+        per_unit=copies if cfg.mode == "hands" else 10 * copies,
+    )
+    writer = None
+    try:
+        from hokm_sim.runner import Runner
+
+        if save_hands:
+            writer = HandWriter(folder / "hands.parquet", Runner(sa, sb), cfg.seed, cfg.duplicate)
+        summary = execute(cfg, sa, sb, progress=prog.update, on_batch=writer)
+    except StrategyFault as exc:
+        prog.close()
+        _fail_fault(exc)
+    finally:
+        if writer is not None:
+            writer.close()
+    prog.close()
+    write(summary, folder, command)
+    if as_json:
+        click.echo(json.dumps(summary.to_dict() | {"report": str(folder)}, indent=1))
+    else:
+        click.echo(table(summary))
+        click.echo(f"report: {folder}")
+    if summary.partial:
+        click.echo("interrupted: the report covers only the finished batches", err=True)
+        sys.exit(130)

@@ -135,11 +135,17 @@ class Strategy:
         """A JSON-ready record of the strategy, enough to reproduce it."""
         return {
             "name": self.name,
-            "trump": {"bot": self.trump.name, "path": str(self.trump.path),
-                      "params": dict(zip(self.trump.params, self.trump_params, strict=True))},
-            "play": {"bot": self.play.name, "path": str(self.play.path),
-                     "params": dict(zip(self.play.params, self.play_params, strict=True))},
-        }  # fmt: skip
+            "trump": {
+                "bot": self.trump.name,
+                "path": str(self.trump.path),
+                "params": dict(zip(self.trump.params, self.trump_params, strict=True)),
+            },
+            "play": {
+                "bot": self.play.name,
+                "path": str(self.play.path),
+                "params": dict(zip(self.play.params, self.play_params, strict=True)),
+            },
+        }
 
 
 _PARAMS_RE = re.compile(r"^(?P<bot>[^()]+?)\s*(?:\((?P<args>[^()]*)\))?$")
@@ -225,5 +231,6 @@ def resolve(spec: str) -> Strategy:
     if trump is None or play is None:
         missing = "trump" if trump is None else "play"
         raise StrategyError(f"bad strategy {spec!r}: no bot for {missing}=")
-    return Strategy(name=spec, trump=trump[0], play=play[0], trump_params=trump[1],
-                    play_params=play[1])  # fmt: skip
+    return Strategy(
+        name=spec, trump=trump[0], play=play[0], trump_params=trump[1], play_params=play[1]
+    )

@@ -32,8 +32,17 @@ MATCH_CHUNK = 256
 class StrategyFault(RuntimeError):
     """A strategy returned an illegal card, a card it does not hold, or a bad suit."""
 
-    def __init__(self, strategy: str, seed: int, match: int | None, hand: int, trick: int,
-                 card: int, seat: int, replay: str) -> None:  # fmt: skip
+    def __init__(
+        self,
+        strategy: str,
+        seed: int,
+        match: int | None,
+        hand: int,
+        trick: int,
+        card: int,
+        seat: int,
+        replay: str,
+    ) -> None:
         self.strategy, self.seed, self.match, self.hand = strategy, seed, match, hand
         self.trick, self.card, self.seat, self.replay = trick, card, seat, replay
         if trick < 0:
@@ -92,8 +101,9 @@ class Runner:
         if copy == 1:
             ab = f"--a {_quote(self.b.name)} --b {_quote(self.a.name)}"
         if matches:
-            replay = (f"hokm-sim show --seed {seed} --match {match} --hand {hand} "
-                      f"--target {target} {ab}")  # fmt: skip
+            replay = (
+                f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
+            )
         else:
             replay = f"hokm-sim show --seed {seed} --hand {match} {ab}"
         trick = -1 if err[k.E_CODE] == ERR_BAD_TRUMP else int(err[k.E_TRICK])
@@ -108,9 +118,18 @@ class Runner:
             replay,
         )
 
-    def batches(self, seed: int, total: int, *, matches: bool = False, target: int = 7,
-                duplicate: bool = True, threads: int | None = None, start: int = 0,
-                chunk: int | None = None) -> Iterator[Batch]:  # fmt: skip
+    def batches(
+        self,
+        seed: int,
+        total: int,
+        *,
+        matches: bool = False,
+        target: int = 7,
+        duplicate: bool = True,
+        threads: int | None = None,
+        start: int = 0,
+        chunk: int | None = None,
+    ) -> Iterator[Batch]:
         """Play deals (or matches) ``start .. start + total - 1``, yielding each batch.
 
         Raises :class:`StrategyFault` at the first strategy error (the
@@ -127,11 +146,31 @@ class Runner:
             errs = np.zeros((n_chunks, k.ERR_SIZE), np.int64)
             s = start + done
             if matches:
-                self.engine.run_matches(self.params_a, self.params_b, np.uint64(seed), s, n,
-                                        chunk, duplicate, target, counts, errs)  # fmt: skip
+                self.engine.run_matches(
+                    self.params_a,
+                    self.params_b,
+                    np.uint64(seed),
+                    s,
+                    n,
+                    chunk,
+                    duplicate,
+                    target,
+                    counts,
+                    errs,
+                )
             else:
-                self.engine.run_hands(self.params_a, self.params_b, np.uint64(seed), s, n, chunk,
-                                      duplicate, -1, counts, errs)  # fmt: skip
+                self.engine.run_hands(
+                    self.params_a,
+                    self.params_b,
+                    np.uint64(seed),
+                    s,
+                    n,
+                    chunk,
+                    duplicate,
+                    -1,
+                    counts,
+                    errs,
+                )
             bad = np.flatnonzero(errs[:, k.E_CODE])
             if bad.size:
                 first = min(bad, key=lambda i: (errs[i, k.E_MATCH], errs[i, k.E_HAND]))
@@ -139,8 +178,9 @@ class Runner:
             yield Batch(s, n, counts.sum(axis=0))
             done += n
 
-    def counts(self, seed: int, total: int, *, progress: Callable[[int], None] | None = None,
-               **kw) -> np.ndarray:  # fmt: skip
+    def counts(
+        self, seed: int, total: int, *, progress: Callable[[int], None] | None = None, **kw
+    ) -> np.ndarray:
         """All counts of a run, summed; ``progress(n)`` is told of each finished batch."""
         out = np.zeros(N_COUNTS, np.int64)
         for b in self.batches(seed, total, **kw):
@@ -151,15 +191,17 @@ class Runner:
 
     def trace_hands(self, seed: int, start: int, count: int, copy: int = 0) -> np.ndarray:
         """Trace rows of deals ``start .. start + count - 1``; raises on a strategy error."""
-        rows = self.engine.trace_hands(self.params_a, self.params_b, np.uint64(seed), start,
-                                       count, copy, -1)  # fmt: skip
+        rows = self.engine.trace_hands(
+            self.params_a, self.params_b, np.uint64(seed), start, count, copy, -1
+        )
         self._raise_row_error(rows, seed, False, 7, copy)
         return rows
 
     def trace_match(self, seed: int, match: int, target: int, copy: int = 0) -> np.ndarray:
         """Trace rows of every hand of one match; raises on a strategy error."""
-        rows = self.engine.trace_match(self.params_a, self.params_b, np.uint64(seed), match,
-                                       copy, target)  # fmt: skip
+        rows = self.engine.trace_match(
+            self.params_a, self.params_b, np.uint64(seed), match, copy, target
+        )
         self._raise_row_error(rows, seed, True, target, copy)
         return rows
 

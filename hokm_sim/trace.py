@@ -35,8 +35,9 @@ def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict
     leader = hakem
     for t in range(len(plays) // 4):
         cards = plays[4 * t : 4 * t + 4]
-        tricks.append({"leader": leader, "cards": [card_str(c) for c in cards],
-                       "winner": winners[t]})  # fmt: skip
+        tricks.append(
+            {"leader": leader, "cards": [card_str(c) for c in cards], "winner": winners[t]}
+        )
         leader = winners[t]
     rec = {
         "seed": seed,
@@ -84,8 +85,9 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
     ]
     for seat, hand in enumerate(rec["hands"]):
         role = " (Hakem)" if seat == rec["hakem"] else ""
-        lines.append(f"seat {seat} [{names[seat % 2]}, team {seat % 2}]{role}: "
-                     f"{_sorted_symbols(hand)}")  # fmt: skip
+        lines.append(
+            f"seat {seat} [{names[seat % 2]}, team {seat % 2}]{role}: {_sorted_symbols(hand)}"
+        )
     lines.append("")
     for t, tr in enumerate(rec["tricks"], 1):
         cells = []
@@ -93,14 +95,18 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
             seat = (tr["leader"] + i) % 4
             mark = "*" if seat == tr["winner"] else " "
             cells.append(f"{seat}:{card_symbol(parse_card(c)):>3}{mark}")
-        lines.append(f"trick {t:2d}  " + "  ".join(cells) + f"   won by seat {tr['winner']} "
-                     f"(team {tr['winner'] % 2})")  # fmt: skip
+        lines.append(
+            f"trick {t:2d}  " + "  ".join(cells) + f"   won by seat {tr['winner']} "
+            f"(team {tr['winner'] % 2})"
+        )
     t0, t1 = rec["tricks_won"]
     kind = {"normal": "", "kot": " - Kot!", "hakem_kot": " - Hakem Kot!"}[rec["kind"]]
     lines.append("")
-    lines.append(f"tricks {t0}-{t1}: team {rec['winner_team']} "
-                 f"({names[rec['winner_team']]}) wins {rec['points']} point"
-                 f"{'s' if rec['points'] > 1 else ''}{kind}")  # fmt: skip
+    lines.append(
+        f"tricks {t0}-{t1}: team {rec['winner_team']} "
+        f"({names[rec['winner_team']]}) wins {rec['points']} point"
+        f"{'s' if rec['points'] > 1 else ''}{kind}"
+    )
     if "scores" in rec:
         lines.append(f"match score {rec['scores'][0]}-{rec['scores'][1]} (target {rec['target']})")
     return "\n".join(lines)

@@ -9,6 +9,7 @@ alone took a heuristic engine from about 1.17 to 1.40 million hands/s.
 
 from __future__ import annotations
 
+import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
@@ -19,6 +20,9 @@ RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)
 """One bit per suit at rank 0: ``RANK_COLUMN << r`` holds rank ``r`` of every suit."""
 ACES = RANK_COLUMN << 12
 FULL_DECK = (1 << 52) - 1
+
+HAS_PDEP = bool(llvm.get_host_cpu_features().get("bmi2", False))
+"""Whether this CPU has BMI2's ``pdep``: selecting the k-th set bit in one instruction."""
 
 
 def _as_i64(context, builder, ty, val):
@@ -122,13 +126,31 @@ def highest_by_rank(m):
     return 63 - ctlz(m & (RANK_COLUMN << (63 - ctlz(f))))
 
 
-@njit(inline="always")
-def kth_card(m, k):
-    """The ``k``-th lowest card (0-based) of mask ``m``; needs ``k < popcount(m)``.
+@intrinsic
+def _pdep(typingctx, src, mask):
+    """BMI2 ``pdep``: deposit the low bits of ``src`` at the set bits of ``mask``."""
+    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
+        return None
 
-    Finds the suit by counting whole 13-bit blocks, then clears low bits
-    within it: at most 3 popcounts and 12 clears instead of ``k`` clears.
-    """
+    def codegen(context, builder, sig, args):
+        a = _as_i64(context, builder, sig.args[0], args[0])
+        b = _as_i64(context, builder, sig.args[1], args[1])
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic(
+            "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(i64, [i64, i64])
+        )
+        return builder.call(fn, [a, b])
+
+    return types.int64(src, mask), codegen
+
+
+@njit(inline="always")
+def _kth_card_pdep(m, k):
+    return ctz(_pdep(1 << k, m))
+
+
+@njit(inline="always")
+def _kth_card_blocks(m, k):
     s = 0
     while s < 3:
         n = popcount(m & (SUIT_MASK << (13 * s)))
@@ -141,3 +163,12 @@ def kth_card(m, k):
         x &= x - 1
         k -= 1
     return ctz(x)
+
+
+kth_card = _kth_card_pdep if HAS_PDEP else _kth_card_blocks
+"""The ``k``-th lowest card (0-based) of mask ``m``; needs ``k < popcount(m)``.
+
+One ``pdep`` where the CPU has BMI2; elsewhere it finds the suit by counting
+whole 13-bit blocks, then clears low bits within it (at most 3 popcounts and
+12 clears instead of ``k`` clears).
+"""

@@ -132,22 +132,24 @@ def make_kernels(ta, pa, tb, pb):
         play); -1 lets the Hakem's strategy choose.
         """
         work = new_work()
+        # Private copies: every decision slices the parameters, and a slice of
+        # an array shared by all threads bounces its reference count between cores.
+        params_a = params_a.copy()
+        params_b = params_b.copy()
         res = work[8]
         first = np.zeros(RES_SIZE, np.int64)
         sbase = strategy_base(seed)
         for d in range(start, start + count):
             hakem = d & 3
             deal_hand(work, seed, d, hakem)
-            play_ab(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d,
-                      0, 0, 0)  # fmt: skip
+            play_ab(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d, 0, 0, 0)
             if res[R_ERROR] != 0:
                 _note_error(err, res, d, 0, 0)
                 return
             add_hand(counts, res, 0)
             if duplicate:
                 first[:] = res
-                play_ba(params_b, params_a, work, hakem, forced_trump, sbase,
-                          2 * d + 1, 0, 0, 0)  # fmt: skip
+                play_ba(params_b, params_a, work, hakem, forced_trump, sbase, 2 * d + 1, 0, 0, 0)
                 if res[R_ERROR] != 0:
                     _note_error(err, res, d, 0, 1)
                     return
@@ -155,8 +157,9 @@ def make_kernels(ta, pa, tb, pb):
                 add_pair(counts, first, res)
 
     @njit
-    def _play_match(params_a, params_b, work, mbase, sbase, first_hakem, copy,
-                    target, counts, err, m):  # fmt: skip
+    def _play_match(
+        params_a, params_b, work, mbase, sbase, first_hakem, copy, target, counts, err, m
+    ):
         """Play one copy of a match to the target; returns 1 if A won, -1 on error."""
         res = work[8]
         a_team = copy
@@ -167,11 +170,11 @@ def make_kernels(ta, pa, tb, pb):
         while score0 < target and score1 < target:
             deal_hand(work, mbase, h, hakem)
             if copy == 0:
-                play_ab(params_a, params_b, work, hakem, -1, sbase, 2 * h,
-                          score0, score1, target)  # fmt: skip
+                play_ab(params_a, params_b, work, hakem, -1, sbase, 2 * h, score0, score1, target)
             else:
-                play_ba(params_b, params_a, work, hakem, -1, sbase, 2 * h + 1,
-                          score0, score1, target)  # fmt: skip
+                play_ba(
+                    params_b, params_a, work, hakem, -1, sbase, 2 * h + 1, score0, score1, target
+                )
             if res[R_ERROR] != 0:
                 _note_error(err, res, m, h, copy)
                 return -1
@@ -188,21 +191,26 @@ def make_kernels(ta, pa, tb, pb):
         return a_won
 
     @njit
-    def matches_chunk(params_a, params_b, seed, start, count, duplicate, target,
-                      counts, err):  # fmt: skip
+    def matches_chunk(params_a, params_b, seed, start, count, duplicate, target, counts, err):
         """Play matches ``start .. start + count - 1`` to ``target`` into ``counts``."""
         work = new_work()
+        # Private copies: every decision slices the parameters, and a slice of
+        # an array shared by all threads bounces its reference count between cores.
+        params_a = params_a.copy()
+        params_b = params_b.copy()
         for m in range(start, start + count):
             mbase = match_base(seed, m)
             sbase = strategy_base(mbase)
             first_hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
-            w0 = _play_match(params_a, params_b, work, mbase, sbase, first_hakem, 0,
-                             target, counts, err, m)  # fmt: skip
+            w0 = _play_match(
+                params_a, params_b, work, mbase, sbase, first_hakem, 0, target, counts, err, m
+            )
             if w0 < 0:
                 return
             if duplicate:
-                w1 = _play_match(params_a, params_b, work, mbase, sbase, first_hakem,
-                                 1, target, counts, err, m)  # fmt: skip
+                w1 = _play_match(
+                    params_a, params_b, work, mbase, sbase, first_hakem, 1, target, counts, err, m
+                )
                 if w1 < 0:
                     return
                 counts[C_MATCH_PAIR + w0 * 2 + w1] += 1
@@ -223,11 +231,9 @@ def make_kernels(ta, pa, tb, pb):
             hakem = d & 3
             deal_hand(work, seed, d, hakem)
             if copy == 0:
-                play_ab(params_a, params_b, work, hakem, forced_trump, sbase,
-                          2 * d, 0, 0, 0)  # fmt: skip
+                play_ab(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d, 0, 0, 0)
             else:
-                play_ba(params_b, params_a, work, hakem, forced_trump, sbase,
-                          2 * d + 1, 0, 0, 0)  # fmt: skip
+                play_ba(params_b, params_a, work, hakem, forced_trump, sbase, 2 * d + 1, 0, 0, 0)
             _trace_row(rows[i], work, 0, d, 0, 0)
             if res[R_ERROR] != 0:
                 return rows[: i + 1]
@@ -252,11 +258,11 @@ def make_kernels(ta, pa, tb, pb):
                 rows = bigger
             deal_hand(work, mbase, h, hakem)
             if copy == 0:
-                play_ab(params_a, params_b, work, hakem, -1, sbase, 2 * h,
-                          score0, score1, target)  # fmt: skip
+                play_ab(params_a, params_b, work, hakem, -1, sbase, 2 * h, score0, score1, target)
             else:
-                play_ba(params_b, params_a, work, hakem, -1, sbase, 2 * h + 1,
-                          score0, score1, target)  # fmt: skip
+                play_ba(
+                    params_b, params_a, work, hakem, -1, sbase, 2 * h + 1, score0, score1, target
+                )
             if res[R_ERROR] != 0:
                 _trace_row(rows[h], work, m, h, score0, score1)
                 return rows[: h + 1]

@@ -106,8 +106,9 @@ def make_play_hand(trump0, play0, trump1, play1):
     """A jitted ``play_hand`` with team 0's and team 1's decisions bound in."""
 
     @njit
-    def play_hand(params0, params1, work, hakem, forced_trump, sbase, sindex, score0, score1,
-                  target):  # fmt: skip
+    def play_hand(
+        params0, params1, work, hakem, forced_trump, sbase, sindex, score0, score1, target
+    ):
         """Play the hand already dealt in ``work`` (deck and hands) to its end.
 
         ``sbase``/``sindex`` seed the four seats' strategy streams (seat ``s``

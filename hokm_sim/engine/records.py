@@ -51,10 +51,13 @@ C_SUIT_SIZE = 2 * 4
 # index of points x in -3..-1, 1..3 is POINT_INDEX (0..5).
 C_PAIR = C_SUIT + C_SUIT_SIZE
 C_PAIR_SIZE = 6 * 6
+# The same pairs by copy: [A's signed points in copy 0 (A on team 0)][... in
+# copy 1 (teams swapped)], for the variance-reduction factor of STATS.md.
+C_PAIR_COPY = C_PAIR + C_PAIR_SIZE
 # Matches: [A won 0/1][loser's final score 0..MAX_SCORE-1 (clipped)][winner's
 # final score minus target 0..2].
 MAX_SCORE = 32
-C_MATCH = C_PAIR + C_PAIR_SIZE
+C_MATCH = C_PAIR_COPY + C_PAIR_SIZE
 C_MATCH_SIZE = 2 * MAX_SCORE * 3
 # Match length in hands, clipped at MAX_MATCH_LEN - 1: [A won][hands].
 MAX_MATCH_LEN = 64
@@ -102,6 +105,7 @@ def add_pair(counts, res0, res1):
     """Add one duplicate deal pair: A on team 0 in ``res0``, on team 1 in ``res1``."""
     x0 = signed_points(res0, 0)
     x1 = signed_points(res1, 1)
+    counts[C_PAIR_COPY + point_index(x0) * 6 + point_index(x1)] += 1
     if (res0[R_HAKEM] & 1) == 0:  # A is Hakem in copy 0
         counts[C_PAIR + point_index(x0) * 6 + point_index(x1)] += 1
     else:

@@ -1,0 +1,221 @@
+"""Reports of a run: the terminal table, ``report.md`` and the report folder.
+
+Every report says whose point of view its numbers take (A's), the exact
+command and version that reproduce it, and whether it is partial.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hokm_sim import __version__
+from hokm_sim.summary import Summary
+from hokm_sim.writing import atomic_text
+
+ROWS = (
+    ("hand_win_rate", "hand win rate"),
+    ("hakem_win_rate", "  as Hakem (keeps the role)"),
+    ("defender_win_rate", "  as defender"),
+    ("kot_rate", "Kot made as Hakem"),
+    ("kot_conceded_rate", "Kot conceded defending"),
+    ("hakem_kot_rate", "Hakem Kot inflicted"),
+    ("hakem_kot_suffered_rate", "Hakem Kot suffered"),
+    ("points_per_hand", "points per hand"),
+    ("match_win_rate", "match win rate"),
+)
+
+
+def cell(e: dict[str, Any] | None, signed: bool = False, digits: int = 4) -> str:
+    """``value [low, high]``, or a note when the number cannot be estimated."""
+    if not e or e.get("value") is None:
+        return "n/a (none seen)" if e and e.get("n") else "n/a"
+    fmt = f"{{:+.{digits}f}}" if signed else f"{{:.{digits}f}}"
+    if e.get("low") is None:
+        return fmt.format(e["value"]) + " (no interval)"
+    if e.get("count") == 0 and e["value"] == 0:
+        return f"0 seen in {e['n']:,} [{fmt.format(e['low'])}, {fmt.format(e['high'])}]"
+    return f"{fmt.format(e['value'])} [{fmt.format(e['low'])}, {fmt.format(e['high'])}]"
+
+
+def verdict(data: dict[str, Any]) -> str:
+    """One line: who is better and by how much, or that the run cannot tell."""
+    a, b = data["a"]["name"], data["b"]["name"]
+    ps, elo, nelo = data["pair_score"], data["elo"], data["nelo"]
+    if ps.get("value") is None:
+        return "no result: nothing was played"
+    unit = (
+        "match pair score"
+        if data.get("match_pairs")
+        else ("pair score" if data.get("pairs") else "hand score")
+    )
+    if ps.get("low") is None:
+        return f"{unit} {ps['value']:.4f} with no interval (too few samples or no variance)"
+    if ps["low"] > 0.5:
+        head = f"{a} (A) is better than {b} (B)"
+    elif ps["high"] < 0.5:
+        head = f"{b} (B) is better than {a} (A)"
+    else:
+        head = f"no clear difference between {a} and {b}"
+    elo_txt = f"Elo {elo['value']:+.1f} [{elo['low']:+.1f}, {elo['high']:+.1f}]"
+    nelo_txt = ""
+    if nelo.get("value") is not None:
+        nelo_txt = f", nElo {nelo['value']:+.1f} [{nelo['low']:+.1f}, {nelo['high']:+.1f}]"
+    los = data.get("los")
+    los_txt = f", LOS {100 * los:.1f}%" if los is not None else ""
+    return (
+        f"{head}: {unit} {ps['value']:.4f} [{ps['low']:.4f}, {ps['high']:.4f}], "
+        f"{elo_txt}{nelo_txt}{los_txt}"
+    )
+
+
+def headline(data: dict[str, Any]) -> str:
+    """What was played: strategies, size, duplicate or not, seed."""
+    cfg = data["config"]
+    a, b = data["a"]["name"], data["b"]["name"]
+    dup = "in duplicate" if cfg.get("duplicate", True) else "not in duplicate"
+    if cfg.get("mode") == "matches":
+        size = (
+            f"{data.get('matches', 0):,} matches to {cfg['target']} {dup} ({data['hands']:,} hands)"
+        )
+    else:
+        size = f"{cfg['done']:,} deals {dup} ({data['hands']:,} hands)"
+    partial = "  [PARTIAL: interrupted]" if data.get("partial") else ""
+    return f"{a} (A) vs {b} (B): {size}, seed {cfg['seed']}{partial}"
+
+
+def table(summary: Summary) -> str:
+    """The terminal table: one row per statistic, A and B side by side."""
+    d = summary.data
+    a, b = d["a"], d["b"]
+    rows = [("", f"{a['name']} (A)", f"{b['name']} (B)")]
+    for key, label in ROWS:
+        if key not in a:
+            continue
+        signed = key == "points_per_hand"
+        rows.append((label, cell(a[key], signed), cell(b[key], signed)))
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(r[1]) for r in rows)
+    lines = [headline(d), ""]
+    lines += [f"{r[0]:<{w0}}  {r[1]:<{w1}}  {r[2]}" for r in rows]
+    lines.append("")
+    if d.get("variance_reduction") is not None:
+        lines.append(
+            f"duplicate cut the variance of points by x{d['variance_reduction']:.2f} "
+            f"(points per deal pair {cell(d['points_per_pair'], True)})"
+        )
+    if d.get("match_length", {}).get("mean_hands") is not None:
+        lines.append(f"mean match length {d['match_length']['mean_hands']:.2f} hands")
+    lines.append("95% intervals; every number is from A's point of view where it compares.")
+    lines.append("=> " + verdict(d))
+    return "\n".join(lines)
+
+
+def markdown(summary: Summary, command: str) -> str:
+    """``report.md``: the table, the distributions and how to reproduce the run."""
+    d = summary.data
+    a, b = d["a"], d["b"]
+    out = [f"# {a['name']} vs {b['name']}", ""]
+    if d.get("partial"):
+        out += ["**Partial report**: the run was interrupted; it covers only what finished.", ""]
+    out += [headline(d), "", f"**Verdict:** {verdict(d)}", ""]
+    out += [f"| statistic | {a['name']} (A) | {b['name']} (B) |", "|---|---|---|"]
+    for key, label in ROWS:
+        if key in a:
+            signed = key == "points_per_hand"
+            out.append(f"| {label.strip()} | {cell(a[key], signed)} | {cell(b[key], signed)} |")
+    out.append("")
+    if d.get("pairs"):
+        pc = d["pair_counts"]
+        out += [
+            "## Duplicate pairs",
+            "",
+            f"- pairs: {d['pairs']:,} (both lost {pc['LL']:,}, split {pc['split']:,}, "
+            f"both won {pc['WW']:,}, from A's side)",
+            f"- pair score {cell(d['pair_score'])}, Elo {cell(d['elo'], True, 1)}, "
+            f"nElo {cell(d['nelo'], True, 1)}, LOS {_pct(d['los'])}",
+            f"- points per deal pair {cell(d['points_per_pair'], True)}; variance reduction "
+            f"bought by duplicate: x{_fixed(d['variance_reduction'])}",
+            f"- Hakem wins on the same deals (McNemar): A only {d['hakem_win_mcnemar']['a_only']:,}"
+            f", B only {d['hakem_win_mcnemar']['b_only']:,}, "
+            f"p = {d['hakem_win_mcnemar']['p_value']:.3g}",
+            "",
+        ]
+    out += [
+        "## Tricks held when the hand stopped (0..7)",
+        "",
+        "| tricks | " + " | ".join(str(i) for i in range(8)) + " |",
+        "|---" * 9 + "|",
+    ]
+    for side in (a, b):
+        out.append(
+            f"| {side['name']} | "
+            + " | ".join(f"{x:,}" for x in side["tricks_distribution"])
+            + " |"
+        )
+    out += ["", "## Hakem's trump length (of 13 cards): hands and wins", ""]
+    tl = d["trump_length"]
+    out += ["| length | " + " | ".join(str(i) for i in range(14)) + " |", "|---" * 15 + "|"]
+    for key, side in (("a", a), ("b", b)):
+        cells = [
+            f"{w:,}/{h:,}" if h else "-"
+            for h, w in zip(tl[key]["hands"], tl[key]["wins"], strict=True)
+        ]
+        out.append(f"| {side['name']} as Hakem | " + " | ".join(cells) + " |")
+    if d.get("matches"):
+        ml = d["match_length"]
+        out += [
+            "",
+            "## Matches",
+            "",
+            f"- matches: {d['matches']:,}; mean length {ml['mean_hands']:.2f} hands",
+            f"- final scores when A won (loser's score 0..): "
+            f"{d['final_scores']['a_won']['loser_score']}",
+            f"- final scores when B won (loser's score 0..): "
+            f"{d['final_scores']['b_won']['loser_score']}",
+        ]
+    cfg = d["config"]
+    out += [
+        "",
+        "## Reproduce",
+        "",
+        f"    {command}",
+        "",
+        f"hokm-sim {__version__}; seed {cfg['seed']}; threads {cfg.get('threads')} "
+        "(results do not depend on the thread count).",
+        "",
+        f"Strategies: `{json.dumps(cfg.get('strategies', {}))}`",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _fixed(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.2f}"
+
+
+def default_folder(root: Path, a: str, b: str, seed: int) -> Path:
+    """``root/<UTC time>-<a>-vs-<b>-seed<seed>``, names made safe for paths."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+
+    def safe(s: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", Path(s).stem if s.endswith(".py") else s)[:40]
+
+    return root / f"{stamp}-{safe(a)}-vs-{safe(b)}-seed{seed}"
+
+
+def write(summary: Summary, folder: Path, command: str) -> None:
+    """Write ``summary.json`` and ``report.md`` into ``folder`` atomically."""
+    folder.mkdir(parents=True, exist_ok=True)
+    payload = summary.to_dict()
+    payload["command"] = command
+    payload["version"] = __version__
+    atomic_text(folder / "summary.json", json.dumps(payload, indent=1) + "\n")
+    atomic_text(folder / "report.md", markdown(summary, command))

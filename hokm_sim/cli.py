@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import click
+import numpy as np
 
 from hokm_sim import __version__
 from hokm_sim.registry import Strategy, StrategyError, builtin_bots, resolve
@@ -109,7 +110,30 @@ def _fail_fault(exc: StrategyFault) -> None:
     sys.exit(1)
 
 
-@click.group(context_settings=CONTEXT)
+class OneLineErrors(click.Group):
+    """A group whose usage errors are one line on standard error, with exit code 2."""
+
+    def main(self, *args, **kwargs):
+        """Run the CLI; print ``Error: ...`` alone for usage errors (no usage block)."""
+        kwargs["standalone_mode"] = False
+        try:
+            rv = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+            sys.exit(2)
+        except click.ClickException as exc:
+            msg = " ".join(exc.format_message().split())
+            click.echo(f"Error: {msg}", err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(130)
+        if isinstance(rv, int):
+            sys.exit(rv)
+        sys.exit(0)
+
+
+@click.group(cls=OneLineErrors, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="hokm-sim")
 def main() -> None:
     """Simulate four-player Hokm between bot strategies and measure them honestly.
@@ -437,3 +461,469 @@ def run(
     if summary.partial:
         click.echo("interrupted: the report covers only the finished batches", err=True)
         sys.exit(130)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("strategy_specs", nargs=-1, required=True, metavar="S1 S2 [S3 ...]")
+@click.option(
+    "--hands", type=SIZE, default="100k", show_default=True, help="Deals per pairing (each twice)."
+)
+@click.option("--seed", type=SEED, help="Run seed [default: a fresh one, recorded].")
+@click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def tournament(
+    strategy_specs: tuple[str, ...],
+    hands: int,
+    seed: int | None,
+    threads: int,
+    out: Path | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Play every pair of strategies in duplicate on the same deals, and rank them.
+
+    Prints a Bradley-Terry ranking with bootstrap intervals, the crosstable of
+    pair scores and the LOS matrix; writes summary.json and report.md.
+
+    \b
+    Example:
+        hokm-sim tournament longest random points --hands 200k --seed 1
+    """
+    import secrets
+
+    from hokm_sim import tournament as tour
+    from hokm_sim.progress import Progress
+    from hokm_sim.report import default_folder
+
+    ctx = click.get_current_context()
+    if len(strategy_specs) < 2:
+        raise click.UsageError("a tournament needs at least two strategies")
+    strats = [_strategy(ctx, None, s) for s in strategy_specs]
+    seed = secrets.randbits(63) if seed is None else seed
+    _check_out(out, force)
+    folder = out or default_folder(Path("results"), "tournament", f"{len(strats)}", seed)
+    _check_out(folder, force)
+    k = len(strats)
+    prog = Progress(hands * k * (k - 1) // 2, "deals", per_unit=2)
+    try:
+        t = tour.play(strats, seed, hands, threads, prog.update)
+    except StrategyFault as exc:
+        prog.close()
+        _fail_fault(exc)
+    prog.close()
+    summary = t.summary()
+    command = " ".join(
+        [
+            "hokm-sim",
+            "tournament",
+            *(_quote_arg(s) for s in strategy_specs),
+            "--hands",
+            str(hands),
+            "--seed",
+            str(seed),
+        ]
+    )
+    summary["command"] = command
+    summary["version"] = __version__
+    text = tour.format_summary(summary)
+    from hokm_sim.writing import atomic_text
+
+    atomic_text(folder / "summary.json", json.dumps(summary, indent=1) + "\n")
+    atomic_text(
+        folder / "report.md",
+        f"# Tournament\n\n```\n{text}\n```\n\n## Reproduce\n\n"
+        f"    {command}\n\nhokm-sim {__version__}\n",
+    )
+    click.echo(json.dumps(summary, indent=1) if as_json else text + f"\nreport: {folder}")
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
+def experiment(file: Path, threads: int, out: Path | None, force: bool) -> None:
+    """Run an experiment file (TOML: runs or a tournament) and write its report.
+
+    \b
+    Example:
+        hokm-sim experiment experiments/single_tips.toml
+    """
+    from hokm_sim.experiment import Experiment, ExperimentError, markdown, run_experiment
+    from hokm_sim.progress import Progress
+    from hokm_sim.report import default_folder
+    from hokm_sim.writing import atomic_text
+
+    try:
+        exp = Experiment.load(file, threads)
+    except (ExperimentError, StrategyError) as exc:
+        raise click.UsageError(str(exc)) from None
+    _check_out(out, force)
+    folder = out or default_folder(Path("results"), "experiment", file.stem, exp.seed)
+    _check_out(folder, force)
+    total = sum(c.total for c in exp.runs) if exp.runs else 0
+    prog = Progress(total or 1, "deals")
+    try:
+        runs, tour = run_experiment(exp, threads, prog.update)
+    except StrategyFault as exc:
+        prog.close()
+        _fail_fault(exc)
+    prog.close()
+    command = f"hokm-sim experiment {_quote_arg(str(file))}"
+    text = markdown(exp, runs, tour, command)
+    payload = {
+        "experiment": exp.spec,
+        "command": command,
+        "version": __version__,
+        "runs": [s.to_dict() for s in runs] if runs else None,
+        "tournament": tour,
+    }
+    atomic_text(folder / "summary.json", json.dumps(payload, indent=1) + "\n")
+    atomic_text(folder / "report.md", text)
+    click.echo(text)
+    click.echo(f"report: {folder}")
+
+
+def _sprt_options(f):
+    for opt in reversed(
+        [
+            click.option(
+                "--elo0",
+                type=float,
+                default=-3.0,
+                show_default=True,
+                help="H0 in normalized Elo (a regression).",
+            ),
+            click.option(
+                "--elo1",
+                type=float,
+                default=0.0,
+                show_default=True,
+                help="H1 in normalized Elo (no regression).",
+            ),
+            click.option(
+                "--alpha",
+                type=float,
+                default=0.05,
+                show_default=True,
+                help="False 'no regression' rate.",
+            ),
+            click.option(
+                "--beta",
+                type=float,
+                default=0.05,
+                show_default=True,
+                help="False 'regression' rate.",
+            ),
+        ]
+    ):
+        f = opt(f)
+    return f
+
+
+def _sprt_line(res) -> str:
+    from hokm_sim.regress import VERDICTS
+
+    raw = res.estimates.get("raw", {})
+    elo, nelo = raw.get("elo", {}), raw.get("nelo", {})
+
+    def est(e):
+        if not e or e.get("value") is None:
+            return "n/a"
+        if e.get("low") is None:
+            return f"{e['value']:+.1f}"
+        return f"{e['value']:+.1f} [{e['low']:+.1f}, {e['high']:+.1f}]"
+
+    adj = res.estimates.get("stop_adjusted", {})
+    adj_txt = (
+        f", Elo at stop (bias-corrected) {adj['elo']:+.1f}" if adj.get("elo") is not None else ""
+    )
+    return (
+        f"{VERDICTS[res.verdict].upper()}: LLR {res.llr:.3f} (bounds {res.bounds[0]:.3f}, "
+        f"{res.bounds[1]:.3f}), {res.pairs:,} pairs, raw Elo {est(elo)}, raw nElo "
+        f"{est(nelo)}{adj_txt}, seed {res.config.get('seed')}"
+    )
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("candidate", required=False)
+@click.option(
+    "--baseline",
+    default=None,
+    help="Baseline: a strategy spec, or git:REF for the "
+    "candidate file at that commit [default: git:HEAD].",
+)
+@_sprt_options
+@click.option(
+    "--metric",
+    type=click.Choice(["wins", "points", "matches"]),
+    default="wins",
+    show_default=True,
+    help="What a pair scores.",
+)
+@click.option("--max-pairs", type=SIZE, help="Cap on pairs [default: ~10x the expected length].")
+@click.option(
+    "--check-every",
+    type=POSITIVE,
+    default=100,
+    show_default=True,
+    help="Pairs between LLR checks (in deal order).",
+)
+@click.option("--seed", type=SEED, help="Seed [default: a fresh one, recorded].")
+@click.option(
+    "--target", type=POSITIVE, default=7, show_default=True, help="Match target (metric matches)."
+)
+@click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@click.option(
+    "--calibrate",
+    metavar="NAME",
+    help="Run NAME against itself on fresh seeds and report the false-alarm rate.",
+)
+@click.option(
+    "--runs",
+    type=POSITIVE,
+    default=40,
+    show_default=True,
+    help="Calibration runs (with --calibrate).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
+def regress(
+    candidate: str | None,
+    baseline: str | None,
+    elo0: float,
+    elo1: float,
+    alpha: float,
+    beta: float,
+    metric: str,
+    max_pairs: int | None,
+    check_every: int,
+    seed: int | None,
+    target: int,
+    threads: int,
+    calibrate: str | None,
+    runs: int,
+    as_json: bool,
+    out: Path | None,
+    force: bool,
+) -> None:
+    """Is CANDIDATE worse than its baseline? A sequential test on duplicate pairs.
+
+    Plays duplicate pairs against the baseline, consumed in deal order, and
+    stops as soon as the generalized SPRT decides (H0: nElo <= --elo0, a
+    regression; H1: nElo >= --elo1, no regression), or at the cap.
+
+    \b
+    Exit codes:
+        0  no regression (H1 accepted)
+        1  regression (H0 accepted)
+        2  usage error
+        3  inconclusive (the cap was reached)
+
+    \b
+    Example:
+        hokm-sim regress strategies/my_bot.py --baseline git:HEAD
+        hokm-sim regress expert --baseline longest --metric points
+        hokm-sim regress --calibrate expert --runs 40
+    """
+    import secrets
+
+    from hokm_sim.regress import SprtConfig, estimates, resolve_baseline, sequential, stop_adjusted
+    from hokm_sim.runner import Runner
+
+    seed = secrets.randbits(63) if seed is None else seed
+    try:
+        cfg = SprtConfig(
+            nelo0=elo0,
+            nelo1=elo1,
+            alpha=alpha,
+            beta=beta,
+            metric=metric,
+            max_pairs=max_pairs,
+            check_every=check_every,
+            seed=seed,
+            target=target,
+            threads=threads,
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if calibrate is not None:
+        _calibrate(calibrate, cfg, runs, as_json)
+        return
+    if candidate is None:
+        raise click.UsageError("give a CANDIDATE strategy (or --calibrate NAME)")
+    ctx = click.get_current_context()
+    cand = _strategy(ctx, None, candidate)
+    try:
+        base = resolve_baseline(baseline or "git:HEAD", candidate)
+    except StrategyError as exc:
+        raise click.BadParameter(str(exc), param_hint="--baseline") from None
+    _check_out(out, force)
+    tty = sys.stderr.isatty()
+
+    def show(used, llr, counts, values):
+        if tty:
+            e = estimates(counts, values)["raw"]["elo"]
+            elo = "n/a" if e["value"] is None else f"{e['value']:+.1f}"
+            if e.get("low") is not None:
+                elo += f" [{e['low']:+.1f}, {e['high']:+.1f}]"
+            sys.stderr.write(
+                f"\rpairs {used:,}  LLR {llr:+.3f} in ({a:.3f}, {b:.3f})  Elo {elo}\033[K"
+            )
+            sys.stderr.flush()
+
+    from hokm_sim.stats import sprt_bounds
+
+    a, b = sprt_bounds(alpha, beta)
+    try:
+        res = sequential(Runner(cand, base), cfg, show)
+    except StrategyFault as exc:
+        _fail_fault(exc)
+    if tty:
+        sys.stderr.write("\n")
+    values = np.array(res.values)
+    counts = np.array(res.counts)
+    res.estimates = estimates(counts, values)
+    res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
+    res.config = {
+        "candidate": cand.name,
+        "baseline": base.name,
+        "seed": seed,
+        "metric": metric,
+        "elo0": elo0,
+        "elo1": elo1,
+        "alpha": alpha,
+        "beta": beta,
+        "max_pairs": cfg.max_pairs,
+        "check_every": check_every,
+        "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
+        "version": __version__,
+    }
+    command = " ".join(
+        [
+            "hokm-sim",
+            "regress",
+            _quote_arg(candidate),
+            "--baseline",
+            _quote_arg(baseline or "git:HEAD"),
+            "--metric",
+            metric,
+            "--seed",
+            str(seed),
+            "--elo0",
+            str(elo0),
+            "--elo1",
+            str(elo1),
+        ]
+    )
+    line = _sprt_line(res)
+    if out is not None:
+        from hokm_sim.writing import atomic_text
+
+        payload = res.to_dict() | {"command": command}
+        atomic_text(out / "summary.json", json.dumps(payload, indent=1) + "\n")
+        atomic_text(
+            out / "report.md",
+            f"# Regression check: {cand.name} against {base.name}\n\n"
+            f"**{line}**\n\n```\n{json.dumps(payload, indent=1)}\n```\n\n"
+            f"## Reproduce\n\n    {command}\n",
+        )
+    click.echo(json.dumps(res.to_dict() | {"command": command}, indent=1) if as_json else line)
+    sys.exit(res.exit_code)
+
+
+def _calibrate(name: str, cfg, runs: int, as_json: bool) -> None:
+    from hokm_sim.regress import sequential
+    from hokm_sim.runner import Runner
+    from hokm_sim.stats import wilson
+
+    s = _strategy(click.get_current_context(), None, name)
+    runner = Runner(s, s)
+    verdicts = {"H0": 0, "H1": 0, "inconclusive": 0}
+    pairs = []
+    for i in range(runs):
+        cfg.seed = cfg.seed + 1 if i else cfg.seed
+        res = sequential(runner, cfg)
+        verdicts[res.verdict] += 1
+        pairs.append(res.pairs)
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\rrun {i + 1}/{runs}: false alarms {verdicts['H0']}\033[K")
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
+    rate = wilson(verdicts["H0"], runs)
+    out = {
+        "strategy": name,
+        "runs": runs,
+        "false_regressions": verdicts["H0"],
+        "no_regression": verdicts["H1"],
+        "inconclusive": verdicts["inconclusive"],
+        "false_alarm_rate": rate.to_dict(),
+        "promised": cfg.beta,
+        "mean_pairs": float(np.mean(pairs)),
+        "first_seed": cfg.seed - runs + 1,
+    }
+    if as_json:
+        click.echo(json.dumps(out, indent=1))
+    else:
+        click.echo(
+            f"{name} against itself, {runs} runs: {verdicts['H0']} false 'regression' "
+            f"verdicts, rate {rate.value:.3f} [{rate.low:.3f}, {rate.high:.3f}] "
+            f"(the bounds promise {cfg.beta}); {verdicts['H1']} no regression, "
+            f"{verdicts['inconclusive']} inconclusive; mean {np.mean(pairs):,.0f} pairs"
+        )
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--wins", "wins", help="Hand-win pair counts LL,SPLIT,WW (A's point of view).")
+@click.option("--points", "points", help="Points pair counts for D = -6..6 (13 numbers).")
+@_sprt_options
+def sprt(
+    wins: str | None, points: str | None, elo0: float, elo1: float, alpha: float, beta: float
+) -> None:
+    """Offline SPRT calculator: LLR and verdict from pair counts gathered elsewhere.
+
+    Exit codes as for regress: 0 no regression, 1 regression, 3 undecided.
+
+    \b
+    Example:
+        hokm-sim sprt --wins 3100,13200,3700
+        hokm-sim sprt --points 0,1,5,40,200,900,1500,950,210,45,6,1,0
+    """
+    from hokm_sim.regress import VERDICTS
+    from hokm_sim.stats import gsprt_llr, llr_approx, pair_score, sprt_bounds, sprt_verdict
+
+    if (wins is None) == (points is None):
+        raise click.UsageError("give exactly one of --wins LL,SPLIT,WW or --points c0,...,c12")
+    text, n_expected = (wins, 3) if wins is not None else (points, 13)
+    try:
+        counts = np.array([int(x) for x in text.replace(" ", "").split(",")], dtype=np.int64)
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r} is not a comma-separated list of whole numbers", param_hint="--wins/--points"
+        ) from None
+    if counts.size != n_expected or (counts < 0).any():
+        raise click.BadParameter(
+            f"expected {n_expected} non-negative counts, got {text!r}", param_hint="--wins/--points"
+        )
+    values = np.array([0.0, 0.5, 1.0]) if wins is not None else np.arange(13) / 12.0
+    try:
+        a, b = sprt_bounds(alpha, beta)
+        if elo0 >= elo1:
+            raise ValueError(f"need --elo0 < --elo1, got {elo0} and {elo1}")
+        llr = gsprt_llr(counts, values, elo0, elo1)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    v = sprt_verdict(llr, a, b)
+    ps = pair_score(counts, values)
+    verdict = VERDICTS.get(v, "undecided: keep playing")
+    elo = ps.elo.to_dict()
+    click.echo(
+        f"{verdict.upper()}: LLR {llr:.4f} (approximation "
+        f"{llr_approx(counts, values, elo0, elo1):.4f}), bounds ({a:.3f}, {b:.3f}), "
+        f"{int(counts.sum()):,} pairs, Elo "
+        + ("n/a" if elo["value"] is None else f"{elo['value']:+.1f}")
+    )
+    sys.exit({"H1": 0, "H0": 1}.get(v, 3))

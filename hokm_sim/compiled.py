@@ -69,19 +69,23 @@ _trace_match = _K.trace_match
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def run_hands(params_a, params_b, seed, start, total, chunk, duplicate, forced_trump, counts, errs):
+def run_hands(params_a, params_b, seed, start, total, chunk, duplicate, forced_trump, counts, errs,
+              codes):
     for i in prange(counts.shape[0]):
         s = start + i * chunk
         n = min(chunk, start + total - s)
-        _hands_chunk(params_a, params_b, seed, s, n, duplicate, forced_trump, counts[i], errs[i])
+        c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
+        _hands_chunk(params_a, params_b, seed, s, n, duplicate, forced_trump, counts[i], errs[i], c)
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target, counts, errs):
+def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target, counts, errs,
+                codes):
     for i in prange(counts.shape[0]):
         s = start + i * chunk
         n = min(chunk, start + total - s)
-        _matches_chunk(params_a, params_b, seed, s, n, duplicate, target, counts[i], errs[i])
+        c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
+        _matches_chunk(params_a, params_b, seed, s, n, duplicate, target, counts[i], errs[i], c)
 
 
 @njit(cache=True)

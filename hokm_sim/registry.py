@@ -43,9 +43,17 @@ def builtin_dir() -> Path:
 
 
 def import_bot_file(path: str | Path) -> ModuleType:
-    """Import a bot file by path, once per process, under a name unique to its path."""
+    """Import a bot file by path, once per process and content.
+
+    The module name carries a hash of the path and of the file's bytes, so a
+    file edited while a process runs (a notebook, a test) is imported anew.
+    """
     p = Path(path).resolve()
-    digest = hashlib.sha1(str(p).encode()).hexdigest()[:10]
+    try:
+        content = p.read_bytes()
+    except OSError as exc:
+        raise StrategyError(f"cannot read bot file {str(path)!r}: {exc.strerror}") from None
+    digest = hashlib.sha1(str(p).encode() + b"\0" + content).hexdigest()[:12]
     stem = re.sub(r"\W", "_", p.stem)
     name = f"hokm_bot_{stem}_{digest}"
     mod = sys.modules.get(name)

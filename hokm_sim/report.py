@@ -82,7 +82,7 @@ def headline(data: dict[str, Any]) -> str:
             f"{data.get('matches', 0):,} matches to {cfg['target']} {dup} ({data['hands']:,} hands)"
         )
     else:
-        size = f"{cfg['done']:,} deals {dup} ({data['hands']:,} hands)"
+        size = f"{cfg.get('done', 0):,} deals {dup} ({data['hands']:,} hands)"
     partial = "  [PARTIAL: interrupted]" if data.get("partial") else ""
     return f"{a} (A) vs {b} (B): {size}, seed {cfg['seed']}{partial}"
 

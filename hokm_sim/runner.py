@@ -76,11 +76,12 @@ def check_threads(threads: int | None) -> int:
 
 @dataclass
 class Batch:
-    """Counts of one batch of finished work."""
+    """Counts of one batch of finished work (and per-pair codes when asked for)."""
 
     start: int
     count: int
     counts: np.ndarray
+    codes: np.ndarray | None = None
 
 
 class Runner:
@@ -129,21 +130,28 @@ class Runner:
         threads: int | None = None,
         start: int = 0,
         chunk: int | None = None,
+        codes: bool = False,
+        per_batch: int | None = None,
     ) -> Iterator[Batch]:
         """Play deals (or matches) ``start .. start + total - 1``, yielding each batch.
+
+        With ``codes`` (duplicate only) each batch also carries every pair's
+        outcome code in deal order (see ``hands_chunk``/``matches_chunk``).
+        ``per_batch`` overrides the batch size (deals or matches).
 
         Raises :class:`StrategyFault` at the first strategy error (the
         earliest by deal or match index, whatever the threads).
         """
         numba.set_num_threads(check_threads(threads))
         chunk = chunk or (MATCH_CHUNK if matches else HAND_CHUNK)
-        per_batch = chunk * max(4 * numba.get_num_threads(), 8)
+        per_batch = per_batch or chunk * max(4 * numba.get_num_threads(), 8)
         done = 0
         while done < total:
             n = min(per_batch, total - done)
             n_chunks = -(-n // chunk)
             counts = np.zeros((n_chunks, N_COUNTS), np.int64)
             errs = np.zeros((n_chunks, k.ERR_SIZE), np.int64)
+            pair_codes = np.full(n if codes else 0, -1, np.int8)
             s = start + done
             if matches:
                 self.engine.run_matches(
@@ -157,6 +165,7 @@ class Runner:
                     target,
                     counts,
                     errs,
+                    pair_codes,
                 )
             else:
                 self.engine.run_hands(
@@ -170,12 +179,13 @@ class Runner:
                     -1,
                     counts,
                     errs,
+                    pair_codes,
                 )
             bad = np.flatnonzero(errs[:, k.E_CODE])
             if bad.size:
                 first = min(bad, key=lambda i: (errs[i, k.E_MATCH], errs[i, k.E_HAND]))
                 raise self._fault(errs[first], seed, matches, target)
-            yield Batch(s, n, counts.sum(axis=0))
+            yield Batch(s, n, counts.sum(axis=0), pair_codes if codes else None)
             done += n
 
     def counts(

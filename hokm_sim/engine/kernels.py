@@ -46,6 +46,8 @@ from hokm_sim.engine.records import (
     add_hand,
     add_match,
     add_pair,
+    point_index,
+    signed_points,
 )
 from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, strategy_base
 
@@ -125,11 +127,16 @@ def make_kernels(ta, pa, tb, pb):
     play_ba = make_play_hand(tb, pb, ta, pa)
 
     @njit
-    def hands_chunk(params_a, params_b, seed, start, count, duplicate, forced_trump, counts, err):
+    def hands_chunk(
+        params_a, params_b, seed, start, count, duplicate, forced_trump, counts, err, codes
+    ):
         """Play deals ``start .. start + count - 1`` and add them into ``counts``.
 
         ``forced_trump`` >= 0 makes every hand use that trump (counterfactual
-        play); -1 lets the Hakem's strategy choose.
+        play); -1 lets the Hakem's strategy choose. In duplicate, when
+        ``codes`` is not empty, ``codes[d - start]`` gets deal ``d``'s pair
+        outcome ``point_index(x0) * 6 + point_index(x1)`` (A's signed points in
+        copy 0 and copy 1), for tests that consume pairs in deal order.
         """
         work = new_work()
         # Private copies: every decision slices the parameters, and a slice of
@@ -155,6 +162,9 @@ def make_kernels(ta, pa, tb, pb):
                     return
                 add_hand(counts, res, 1)
                 add_pair(counts, first, res)
+                if codes.shape[0] > 0:
+                    x0 = point_index(signed_points(first, 0))
+                    codes[d - start] = x0 * 6 + point_index(signed_points(res, 1))
 
     @njit
     def _play_match(
@@ -191,8 +201,14 @@ def make_kernels(ta, pa, tb, pb):
         return a_won
 
     @njit
-    def matches_chunk(params_a, params_b, seed, start, count, duplicate, target, counts, err):
-        """Play matches ``start .. start + count - 1`` to ``target`` into ``counts``."""
+    def matches_chunk(
+        params_a, params_b, seed, start, count, duplicate, target, counts, err, codes
+    ):
+        """Play matches ``start .. start + count - 1`` to ``target`` into ``counts``.
+
+        In duplicate, when ``codes`` is not empty, ``codes[m - start]`` gets
+        match ``m``'s pair outcome ``a_won_copy0 * 2 + a_won_copy1``.
+        """
         work = new_work()
         # Private copies: every decision slices the parameters, and a slice of
         # an array shared by all threads bounces its reference count between cores.
@@ -214,6 +230,8 @@ def make_kernels(ta, pa, tb, pb):
                 if w1 < 0:
                     return
                 counts[C_MATCH_PAIR + w0 * 2 + w1] += 1
+                if codes.shape[0] > 0:
+                    codes[m - start] = w0 * 2 + w1
 
     @njit
     def trace_hands(params_a, params_b, seed, start, count, copy, forced_trump):

@@ -1,0 +1,267 @@
+"""Regression checks for bot changes: a sequential test (GSPRT) on duplicate pairs.
+
+A candidate plays its baseline in duplicate; pairs are consumed strictly in
+deal order and the log-likelihood ratio is checked every ``check_every``
+pairs, so the verdict and the stopping point depend only on the seed, never
+on threads or batches (STATS.md). Hypotheses are in normalized Elo:
+H0 ``nelo0`` (default -3: the candidate is worse, a regression) against H1
+``nelo1`` (default 0: no regression).
+
+Baselines may come from git: ``git:REF`` loads the candidate file as it was
+at ``REF`` (``git show REF:path``), so an uncommitted change can be checked
+against the last commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hokm_sim import compiled, stats
+from hokm_sim.registry import Strategy, StrategyError, resolve
+from hokm_sim.runner import Runner
+
+METRICS = ("wins", "points", "matches")
+VERDICTS = {"H1": "no regression", "H0": "regression", "inconclusive": "inconclusive"}
+EXIT_CODES = {"H1": 0, "H0": 1, "inconclusive": 3}
+
+# Pair codes from the kernels -> pair-score support index, per metric.
+_X = np.array([-3, -2, -1, 1, 2, 3])
+_X0, _X1 = np.meshgrid(_X, _X, indexing="ij")  # code = i * 6 + j
+_WIN_CODE = (_X0.ravel() > 0).astype(int) + (_X1.ravel() > 0).astype(int)  # 0, 1, 2
+_POINT_CODE = (_X0.ravel() + _X1.ravel() + 6).astype(int)  # D + 6 in 0..12
+
+
+def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """(code -> support index map, support values, number of codes) for a metric."""
+    if metric == "wins":
+        return _WIN_CODE, np.array([0.0, 0.5, 1.0]), 36
+    if metric == "points":
+        return _POINT_CODE, np.arange(13) / 12.0, 36
+    if metric == "matches":
+        return np.array([0, 1, 1, 2]), np.array([0.0, 0.5, 1.0]), 4
+    raise ValueError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
+
+
+def git_baseline(candidate: Path, ref: str) -> Path:
+    """The candidate bot file as it was at git ``ref``, written to the cache.
+
+    Raises :class:`StrategyError` naming the problem when git cannot give it.
+    """
+    cand = candidate.resolve()
+    try:
+        top = subprocess.run(
+            ["git", "-C", str(cand.parent), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        rel = cand.relative_to(Path(top).resolve()).as_posix()
+        blob = subprocess.run(
+            ["git", "-C", top, "show", f"{ref}:{rel}"], capture_output=True, check=True
+        ).stdout
+    except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        if isinstance(detail, bytes):
+            detail = detail.decode(errors="replace")
+        msg = detail.strip().splitlines()[-1] if detail.strip() else str(exc)
+        raise StrategyError(f"cannot load {candidate} at git:{ref}: {msg}") from None
+    digest = hashlib.sha256(blob).hexdigest()[:16]
+    path = compiled.cache_dir() / "baselines" / digest / cand.name
+    if not path.exists():
+        from hokm_sim.writing import atomic_bytes
+
+        atomic_bytes(path, blob)
+    return path
+
+
+def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
+    """A baseline spec: a strategy spec, or ``git:REF`` for the candidate file at REF."""
+    if spec.startswith("git:"):
+        cand = Path(candidate_spec)
+        if not cand.is_file():
+            raise StrategyError(
+                f"--baseline {spec} needs the candidate to be a bot file path, "
+                f"not {candidate_spec!r}"
+            )
+        path = git_baseline(cand, spec[4:])
+        s = resolve(str(path))
+        return Strategy(name=f"{cand.stem}@{spec}", trump=s.trump, play=s.play)
+    return resolve(spec)
+
+
+@dataclass
+class SprtConfig:
+    """Bounds, metric, cap and seed of one sequential test."""
+
+    nelo0: float = -3.0
+    nelo1: float = 0.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    metric: str = "wins"
+    max_pairs: int | None = None
+    check_every: int = 100
+    seed: int = 0
+    target: int = 7
+    threads: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.nelo0 >= self.nelo1:
+            raise ValueError(f"need --elo0 < --elo1, got {self.nelo0} and {self.nelo1}")
+        stats.sprt_bounds(self.alpha, self.beta)  # validates
+        metric_support(self.metric)
+        if self.max_pairs is None:
+            exp = max(
+                stats.sprt_expected_pairs(x, self.nelo0, self.nelo1, self.alpha, self.beta)
+                for x in (self.nelo0, self.nelo1)
+            )
+            self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
+        if self.max_pairs <= 0 or self.check_every <= 0:
+            raise ValueError("--max-pairs and --check-every must be positive")
+
+
+@dataclass
+class SprtResult:
+    """The verdict and the numbers behind it."""
+
+    verdict: str  # "H0" (regression), "H1" (no regression) or "inconclusive"
+    llr: float
+    bounds: tuple[float, float]
+    pairs: int
+    counts: list[int]
+    values: list[float]
+    config: dict[str, Any] = field(default_factory=dict)
+    estimates: dict[str, Any] = field(default_factory=dict)
+    identical: bool = False
+
+    @property
+    def exit_code(self) -> int:
+        """0 no regression, 1 regression, 3 inconclusive."""
+        return EXIT_CODES[self.verdict]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record."""
+        return {
+            "verdict": VERDICTS[self.verdict],
+            "hypothesis_accepted": self.verdict,
+            "exit_code": self.exit_code,
+            "llr": self.llr,
+            "bounds": list(self.bounds),
+            "pairs": self.pairs,
+            "identical_play": self.identical,
+            "counts": self.counts,
+            "values": self.values,
+            **self.estimates,
+            "config": self.config,
+        }
+
+
+def estimates(counts: np.ndarray, values: np.ndarray) -> dict[str, Any]:
+    """Raw (naive) score, Elo and nElo at the stop, with 95% intervals."""
+    ps = stats.pair_score(counts, values)
+    return {
+        "raw": {
+            "score": ps.score.to_dict(),
+            "elo": ps.elo.to_dict(),
+            "nelo": ps.nelo.to_dict(),
+            "los": ps.los if math.isfinite(ps.los) else None,
+        },
+    }
+
+
+def stop_adjusted(
+    counts: np.ndarray, values: np.ndarray, cfg: SprtConfig, sims: int = 200
+) -> dict[str, Any]:
+    """Elo as estimated at the stop, corrected for optional stopping.
+
+    A sequential test that stops when the evidence crosses a bound
+    overstates the difference it stopped on. Parametric bootstrap: replay
+    the same test (bounds, checks, cap) on pairs drawn from the observed
+    distribution, measure the mean naive score at the stop, and subtract the
+    bias. The replays use STATS.md's LLR approximation for speed.
+    """
+    n = int(counts.sum())
+    if n == 0:
+        return {"score": None, "elo": None, "sims": 0}
+    p = counts / n
+    true = float(np.dot(p, values))
+    a, b = stats.sprt_bounds(cfg.alpha, cfg.beta)
+    rng = np.random.default_rng(cfg.seed)
+    step = cfg.check_every
+    naive = []
+    for _ in range(sims):
+        c = np.zeros(len(values))
+        while True:
+            c += rng.multinomial(step, p)
+            llr = stats.llr_approx(c, values, cfg.nelo0, cfg.nelo1)
+            if llr <= a or llr >= b or c.sum() >= cfg.max_pairs:
+                break
+        naive.append(float(np.dot(c, values) / c.sum()))
+    bias = float(np.mean(naive)) - true
+    s = min(max(true - bias, 1e-6), 1 - 1e-6)
+    return {"score": s, "elo": stats.elo_from_score(s), "bias": bias, "sims": sims}
+
+
+IDENTICAL_PAIRS = 1000
+"""Pairs after which a candidate that mirrored the baseline on every one is accepted."""
+
+
+def sequential(
+    runner: Runner,
+    cfg: SprtConfig,
+    progress: Callable[[int, float, np.ndarray, np.ndarray], None] | None = None,
+) -> SprtResult:
+    """Play pairs in deal order until the GSPRT decides or the cap is reached.
+
+    One case the GSPRT cannot decide: when every pair so far scored exactly
+    1/2, candidate and baseline made the same decisions on every deal (two
+    identical deterministic bots always do). The pair variance is zero, the
+    LLR hardly moves, and the run would only reach its cap; after
+    ``IDENTICAL_PAIRS`` such pairs the check accepts H1 and says why
+    (``identical`` in the result).
+    """
+    code_map, values, _ = metric_support(cfg.metric)
+    a, b = stats.sprt_bounds(cfg.alpha, cfg.beta)
+    counts = np.zeros(len(values), np.int64)
+    matches = cfg.metric == "matches"
+    llr, used, verdict, identical = 0.0, 0, "inconclusive", False
+    step = cfg.check_every
+    per_batch = max(step, 8192 if not matches else 512)
+    per_batch = (per_batch // step) * step
+    for batch in runner.batches(
+        cfg.seed,
+        cfg.max_pairs,
+        matches=matches,
+        target=cfg.target,
+        threads=cfg.threads,
+        codes=True,
+        per_batch=per_batch,
+    ):
+        idx = code_map[batch.codes.astype(np.int64)]
+        for off in range(0, batch.count, step):
+            counts += np.bincount(idx[off : off + step], minlength=len(values))
+            used += min(step, batch.count - off)
+            llr = stats.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
+            v = stats.sprt_verdict(llr, a, b)
+            mirrored = counts.sum() == counts[values == 0.5].sum()
+            if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
+                v, identical = "H1", True
+            if v != "continue":
+                verdict = v
+                break
+        if progress:
+            progress(used, llr, counts, values)
+        if verdict != "inconclusive":
+            break
+    res = SprtResult(
+        verdict, float(llr), (a, b), used, [int(x) for x in counts], [float(x) for x in values]
+    )
+    res.identical = identical and verdict == "H1"
+    return res

@@ -1,0 +1,188 @@
+"""Round robins: every pair of strategies in duplicate on the same seeded deals.
+
+Each pairing plays deals ``0 .. N-1`` of the same seed, cut into blocks of
+deal indices. Per block the pair-score counts are kept, so ratings get
+bootstrap intervals by resampling whole blocks of deals (the same blocks for
+every pairing, since all pairings saw the same deals). Ratings are logistic
+Bradley-Terry by maximum likelihood (STATS.md); pairwise tests are
+Holm-corrected.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hokm_sim import stats
+from hokm_sim.engine import records as r
+from hokm_sim.registry import Strategy
+from hokm_sim.runner import Runner
+
+N_BLOCKS = 32
+"""Blocks of deal indices per pairing: the units the bootstrap resamples."""
+
+
+def pair_counts(counts: np.ndarray) -> np.ndarray:
+    """``[LL, split, WW]`` of the first strategy from a duplicate run's counts."""
+    pair = counts[r.C_PAIR : r.C_PAIR + r.C_PAIR_SIZE].reshape(6, 6)
+    win = np.array(r.POINT_VALUES) > 0
+    ll = int(pair[~win][:, ~win].sum())
+    ww = int(pair[win][:, win].sum())
+    return np.array([ll, int(pair.sum()) - ll - ww, ww], np.int64)
+
+
+@dataclass
+class Tournament:
+    """Blocks of pair counts per pairing and everything derived from them."""
+
+    names: list[str]
+    seed: int
+    deals: int
+    blocks: np.ndarray  # [i, j, block, 3]: LL/split/WW of i against j (i < j filled)
+
+    def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Score and pair-count crosstables, optionally with block weights (bootstrap)."""
+        w = np.ones(self.blocks.shape[2]) if weights is None else weights
+        c = np.einsum("ijkv,k->ijv", self.blocks, w)  # filled for i < j only
+        n_up = c.sum(axis=2)
+        s_up = np.where(n_up > 0, (0.5 * c[..., 1] + c[..., 2]) / np.maximum(n_up, 1), 0.0)
+        score = s_up + np.where(n_up.T > 0, 1.0 - s_up.T, 0.0)
+        return score, n_up + n_up.T
+
+    def summary(self, resamples: int = 200) -> dict[str, Any]:
+        """Crosstable with intervals, LOS matrix, Bradley-Terry ratings and ranking."""
+        k = len(self.names)
+        cross: list[list[Any]] = [[None] * k for _ in range(k)]
+        los = [[None] * k for _ in range(k)]
+        pvals: dict[tuple[int, int], float] = {}
+        for i, j in itertools.combinations(range(k), 2):
+            c = self.blocks[i, j].sum(axis=0)
+            ps = stats.pair_score(c)
+            e = ps.score.to_dict()
+            cross[i][j] = e
+            cross[j][i] = {
+                "value": None if e["value"] is None else 1 - e["value"],
+                "low": None if e["high"] is None else 1 - e["high"],
+                "high": None if e["low"] is None else 1 - e["low"],
+                "n": e["n"],
+            }
+            lv = ps.los if math.isfinite(ps.los) else None
+            los[i][j] = lv
+            los[j][i] = None if lv is None else 1 - lv
+            if lv is not None:
+                pvals[(i, j)] = 2 * min(lv, 1 - lv)
+        score, n = self.matrices()
+        ratings = stats.bradley_terry(score, n)
+        rng = np.random.default_rng(self.seed)
+        nb = self.blocks.shape[2]
+        samples = []
+        for _ in range(resamples):
+            w = np.bincount(rng.integers(0, nb, nb), minlength=nb).astype(float)
+            samples.append(self.matrices(w))
+        intervals = stats.bradley_terry_intervals(score, n, samples)
+        keys = list(pvals)
+        reject, adjusted = stats.holm([pvals[x] for x in keys]) if keys else ([], [])
+        tests = [
+            {
+                "a": self.names[i],
+                "b": self.names[j],
+                "p_value": pvals[(i, j)],
+                "p_holm": float(adj),
+                "significant": bool(rej),
+            }
+            for (i, j), rej, adj in zip(keys, reject, adjusted, strict=True)
+        ]
+        order = np.argsort(-ratings)
+        return {
+            "names": self.names,
+            "seed": self.seed,
+            "deals": self.deals,
+            "hands_per_pairing": 2 * self.deals,
+            "crosstable": cross,
+            "los": los,
+            "ratings": [
+                {
+                    "rank": rank + 1,
+                    "name": self.names[i],
+                    "elo": float(ratings[i]),
+                    "low": intervals[i].to_dict()["low"],
+                    "high": intervals[i].to_dict()["high"],
+                }
+                for rank, i in enumerate(order)
+            ],
+            "tests": tests,
+            "point_of_view": "row strategy against column strategy",
+        }
+
+
+def play(
+    strategies: list[Strategy],
+    seed: int,
+    deals: int,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Tournament:
+    """Play every pairing in duplicate on deals ``0 .. deals-1`` of ``seed``."""
+    k = len(strategies)
+    nb = min(N_BLOCKS, deals)
+    edges = np.linspace(0, deals, nb + 1).astype(np.int64)
+    blocks = np.zeros((k, k, nb, 3), np.int64)
+    for i, j in itertools.combinations(range(k), 2):
+        runner = Runner(strategies[i], strategies[j])
+        for b in range(nb):
+            start, n = int(edges[b]), int(edges[b + 1] - edges[b])
+            for batch in runner.batches(seed, n, start=start, threads=threads):
+                blocks[i, j, b] += pair_counts(batch.counts)
+                if progress:
+                    progress(batch.count)
+    return Tournament([s.name for s in strategies], seed, deals, blocks)
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """Ranking, crosstable of pair scores and LOS matrix as text."""
+    names = s["names"]
+    w = max(8, max(len(n) for n in names))
+    lines = [
+        f"tournament of {len(names)} strategies, {s['deals']:,} deals per pairing in "
+        f"duplicate, seed {s['seed']}",
+        "",
+        "ranking (Bradley-Terry Elo, 95% bootstrap):",
+    ]
+    for row in s["ratings"]:
+        lo = "?" if row["low"] is None else f"{row['low']:+.1f}"
+        hi = "?" if row["high"] is None else f"{row['high']:+.1f}"
+        lines.append(f"  {row['rank']:>2}. {row['name']:<{w}} {row['elo']:+7.1f} [{lo}, {hi}]")
+    lines += ["", "pair score of row against column [95% interval]:"]
+    lines.append(" " * (w + 2) + "".join(f"{n[:20]:>24}" for n in names))
+    for i, n in enumerate(names):
+        cells = []
+        for j in range(len(names)):
+            e = s["crosstable"][i][j]
+            if i == j or e is None or e["value"] is None:
+                cells.append(f"{'-':>24}")
+            elif e["low"] is None:
+                cells.append(f"{e['value']:>24.4f}")
+            else:
+                cells.append(f"{e['value']:.3f} [{e['low']:.3f},{e['high']:.3f}]".rjust(24))
+        lines.append(f"{n:<{w}}  " + "".join(cells))
+    lines += ["", "likelihood of superiority (row better than column):"]
+    lines.append(" " * (w + 2) + "".join(f"{n[:10]:>12}" for n in names))
+    for i, n in enumerate(names):
+        cells = [
+            f"{'-':>12}"
+            if (i == j or s["los"][i][j] is None)
+            else f"{100 * s['los'][i][j]:>11.1f}%"
+            for j in range(len(names))
+        ]
+        lines.append(f"{n:<{w}}  " + "".join(cells))
+    sig = [t for t in s["tests"] if t["significant"]]
+    lines += [
+        "",
+        f"{len(sig)} of {len(s['tests'])} pairings differ after Holm's correction (alpha 0.05).",
+    ]
+    return "\n".join(lines)

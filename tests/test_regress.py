@@ -1,0 +1,157 @@
+"""Sequential regression checks: verdicts, exit codes, git baselines, calibration, sprt."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from hokm_sim import stats
+from hokm_sim.cli import main
+from hokm_sim.registry import resolve
+from hokm_sim.regress import SprtConfig, metric_support, sequential
+from hokm_sim.runner import Runner
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_random_against_longest_is_a_regression_quickly():
+    res = CliRunner().invoke(
+        main, ["regress", "random", "--baseline", "longest", "--seed", "1", "--json"]
+    )
+    assert res.exit_code == 1, res.output
+    d = json.loads(res.output)
+    assert d["verdict"] == "regression" and d["pairs"] <= 2000
+    assert d["llr"] <= d["bounds"][0]
+    assert d["raw"]["elo"]["value"] < -100
+    assert d["stop_adjusted"]["elo"] is not None
+
+
+def test_verdict_independent_of_threads():
+    runner = Runner(resolve("random"), resolve("longest"))
+    r1 = sequential(runner, SprtConfig(seed=4, threads=1))
+    r2 = sequential(runner, SprtConfig(seed=4, threads=None))
+    assert (r1.verdict, r1.pairs, r1.counts, r1.llr) == (r2.verdict, r2.pairs, r2.counts, r2.llr)
+
+
+def test_cap_gives_inconclusive():
+    res = CliRunner().invoke(
+        main,
+        [
+            "regress",
+            "longest",
+            "--baseline",
+            "trump=random,play=longest",
+            "--seed",
+            "1",
+            "--max-pairs",
+            "300",
+            "--elo0",
+            "-1",
+            "--elo1",
+            "1",
+        ],
+    )
+    assert res.exit_code == 3, res.output
+    assert res.output.startswith("INCONCLUSIVE")
+
+
+def test_metric_support_maps_codes():
+    codes, values, n = metric_support("wins")
+    # code = i * 6 + j with x from (-3, -2, -1, 1, 2, 3): both lost -> 0, both won -> 2
+    assert codes[0] == 0 and codes[5 * 6 + 5] == 2 and codes[0 * 6 + 5] == 1
+    codes, values, n = metric_support("points")
+    assert codes[0] == 0 and codes[35] == 12 and values[6] == 0.5
+    with pytest.raises(ValueError, match="wins, points, matches"):
+        metric_support("elo")
+
+
+def test_self_calibration_never_false_alarms_for_a_deterministic_bot():
+    res = CliRunner().invoke(
+        main, ["regress", "--calibrate", "longest", "--runs", "3", "--seed", "5", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    # Identical deterministic bots mirror each other: every pair is split, H1 is accepted.
+    assert d["false_regressions"] == 0 and d["no_regression"] == 3
+
+
+def test_sprt_calculator():
+    res = CliRunner().invoke(main, ["sprt", "--wins", "3100,13200,3700"])
+    assert res.exit_code == 0 and res.output.startswith("NO REGRESSION")
+    llr = stats.gsprt_llr([3100, 13200, 3700])
+    assert f"{llr:.4f}" in res.output
+    res = CliRunner().invoke(main, ["sprt", "--wins", "3700,13200,3100"])
+    assert res.exit_code == 1 and res.output.startswith("REGRESSION")
+    res = CliRunner().invoke(main, ["sprt", "--wins", "0,0,0"])
+    assert res.exit_code == 3
+    res = CliRunner().invoke(main, ["sprt", "--points", ",".join(["0"] * 6 + ["5"] * 7)])
+    assert res.exit_code in (0, 1, 3)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sprt"],
+        ["sprt", "--wins", "1,2"],
+        ["sprt", "--wins", "a,b,c"],
+        ["sprt", "--wins", "1,2,3", "--elo0", "1", "--elo1", "0"],
+        ["regress"],
+        ["regress", "random", "--baseline", "nosuch"],
+        ["regress", "random", "--baseline", "git:HEAD"],
+    ],
+)
+def test_bad_input(args):
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2, res.output
+    assert len(res.output.strip().splitlines()) == 1 and "Traceback" not in res.output
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_ci_recipe_end_to_end(tmp_path):
+    """The README's CI flow: a bot made worse after a commit is caught against git:HEAD."""
+    repo = tmp_path / "botrepo"
+    (repo / "strategies").mkdir(parents=True)
+    good = (REPO / "strategies" / "longest.py").read_text()
+    bot = repo / "strategies" / "my_bot.py"
+    bot.write_text(good)
+    git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "good bot"], check=True)
+    # Weaken it: always play the lowest legal card.
+    bad = good.replace(
+        "    hand = view[V_HAND]\n    trump = view[V_TRUMP]\n    led = view[V_LED]\n",
+        "    return lowest(view[V_LEGAL])\n",
+    )
+    assert bad != good
+    bad = bad.replace(
+        "from hokm_sim.botkit import (", "from hokm_sim.botkit import (\n    V_LEGAL,"
+    )
+    bot.write_text(bad)
+    res = CliRunner().invoke(
+        main, ["regress", str(bot), "--baseline", "git:HEAD", "--seed", "1", "--json"]
+    )
+    assert res.exit_code == 1, res.output
+    d = json.loads(res.output)
+    assert d["config"]["baseline"] == "my_bot@git:HEAD"
+    # Unchanged file against its own commit: no regression.
+    bot.write_text(good)
+    res = CliRunner().invoke(main, ["regress", str(bot), "--baseline", "git:HEAD", "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["regress", str(bot), "--baseline", "git:nosuchref"])
+    assert res.exit_code == 2 and "git:nosuchref" in res.output
+
+
+def test_gsprt_matches_counts_from_codes():
+    """Pairs consumed in deal order: the LLR equals the LLR of the final counts."""
+    runner = Runner(resolve("random"), resolve("longest"))
+    res = sequential(runner, SprtConfig(seed=2))
+    values = np.array(res.values)
+    assert res.llr == pytest.approx(stats.gsprt_llr(np.array(res.counts), values))
+    assert sum(res.counts) == res.pairs

@@ -255,6 +255,13 @@ def trace(
     show_default=True,
     help="Line of --trace to show.",
 )
+@click.option(
+    "--copy",
+    type=click.IntRange(0, 1),
+    default=0,
+    show_default=True,
+    help="1: the swapped copy of a duplicate pair (--a on team 1, --b on team 0).",
+)
 def show(
     seed: int | None,
     hand: int | None,
@@ -264,6 +271,7 @@ def show(
     target: int,
     trace_file: Path | None,
     line: int,
+    copy: int,
 ) -> None:
     """Print one hand for people: the four hands, trump, every trick, the result.
 
@@ -272,6 +280,7 @@ def show(
         hokm-sim show --seed 7 --hand 3 --a longest --b random
         hokm-sim show --seed 7 --match 0 --hand 2 --target 7
         hokm-sim show --trace hands.jsonl --line 4
+        hokm-sim show --seed 7 --hand 3 --a expert --b random --copy 1
     """
     from hokm_sim.trace import format_record, row_to_record
 
@@ -288,12 +297,12 @@ def show(
     if seed is None or hand is None:
         raise click.UsageError("give --seed S and --hand H (or --trace FILE)")
     runner = Runner(a, b)
-    names = (a.name, b.name)
+    names = (a.name, b.name) if copy == 0 else (b.name, a.name)  # by team
     try:
         if match is None:
-            rec = row_to_record(runner.trace_hands(seed, hand, 1)[0], seed)
+            rec = row_to_record(runner.trace_hands(seed, hand, 1, copy)[0], seed)
         else:
-            rows = runner.trace_match(seed, match, target)
+            rows = runner.trace_match(seed, match, target, copy)
             if hand >= len(rows):
                 raise click.BadParameter(
                     f"match {match} has hands 0..{len(rows) - 1}", param_hint="--hand"
@@ -764,7 +773,7 @@ def regress(
     _check_out(out, force)
     tty = sys.stderr.isatty()
 
-    def show(used, llr, counts, values):
+    def report_progress(used, llr, counts, values):
         if tty:
             e = estimates(counts, values)["raw"]["elo"]
             elo = "n/a" if e["value"] is None else f"{e['value']:+.1f}"
@@ -779,7 +788,7 @@ def regress(
 
     a, b = sprt_bounds(alpha, beta)
     try:
-        res = sequential(Runner(cand, base), cfg, show)
+        res = sequential(Runner(cand, base), cfg, report_progress)
     except StrategyFault as exc:
         _fail_fault(exc)
     if tty:

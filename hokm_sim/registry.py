@@ -19,7 +19,6 @@ Unknown names raise :class:`StrategyError` listing the valid names.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
 import sys
 from dataclasses import dataclass, field
@@ -59,13 +58,14 @@ def import_bot_file(path: str | Path) -> ModuleType:
     mod = sys.modules.get(name)
     if mod is not None:
         return mod
-    spec = importlib.util.spec_from_file_location(name, p)
-    if spec is None or spec.loader is None:
-        raise StrategyError(f"cannot load bot file {str(path)!r}")
-    mod = importlib.util.module_from_spec(spec)
+    # Compile from the bytes just hashed, never from __pycache__: the standard
+    # loader trusts cached bytecode when size and mtime (whole seconds) match,
+    # which would run an edited bot's old code under its new hash.
+    mod = ModuleType(name)
+    mod.__file__ = str(p)
     sys.modules[name] = mod
     try:
-        spec.loader.exec_module(mod)
+        exec(compile(content, str(p), "exec"), mod.__dict__)
     except Exception as exc:
         del sys.modules[name]
         raise StrategyError(f"bot file {str(path)!r} failed to import: {exc}") from exc

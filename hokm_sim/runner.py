@@ -100,7 +100,7 @@ class Runner:
         match, hand = int(err[k.E_MATCH]), int(err[k.E_HAND])
         ab = f"--a {_quote(self.a.name)} --b {_quote(self.b.name)}"
         if copy == 1:
-            ab = f"--a {_quote(self.b.name)} --b {_quote(self.a.name)}"
+            ab += " --copy 1"  # the swapped copy of the duplicate pair, with its own streams
         if matches:
             replay = (
                 f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"

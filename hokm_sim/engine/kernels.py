@@ -38,6 +38,7 @@ from hokm_sim.engine.records import (
     R_ERROR,
     R_HAKEM,
     R_KIND,
+    R_NCARDS,
     R_POINTS,
     R_TRICKS,
     R_TRUMP,
@@ -110,11 +111,12 @@ def _trace_row(row, work, match, hand, score0, score1):
     row[T_ERROR + 1] = res[R_ERR_SEAT]
     row[T_ERROR + 2] = res[R_ERR_TRICK]
     row[T_ERROR + 3] = res[R_ERR_CARD]
+    n = res[R_NCARDS]  # plays and winners beyond the hand's end are left from earlier hands
     for i in range(52):
         row[T_DECK + i] = deck[i]
-        row[T_PLAYS + i] = plays[i]
+        row[T_PLAYS + i] = plays[i] if i < n else -1
     for i in range(13):
-        row[T_WINNERS + i] = winners[i]
+        row[T_WINNERS + i] = winners[i] if i < n // 4 else -1
 
 
 def make_kernels(ta, pa, tb, pb):

@@ -1,0 +1,166 @@
+"""An edited bot file must take effect in the next run: the stale-cache trap.
+
+``shared/NUMBA-NOTES.md`` item 2: numba's on-disk cache does not notice edits
+to functions defined in other files, so an engine compiled with a strategy
+can silently keep playing the old strategy after its file changed. Each run
+here is a new process (as a user's runs are), sharing one compile cache
+(``HOKM_SIM_CACHE`` in a temporary folder): edit the bot or a helper file
+beside it, and the traced hands must change; run again unchanged, and the
+engine is loaded from the cache and gives the same hands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from hokm_sim.engine import kernels as k
+
+BOT = '''\
+"""Test bot: a fixed trump, then the lowest legal card."""
+
+from hokm_sim.botkit import V_LEGAL, lowest, njit
+
+TRUMP = {trump}
+
+
+@njit
+def choose_trump(view, params, mem, rng):
+    """Always the same suit."""
+    return TRUMP
+
+
+@njit
+def play_card(view, params, mem, rng):
+    """The lowest legal card."""
+    return lowest(view[V_LEGAL])
+'''
+
+BOT_WITH_HELPER = '''\
+"""Test bot whose trump comes from a helper file beside it."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from edit_helper import trump_suit  # noqa: E402
+
+from hokm_sim.botkit import V_LEGAL, lowest, njit  # noqa: E402
+
+
+@njit
+def choose_trump(view, params, mem, rng):
+    """The helper's suit."""
+    return trump_suit()
+
+
+@njit
+def play_card(view, params, mem, rng):
+    """The lowest legal card."""
+    return lowest(view[V_LEGAL])
+'''
+
+HELPER = '''\
+"""Helper module for a test bot."""
+
+from numba import njit
+
+
+@njit
+def trump_suit():
+    return {trump}
+'''
+
+RUN = f"""
+import json, sys
+from hokm_sim.registry import resolve
+from hokm_sim.runner import Runner
+r = Runner(resolve(sys.argv[1]), resolve(sys.argv[1]))
+rows = r.trace_hands(5, 0, 8)
+stats = r.engine.trace_hands.stats
+print(json.dumps({{
+    "trumps": rows[:, {k.T_TRUMP}].tolist(),
+    "rows": rows.tolist(),
+    "module": r.engine.__name__,
+    "hits": sum(stats.cache_hits.values()),
+    "misses": sum(stats.cache_misses.values()),
+}}))
+"""
+
+
+def _env(cache: Path, bytecode: bool = False) -> dict[str, str]:
+    env = dict(os.environ)
+    env["HOKM_SIM_CACHE"] = str(cache)
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def run_runner(bot: Path, cache: Path, bytecode: bool = False) -> dict:
+    """Trace 8 hands of the bot against itself in a new Python process."""
+    proc = subprocess.run([sys.executable, "-c", RUN, str(bot)], env=_env(cache, bytecode),
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def run_cli(bot: Path, cache: Path) -> list[dict]:
+    """``hokm-sim trace`` of 8 hands of the bot against itself in a new process."""
+    exe = shutil.which("hokm-sim", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-c", "from hokm_sim.cli import main; main()"]
+    args = ["trace", "--seed", "5", "--hands", "8", "--a", str(bot), "--b", str(bot)]
+    proc = subprocess.run(cmd + args, env=_env(cache), capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_edited_bot_takes_effect_in_the_next_process(tmp_path):
+    bot = tmp_path / "bots" / "fixed_trump.py"
+    bot.parent.mkdir()
+    cache = tmp_path / "cache"
+    bot.write_text(BOT.format(trump=0))
+    clubs = run_runner(bot, cache)
+    assert clubs["trumps"] == [0] * 8
+
+    bot.write_text(BOT.format(trump=3))
+    spades = run_runner(bot, cache)
+    assert spades["trumps"] == [3] * 8, "the edited bot did not take effect"
+    assert spades["module"] != clubs["module"]
+
+    again = run_runner(bot, cache)
+    assert again["rows"] == spades["rows"]
+    assert again["module"] == spades["module"]
+    assert again["hits"] >= 1 and again["misses"] == 0, "not loaded from the on-disk cache"
+
+
+def test_edited_helper_beside_the_bot_takes_effect(tmp_path):
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    bot = folder / "helped.py"
+    helper = folder / "edit_helper.py"
+    cache = tmp_path / "cache"
+    bot.write_text(BOT_WITH_HELPER)
+    helper.write_text(HELPER.format(trump=1))
+    assert {rec["trump"] for rec in run_cli(bot, cache)} == {"D"}
+
+    helper.write_text(HELPER.format(trump=2))
+    assert {rec["trump"] for rec in run_cli(bot, cache)} == {"H"}, "helper edit was ignored"
+
+
+def test_edit_keeping_size_and_mtime_takes_effect(tmp_path):
+    """An edit in the same second (or a copy that keeps mtimes) with bytecode caching on."""
+    bot = tmp_path / "bots" / "fixed_trump.py"
+    bot.parent.mkdir()
+    cache = tmp_path / "cache"
+    bot.write_text(BOT.format(trump=0))
+    assert run_runner(bot, cache, bytecode=True)["trumps"] == [0] * 8
+    stamp = bot.stat()
+    bot.write_text(BOT.format(trump=3))  # same size
+    os.utime(bot, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert run_runner(bot, cache, bytecode=True)["trumps"] == [3] * 8

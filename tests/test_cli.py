@@ -1,0 +1,252 @@
+"""The ``hokm-sim`` command line through click's test runner.
+
+Version and help (every help text ends with runnable examples), the
+``strategies`` list, ``trace`` JSON Lines (exactly the documented fields,
+every hand valid by the reference rules), ``show`` from a seed and from a
+trace file, ``bench --json``, and usage errors: exit code 2, one ``Error:``
+line naming the problem, no traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shlex
+
+import click
+import pytest
+from click.testing import CliRunner
+from hokm_checks import HAND_FIELDS, MATCH_FIELDS, check_match_rows, check_record
+
+from hokm_sim import __version__
+from hokm_sim.cards import SUIT_SYMBOLS, parse_suit
+from hokm_sim.cli import main
+from hokm_sim.registry import builtin_bots
+
+COMMANDS = sorted(main.commands)
+
+
+def invoke(*args: str, ok: bool = True):
+    result = CliRunner().invoke(main, list(args))
+    if ok:
+        assert result.exit_code == 0, (args, result.output, result.exception)
+    return result
+
+
+def test_commands_exist():
+    assert set(COMMANDS) >= {"strategies", "trace", "show", "bench"}
+
+
+def test_version():
+    result = invoke("--version")
+    assert "hokm-sim" in result.stdout and __version__ in result.stdout
+
+
+def _example_lines(help_text: str) -> list[str]:
+    """The commands of the help's last paragraph, which must be its Example section."""
+    body = help_text.split("\nOptions:")[0]
+    paragraphs = [p for p in body.split("\n\n") if p.strip()]
+    last = paragraphs[-1].strip().splitlines()
+    assert last[0].strip() == "Example:", f"help does not end with an Example:\n{help_text}"
+    examples = [line.strip() for line in last[1:]]
+    assert examples and all(e.startswith("hokm-sim ") for e in examples), examples
+    return examples
+
+
+def _parse_only(argv: list[str]) -> None:
+    """Parse an example command line as click would, without running it.
+
+    Options and arguments must exist; a value naming a file or strategy that
+    is only an illustration (``my_bot.py``) may be refused as a bad value.
+    """
+    assert argv[0] == "hokm-sim"
+    parent = click.Context(main, info_name="hokm-sim")
+    cmd = main.get_command(parent, argv[1])
+    assert cmd is not None, argv
+    with contextlib.suppress(click.BadParameter):
+        cmd.make_context(argv[1], argv[2:], parent=parent)
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_help_ends_with_examples_that_parse(command, flag, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hands.jsonl").write_text("")  # the show example reads it
+    args = [flag] if command is None else [command, flag]
+    result = invoke(*args)
+    assert result.stdout.startswith("Usage: ")
+    assert "Traceback" not in result.output
+    for example in _example_lines(result.stdout):
+        argv = shlex.split(example)
+        if command is not None:
+            assert argv[1] == command, example
+        _parse_only(argv)
+
+
+def test_strategies_lists_builtins_with_descriptions():
+    lines = invoke("strategies").stdout.splitlines()
+    by_name = {line.split()[0]: line.split(None, 1)[1] for line in lines}
+    assert {"longest", "random"} <= set(by_name)
+    for name, bot in builtin_bots().items():
+        assert bot.description and by_name[name].startswith(bot.description)
+    assert "longest" in by_name["longest"].lower() and "random" in by_name["random"].lower()
+
+
+def _records(text: str) -> list[dict]:
+    lines = text.splitlines()
+    assert all(line.strip() for line in lines)
+    return [json.loads(line) for line in lines]
+
+
+def _played(rec: dict) -> dict:
+    """The record with only the tricks the hand lasted (see test_records_list_only_...)."""
+    return {**rec, "tricks": rec["tricks"][: sum(rec["tricks_won"])]}
+
+
+def test_trace_hands_gives_documented_records():
+    recs = _records(invoke("trace", "--seed", "3", "--hands", "5").stdout)
+    assert len(recs) == 5
+    for i, rec in enumerate(recs):
+        assert set(rec) == HAND_FIELDS
+        assert (rec["seed"], rec["match"], rec["hand"], rec["hakem"]) == (3, 0, i, i % 4)
+        check_record(_played(rec))
+
+
+def test_trace_accepts_size_suffixes():
+    assert len(_records(invoke("trace", "--seed", "3", "--hands", "1e1").stdout)) == 10
+
+
+def test_trace_matches_gives_scores_and_target(runner):
+    recs = _records(invoke("trace", "--seed", "3", "--matches", "2", "--target", "3",
+                           "--a", "longest", "--b", "random").stdout)  # fmt: skip
+    assert {r["match"] for r in recs} == {0, 1}
+    r = runner("longest", "random")
+    for m in (0, 1):
+        mine = [_played(rec) for rec in recs if rec["match"] == m]
+        assert [rec["hand"] for rec in mine] == list(range(len(mine)))
+        for rec in mine:
+            assert set(rec) == MATCH_FIELDS and rec["target"] == 3 and rec["seed"] == 3
+        assert check_match_rows(r.trace_match(3, m, 3), 3, m, 3) == mine
+
+
+def test_trace_default_target_is_7():
+    recs = _records(invoke("trace", "--seed", "3", "--matches", "1").stdout)
+    assert all(rec["target"] == 7 for rec in recs) and max(recs[-1]["scores"]) >= 7
+
+
+def test_trace_output_file(tmp_path):
+    out = tmp_path / "hands.jsonl"
+    result = invoke("trace", "--seed", "3", "--hands", "5", "-o", str(out))
+    assert result.stdout == ""
+    assert out.read_text() == invoke("trace", "--seed", "3", "--hands", "5").stdout
+    assert len(_records(out.read_text())) == 5
+
+
+def _trick_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("trick ")]
+
+
+def test_show_prints_trump_and_tricks():
+    rec = _records(invoke("trace", "--seed", "3", "--hands", "3").stdout)[2]
+    text = invoke("show", "--seed", "3", "--hand", "2").stdout
+    assert "trump:" in text and SUIT_SYMBOLS[parse_suit(rec["trump"])] in text
+    assert f"Hakem seat {rec['hakem']}" in text
+    t0, t1 = rec["tricks_won"]
+    assert len(_trick_lines(text)) == t0 + t1
+    assert f"tricks {t0}-{t1}" in text
+
+
+def test_show_trace_file_line(tmp_path):
+    out = tmp_path / "hands.jsonl"
+    invoke("trace", "--seed", "3", "--hands", "4", "-o", str(out))
+    from_file = invoke("show", "--trace", str(out), "--line", "2").stdout
+    from_seed = invoke("show", "--seed", "3", "--hand", "1").stdout
+    assert "hand 1" in from_file
+    n = sum(_records(out.read_text())[1]["tricks_won"])
+    assert _trick_lines(from_file)[:n] == _trick_lines(from_seed)
+
+
+def test_show_hand_of_a_match():
+    recs = _records(invoke("trace", "--seed", "3", "--matches", "1", "--target", "3").stdout)
+    text = invoke("show", "--seed", "3", "--match", "0", "--hand", str(len(recs) - 1),
+                  "--target", "3").stdout  # fmt: skip
+    scores = recs[-1]["scores"]
+    assert f"match score {scores[0]}-{scores[1]} (target 3)" in text
+    n = sum(recs[-1]["tricks_won"])
+    winners = [int(line.rsplit("won by seat ", 1)[1].split()[0]) for line in _trick_lines(text)]
+    assert winners[:n] == [t["winner"] for t in recs[-1]["tricks"][:n]]
+
+
+def test_records_list_only_the_tricks_played(tmp_path):
+    """A hand traced after a longer one must not show the longer one's last tricks."""
+    out = tmp_path / "hands.jsonl"
+    invoke("trace", "--seed", "3", "--hands", "5", "-o", str(out))
+    matches = _records(invoke("trace", "--seed", "3", "--matches", "2").stdout)
+    for rec in _records(out.read_text()) + matches:
+        assert len(rec["tricks"]) == sum(rec["tricks_won"]), (rec["match"], rec["hand"])
+    for line, rec in enumerate(_records(out.read_text()), 1):
+        shown = invoke("show", "--trace", str(out), "--line", str(line)).stdout
+        assert len(_trick_lines(shown)) == sum(rec["tricks_won"])
+    last = [rec for rec in matches if rec["match"] == 0][-1]
+    shown = invoke("show", "--seed", "3", "--match", "0", "--hand", str(last["hand"])).stdout
+    assert len(_trick_lines(shown)) == sum(last["tricks_won"])
+
+
+def test_bench_json():
+    result = invoke("bench", "--hands", "20000", "--threads", "1", "--json")
+    res = json.loads(result.stdout)
+    assert res["hands_per_sec"] > 0 and res["threads"] == 1 and res["hands"] == 20000
+
+
+def test_bench_text():
+    text = invoke("bench", "--hands", "20000", "--threads", "1").stdout
+    assert "hands/s" in text and "1 thread" in text
+
+
+USAGE_ERRORS = [
+    (["trace", "--seed", "3", "--hands", "5", "--a", "nosuchbot"],
+     ["nosuchbot", "longest", "random"]),
+    (["trace", "--seed", "3", "--hands", "5", "--b", "trump=nosuchbot,play=random"],
+     ["nosuchbot", "longest", "random"]),
+    (["show", "--seed", "3", "--hand", "0", "--a", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["bench", "--a", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["trace", "--seed", "3", "--hands", "0"], ["--hands", "0"]),
+    (["trace", "--seed", "3", "--hands", "-5"], ["--hands", "-5"]),
+    (["trace", "--seed", "3", "--hands", "abc"], ["--hands", "abc"]),
+    (["trace", "--seed", "-1", "--hands", "3"], ["--seed", "-1"]),
+    (["trace", "--seed", "x", "--hands", "3"], ["--seed", "x"]),
+    (["trace", "--seed", str(2**64), "--hands", "3"], ["--seed"]),
+    (["trace", "--seed", "3", "--matches", "2", "--target", "0"], ["--target", "0"]),
+    (["trace", "--seed", "3", "--hands", "2", "--matches", "2"], ["--hands", "--matches"]),
+    (["trace", "--seed", "3"], ["--hands", "--matches"]),
+    (["trace", "--hands", "3"], ["--seed"]),
+    (["bench", "--threads", "0"], ["--threads", "0"]),
+    (["bench", "--threads", "999"], ["--threads", "999"]),
+    (["bench", "--hands", "0"], ["--hands"]),
+    (["show", "--seed", "3"], ["--hand"]),
+    (["show", "--seed", "3", "--match", "0", "--hand", "999"], ["--hand", "0.."]),
+]  # fmt: skip
+"""(command line, fragments the one ``Error:`` line must contain)."""
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"), [pytest.param(a, f, id=" ".join(a)) for a, f in USAGE_ERRORS]
+)
+def test_usage_errors(args, fragments):
+    result = invoke(*args, ok=False)
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in errors[0], (fragment, errors[0])
+
+
+def test_show_trace_line_past_the_end(tmp_path):
+    out = tmp_path / "hands.jsonl"
+    invoke("trace", "--seed", "3", "--hands", "2", "-o", str(out))
+    result = invoke("show", "--trace", str(out), "--line", "3", ok=False)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "2 lines" in result.stderr

@@ -936,3 +936,193 @@ def sprt(
         + ("n/a" if elo["value"] is None else f"{elo['value']:+.1f}")
     )
     sys.exit({"H1": 0, "H0": 1}.get(v, 3))
+
+
+def _study_markdown(s: dict, command: str) -> str:
+    from hokm_sim.report import cell
+
+    lines = [
+        f"# Trump study: {s['deals']:,} deals, {s['player']} in every seat",
+        "",
+        f"Seed {s['seed']}; every deal played with each of the four trumps "
+        f"({s['hands']:,} hands). Values are the Hakem team's signed points.",
+        "",
+        "| heuristic | best call | regret (points/hand) | hand win | Kot | points/hand |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, h in s["heuristics"].items():
+        lines.append(
+            f"| {name} | {cell(h['best_call_rate'])} | {cell(h['regret'], True)} | "
+            f"{cell(h['hand_win_rate'])} | {cell(h['kot_rate'])} | "
+            f"{cell(h['points_per_hand'], True)} |"
+        )
+    alone = s["ace_vs_length"]["small_cards_minus_ace_alone"]
+    lines += [
+        "",
+        "## Three or four small cards against a lone ace",
+        "",
+        "Points per hand of calling the suit of k small cards (nothing above the ten) "
+        "minus calling the suit of the ace alone, on the same deals:",
+        "",
+    ]
+    for k, e in alone.items():
+        lines.append(f"- {k} small cards: {cell(e, True)} over {e['n']:,} deals")
+    if "table" in s:
+        t = s["table"]
+        lines += [
+            "",
+            "## Learned trump table",
+            "",
+            f"{t['classes']:,} five-card classes learned from the study's deals; "
+            f"held out: `{t['eval']['a']}` against `{t['eval']['b']}` on {t['eval']['deals']:,} "
+            f"fresh deals in duplicate (seed {t['eval']['seed']}):",
+            "",
+            f"- pair score {cell(t['eval']['pair_score'])}, Elo "
+            f"{cell(t['eval']['elo'], True, 1)}: {t['eval']['verdict']}",
+        ]
+    lines += ["", "## Figures", ""]
+    for name in ("by_longest", "regret", "ace_heatmap", "outcomes_by_length"):
+        lines += [f"![{name}]({name}.png)", ""]
+    lines += ["## Reproduce", "", f"    {command}", "", f"hokm-sim {__version__}", ""]
+    return "\n".join(lines)
+
+
+@main.command("trump-study", context_settings=CONTEXT)
+@click.option(
+    "--player",
+    default="expert",
+    show_default=True,
+    help="Strategy that plays the cards in every seat.",
+)
+@click.option(
+    "--heuristics",
+    default="longest,points,weighted,random,table",
+    show_default=True,
+    help="Comma-separated trump heuristics to judge (strategy specs).",
+)
+@click.option(
+    "--hands",
+    type=SIZE,
+    default="200k",
+    show_default=True,
+    help="Deals (each played with all four trumps).",
+)
+@click.option("--seed", type=SEED, help="Seed [default: a fresh one, recorded].")
+@click.option(
+    "--eval-hands",
+    type=SIZE,
+    default="100k",
+    show_default=True,
+    help="Fresh deals for the held-out test of the learned table.",
+)
+@click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
+def trump_study(
+    player: str,
+    heuristics: str,
+    hands: int,
+    seed: int | None,
+    eval_hands: int,
+    threads: int,
+    out: Path | None,
+    force: bool,
+) -> None:
+    """Which suit should the Hakem call? Every deal played with each trump, then judged.
+
+    Reports per heuristic the best-call rate, regret, hand-win, Kot and points
+    as Hakem; breakdowns by the five-card shape; learns a trump table from
+    the deals and tests it on fresh ones against the longest-suit rule; draws
+    the figures (PNG and SVG) into the report folder.
+
+    \b
+    Example:
+        hokm-sim trump-study --hands 1M --seed 1
+        hokm-sim trump-study --player longest --heuristics longest,points
+    """
+    import secrets
+
+    from hokm_sim import plots
+    from hokm_sim import trumpstudy as ts
+    from hokm_sim.api import RunConfig, execute
+    from hokm_sim.progress import Progress
+    from hokm_sim.registry import Strategy
+    from hokm_sim.report import default_folder, verdict
+    from hokm_sim.writing import atomic_text
+
+    ctx = click.get_current_context()
+    play = _strategy(ctx, None, player)
+    heur = [_strategy(ctx, None, h) for h in heuristics.split(",") if h.strip()]
+    if not heur:
+        raise click.UsageError("give at least one heuristic in --heuristics")
+    seed = secrets.randbits(63) if seed is None else seed
+    _check_out(out, force)
+    folder = out or default_folder(Path("results"), "trump-study", play.name, seed)
+    _check_out(folder, force)
+    prog = Progress(hands * (4 + len(heur)), "hands")
+    try:
+        data = ts.collect(play, heur, seed, hands, threads, prog.update)
+    except StrategyFault as exc:
+        prog.close()
+        _fail_fault(exc)
+    prog.close()
+    s = ts.summarize(data, play.name)
+    table = ts.learn_table(data)
+    bot = ts.write_table_bot(folder, table)
+    learned = resolve(str(bot))
+    a = Strategy(
+        name="trump=learned table,play=" + play.name,
+        trump=learned.trump,
+        play=play.play,
+        play_params=play.play_params,
+    )
+    base = resolve(f"trump=longest,play={player}")
+    eval_seed = (seed + 0x9E3779B97F4A7C15) % 2**63  # fresh deals, not those learned from
+    summ = execute(
+        RunConfig(a=a.name, b=base.name, hands=eval_hands, seed=eval_seed, threads=threads), a, base
+    )
+    d = summ.data
+    s["table"] = {
+        "classes": len(table["classes"]),
+        "file": "trump_table.json",
+        "eval": {
+            "a": a.name,
+            "b": base.name,
+            "deals": eval_hands,
+            "seed": eval_seed,
+            "pair_score": d["pair_score"],
+            "elo": d["elo"],
+            "verdict": verdict(d),
+        },
+    }
+    command = (
+        f"hokm-sim trump-study --player {_quote_arg(player)} --heuristics "
+        f"{_quote_arg(heuristics)} --hands {hands} --seed {seed} --eval-hands {eval_hands}"
+    )
+    s["command"] = command
+    s["version"] = __version__
+    atomic_text(folder / "summary.json", json.dumps(s, indent=1) + "\n")
+    plots.draw_all(s, folder)
+    atomic_text(folder / "report.md", _study_markdown(s, command))
+    click.echo(_study_markdown(s, command))
+    click.echo(f"report: {folder}")
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("results_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def plot(results_dir: Path) -> None:
+    """Re-draw the figures of a finished trump study from its summary.json.
+
+    \b
+    Example:
+        hokm-sim plot results/20261130-101500-trump-study-vs-expert-seed1
+    """
+    from hokm_sim import plots
+
+    f = results_dir / "summary.json"
+    try:
+        s = json.loads(f.read_text())
+        files = plots.draw_all(s, results_dir)
+    except (OSError, json.JSONDecodeError, KeyError) as exc:
+        raise click.UsageError(f"{f} is not the summary of a trump study: {exc}") from None
+    click.echo("\n".join(str(p) for p in files))

@@ -9,7 +9,7 @@ numba facts measured here (shared/NUMBA-NOTES.md) decide the design:
 
 So for each pair of strategies we write a tiny module whose *name* carries a
 hash of everything its machine code depends on: the engine's sources, the
-bot files (and the other ``.py`` files beside each, which a bot may import),
+bot files (and the other files beside each, which a bot may import or read),
 numba's and Python's versions. It binds the four strategy functions as
 constants into the kernels of :mod:`hokm_sim.engine.kernels` (re-jitted with
 ``inline="always"``, so a bot written with plain ``@njit`` is inlined into
@@ -66,6 +66,7 @@ _hands_chunk = _K.hands_chunk
 _matches_chunk = _K.matches_chunk
 _trace_hands = _K.trace_hands
 _trace_match = _K.trace_match
+_study_chunk = _K.study_chunk
 
 
 @njit(parallel=True, cache=True, nogil=True)
@@ -86,6 +87,14 @@ def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target
         n = min(chunk, start + total - s)
         c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
         _matches_chunk(params_a, params_b, seed, s, n, duplicate, target, counts[i], errs[i], c)
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def run_study(params_a, params_b, seed, start, total, chunk, suits, out, errs):
+    for i in prange(errs.shape[0]):
+        s = start + i * chunk
+        n = min(chunk, start + total - s)
+        _study_chunk(params_a, params_b, seed, s, n, suits, out[s - start : s - start + n], errs[i])
 
 
 @njit(cache=True)
@@ -143,12 +152,12 @@ def _engine_digest() -> str:
 
 
 def _bot_digest(path: Path) -> str:
-    """Hash of a bot file and the ``.py`` files beside it (helpers it may import)."""
+    """Hash of a bot file and the files beside it (helpers it imports, data it reads)."""
     h = hashlib.sha256()
     h.update(str(path).encode())
     h.update(path.read_bytes())
-    for p in sorted(path.parent.glob("*.py")):
-        if p != path:
+    for p in sorted(path.parent.iterdir()):
+        if p != path and p.is_file() and not p.name.startswith(".") and p.stat().st_size < 2**24:
             h.update(p.name.encode())
             h.update(p.read_bytes())
     return h.hexdigest()
@@ -157,7 +166,7 @@ def _bot_digest(path: Path) -> str:
 def engine_for(a: Strategy, b: Strategy) -> ModuleType:
     """The compiled engine module for A (team 0 first) against B.
 
-    Entry points: ``run_hands``, ``run_matches``, ``trace_hands``,
+    Entry points: ``run_hands``, ``run_matches``, ``run_study``, ``trace_hands``,
     ``trace_match`` (see the template above and :mod:`hokm_sim.engine.kernels`).
     Compilation happens on first call of each entry and is cached on disk.
     """

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.engine.play import (
+    CHOOSE_ONLY,
     advance_match,
     deal_hand,
     draw_first_hakem,
@@ -32,6 +33,7 @@ from hokm_sim.engine.play import (
 )
 from hokm_sim.engine.records import (
     C_MATCH_PAIR,
+    R_CHOICE,
     R_ERR_CARD,
     R_ERR_SEAT,
     R_ERR_TRICK,
@@ -291,7 +293,51 @@ def make_kernels(ta, pa, tb, pb):
             h += 1
         return rows[:h]
 
+    @njit
+    def study_chunk(params_a, params_b, seed, start, count, suits, out, err):
+        """Counterfactual trump: each deal played with every suit as trump.
+
+        Deals are those of ``hands_chunk`` (same streams, Hakem ``d % 4``), A
+        in the Hakem's seat and its partner's, B in the others (the study
+        passes the same strategy twice). With ``suits`` False only the Hakem's
+        own choice is asked (a heuristic's call, no play). ``out[i]`` holds
+        deal ``start + i``: ``[first five (mask), the Hakem's 13 cards (mask),
+        the strategy's choice, the Hakem team's signed points with trump C,
+        D, H, S, its tricks with trump C, D, H, S]``.
+        """
+        work = new_work()
+        params_a = params_a.copy()
+        params_b = params_b.copy()
+        res = work[8]
+        deck = work[4]
+        hands = work[5]
+        sbase = strategy_base(seed)
+        for i in range(count):
+            d = start + i
+            hakem = d & 3
+            team = hakem & 1
+            deal_hand(work, seed, d, hakem)
+            five = 0
+            for c in range(5):
+                five |= 1 << deck[c]
+            out[i, 0] = five
+            out[i, 1] = hands[hakem]
+            play_ab(params_a, params_b, work, hakem, CHOOSE_ONLY, sbase, 2 * d, 0, 0, 0)
+            if res[R_ERROR] != 0:
+                _note_error(err, res, d, 0, 0)
+                return
+            out[i, 2] = res[R_CHOICE]
+            if suits:
+                for s in range(4):
+                    play_ab(params_a, params_b, work, hakem, s, sbase, 2 * d, 0, 0, 0)
+                    if res[R_ERROR] != 0:
+                        _note_error(err, res, d, 0, 0)
+                        return
+                    out[i, 3 + s] = signed_points(res, team)
+                    out[i, 7 + s] = res[R_TRICKS + team]
+
     return SimpleNamespace(
+        study_chunk=study_chunk,
         hands_chunk=hands_chunk,
         matches_chunk=matches_chunk,
         trace_hands=trace_hands,

@@ -35,6 +35,7 @@ from hokm_sim.engine.records import (
     ERR_BAD_TRUMP,
     ERR_ILLEGAL_CARD,
     ERR_NONE,
+    R_CHOICE,
     R_ERR_CARD,
     R_ERR_SEAT,
     R_ERR_TRICK,
@@ -76,6 +77,9 @@ from hokm_sim.engine.view import (
 )
 
 NO_FORCED_TRUMP = -1
+"""``forced_trump`` value: the Hakem's strategy chooses and the hand is played."""
+CHOOSE_ONLY = -2
+"""``forced_trump`` value: only ask the Hakem's strategy for trump (``res[R_CHOICE]``)."""
 
 
 @njit
@@ -113,7 +117,9 @@ def make_play_hand(trump0, play0, trump1, play1):
 
         ``sbase``/``sindex`` seed the four seats' strategy streams (seat ``s``
         uses stream ``sindex * 4 + s``). ``forced_trump`` >= 0 overrides the
-        Hakem's choice (counterfactual studies). ``score0``, ``score1`` and
+        Hakem's choice (counterfactual studies; the strategy is still asked,
+        so every stream stays as in the real hand); ``CHOOSE_ONLY`` stops
+        after the choice. ``score0``, ``score1`` and
         ``target`` are shown to strategies in a match (0 for single hands).
         The outcome goes to ``work``'s result array; ``res[R_ERROR]`` is
         non-zero if a strategy erred, and then the hand stops there.
@@ -160,6 +166,9 @@ def make_play_hand(trump0, play0, trump1, play1):
             res[R_ERR_SEAT] = hakem
             res[R_ERR_TRICK] = -1
             res[R_ERR_CARD] = trump
+            return
+        res[R_CHOICE] = trump
+        if forced_trump == CHOOSE_ONLY:
             return
         if forced_trump >= 0:
             trump = forced_trump

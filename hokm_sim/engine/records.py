@@ -28,6 +28,7 @@ R_ERROR = 10  # 0, or ERR_ILLEGAL_CARD / ERR_BAD_TRUMP
 R_ERR_SEAT = 11  # seat whose strategy erred
 R_ERR_TRICK = 12  # trick index (0-based) of the error; -1 for trump choice
 R_ERR_CARD = 13  # the card (or suit) the strategy returned
+R_CHOICE = 14  # the suit the Hakem's strategy chose (before any forced trump)
 RES_SIZE = 16
 
 ERR_NONE = 0

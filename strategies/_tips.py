@@ -1,0 +1,438 @@
+"""Shared pieces of the built-in bots: trump rules, the neutral baseline, one function per tip.
+
+Not a bot (the name starts with ``_``). Every helper is ``@njit(inline="always")``
+so that it is inlined into the engine's card loop like the bot's own code
+(helpers in another module are not inlined by :func:`hokm_sim.compiled.inline_bot`).
+
+A *tip* function looks at the view and returns the card the tip wants played,
+or ``-1`` when the tip has nothing to say; a bot then falls back to
+:func:`basic_play`. Each tip bot is ``basic`` plus exactly one of these, so a
+tip's worth can be measured on its own (duplicate, against ``basic``).
+
+Seats around the deciding seat ``me``: the left-hand opponent ``me + 1``
+plays right after it, the partner ``me + 2``, the right-hand opponent
+``me + 3`` right before it. With ``k`` cards already in the trick (0 when
+leading), the seats still to play after ``me`` are the left-hand opponent
+(when ``k < 3``) and then the partner (when ``k == 1``).
+
+Everything here reads only the view: own hand, cards played (by whom), shown
+voids, the trick in progress and the tricks taken.
+"""
+
+from hokm_sim.botkit import (
+    ACES,
+    FULL_DECK,
+    SUIT_MASK,
+    V_HAND,
+    V_LED,
+    V_NTRICK,
+    V_PLAYED,
+    V_SEAT,
+    V_TRICKS,
+    V_TRUMP,
+    V_VOIDS,
+    V_WIN_CARD,
+    V_WIN_SEAT,
+    above,
+    highest,
+    lowest,
+    lowest_by_rank,
+    njit,
+    popcount,
+    suit_cards,
+    suit_counts_rank_sums,
+    suit_mask,
+)
+
+KOT_THREAT = 4
+"""``kotfight`` fights when the other team has at least this many tricks and we have none."""
+
+# --------------------------------------------------------------------------- trump choice
+
+
+@njit(inline="always")
+def suit_bits(m, s):
+    """The 13 rank bits of suit ``s`` in mask ``m`` (bit r = rank r, 2..A = 0..12)."""
+    return (m >> (13 * s)) & SUIT_MASK
+
+
+@njit(inline="always")
+def honour_points(bits):
+    """High-card strength of one suit's rank bits: A = 4, K = 3, Q = 2, J = 1."""
+    ace = (bits >> 12) & 1
+    king = (bits >> 11) & 1
+    queen = (bits >> 10) & 1
+    jack = (bits >> 9) & 1
+    return 4 * ace + 3 * king + 2 * queen + jack
+
+
+@njit(inline="always")
+def rank_sum(bits):
+    """Sum of the ranks (2 = 0 ... A = 12) of one suit's rank bits."""
+    return (
+        popcount(bits & 0xAAAA)
+        + 2 * popcount(bits & 0xCCCC)
+        + 4 * popcount(bits & 0xF0F0)
+        + 8 * popcount(bits & 0xFF00)
+    )
+
+
+@njit(inline="always")
+def longest_trump(five):
+    """Most cards; ties by higher rank sum, then lower suit (the rule of ``longest``)."""
+    suit, _ = suit_counts_rank_sums(five)
+    return suit
+
+
+@njit(inline="always")
+def points_trump(five):
+    """Highest honour points (A4 K3 Q2 J1); ties by more cards, then lower suit."""
+    best = 0
+    best_p = -1
+    best_n = -1
+    for s in range(4):
+        b = suit_bits(five, s)
+        p = honour_points(b)
+        n = popcount(b)
+        if p > best_p or (p == best_p and n > best_n):
+            best = s
+            best_p = p
+            best_n = n
+    return best
+
+
+@njit(inline="always")
+def weighted_trump(five, w_len, w_str):
+    """Highest ``w_len * cards + w_str * honour points``.
+
+    Ties go to more cards, then to the higher rank sum, then to the lower suit.
+    """
+    best = 0
+    best_v = -1.0e300
+    best_n = -1
+    best_t = -1
+    for s in range(4):
+        b = suit_bits(five, s)
+        n = popcount(b)
+        t = rank_sum(b)
+        v = w_len * n + w_str * honour_points(b)
+        if v > best_v or (v == best_v and (n > best_n or (n == best_n and t > best_t))):
+            best = s
+            best_v = v
+            best_n = n
+            best_t = t
+    return best
+
+
+# --------------------------------------------------------------------------- table facts
+
+
+@njit(inline="always")
+def seat_voids(view, seat):
+    """Suits (bits 0..3) that ``seat`` has shown void in."""
+    return (view[V_VOIDS] >> (4 * seat)) & 15
+
+
+@njit(inline="always")
+def opp_voids(view):
+    """Suits (bits 0..3) in which either opponent has shown void."""
+    me = view[V_SEAT]
+    return seat_voids(view, (me + 1) & 3) | seat_voids(view, (me + 3) & 3)
+
+
+@njit(inline="always")
+def unseen(view):
+    """Cards neither played nor in the own hand: the other three hands together."""
+    return FULL_DECK & ~view[V_PLAYED] & ~view[V_HAND]
+
+
+@njit(inline="always")
+def ruff_threats(view, seat, trumps_out, trump):
+    """Suits in which ``seat`` has shown void and may still hold a trump."""
+    v = seat_voids(view, seat)
+    if trumps_out == 0 or (v >> trump) & 1:
+        return 0
+    return v & ~(1 << trump)
+
+
+@njit(inline="always")
+def cheap_top(mine, out):
+    """The cheapest card as good as the highest of ``mine`` (one suit) against ``out``.
+
+    ``out`` holds the unseen cards of that suit. The answer is the lowest card
+    of ``mine`` with no unseen card between it and ``mine``'s highest, so it
+    loses to exactly the same unseen cards as the highest would.
+    """
+    h = highest(mine)
+    below = out & ((1 << h) - 1)
+    if below == 0:
+        return lowest(mine)
+    return lowest(mine & above(highest(below)))
+
+
+@njit(inline="always")
+def is_master(card, out):
+    """Whether no unseen card of ``card``'s suit is higher.
+
+    ``out`` holds the unseen cards of that suit.
+    """
+    return (out & above(card)) == 0
+
+
+@njit(inline="always")
+def side_masters(hand, out, trump):
+    """The own off-trump cards that are the highest unplayed card of their suit."""
+    m = 0
+    for s in range(4):
+        if s != trump:
+            mine = suit_cards(hand, s)
+            if mine != 0:
+                h = highest(mine)
+                if is_master(h, suit_cards(out, s)):
+                    m |= 1 << h
+    return m
+
+
+@njit(inline="always")
+def safest_master(masters, out, skip):
+    """Of ``masters`` (one per suit), the one whose suit has most unseen cards.
+
+    Suits set in ``skip`` (bits 0..3) are passed over.
+    More unseen cards in a suit make it likelier that both opponents still
+    follow it. Returns -1 when none is left.
+    """
+    best = -1
+    best_n = -1
+    for s in range(4):
+        m = suit_cards(masters, s)
+        if m != 0 and not (skip >> s) & 1:
+            n = popcount(suit_cards(out, s))
+            if n > best_n:
+                best = lowest(m)
+                best_n = n
+    return best
+
+
+# --------------------------------------------------------------------------- baseline
+
+
+@njit(inline="always")
+def discard_low(hand, trump):
+    """The lowest-ranked off-trump card; the lowest trump when only trumps are left."""
+    side = hand & ~suit_mask(trump)
+    if side != 0:
+        return lowest_by_rank(side)
+    return lowest(hand)
+
+
+@njit(inline="always")
+def lead_long_low(hand, trump):
+    """The lowest card of the longest off-trump suit (ties: lower suit), or the lowest trump."""
+    side = hand & ~suit_mask(trump)
+    if side == 0:
+        return lowest(hand)
+    best = 0
+    best_n = 0
+    for s in range(4):
+        if s != trump:
+            n = popcount(suit_cards(hand, s))
+            if n > best_n:
+                best = s
+                best_n = n
+    return lowest(suit_cards(hand, best))
+
+
+@njit(inline="always")
+def basic_play(view):
+    """The neutral baseline: lead low from the longest side suit, follow low, discard low.
+
+    Never wins on purpose and never ruffs (a void seat discards its
+    lowest-ranked side card, or its lowest trump when it holds only trumps).
+    """
+    hand = view[V_HAND]
+    trump = view[V_TRUMP]
+    led = view[V_LED]
+    if led < 0:
+        return lead_long_low(hand, trump)
+    follow = suit_cards(hand, led)
+    if follow != 0:
+        return lowest(follow)
+    return discard_low(hand, trump)
+
+
+# --------------------------------------------------------------------------- one tip each
+
+
+@njit(inline="always")
+def tip_aces(view):
+    """Leading: an off-trump ace of a suit no opponent has shown void in.
+
+    Of several, the one whose suit has the most unseen cards (so both
+    opponents are likeliest to follow). -1 otherwise.
+    """
+    if view[V_LED] >= 0:
+        return -1
+    hand = view[V_HAND]
+    trump = view[V_TRUMP]
+    aces = hand & ACES & ~suit_mask(trump)
+    if aces == 0:
+        return -1
+    return safest_master(aces, unseen(view), opp_voids(view))
+
+
+@njit(inline="always")
+def tip_partner(view):
+    """Following suit: low when partner is winning; else the cheapest card that wins.
+
+    "Wins" means it beats the card winning so far (never when the trick is
+    already trumped). -1 when leading or void (the baseline then discards:
+    it never ruffs, so it never trumps partner's trick).
+    """
+    led = view[V_LED]
+    if led < 0:
+        return -1
+    follow = suit_cards(view[V_HAND], led)
+    if follow == 0:
+        return -1
+    win = view[V_WIN_CARD]
+    if not partner_is_winning(view) and win // 13 == led:
+        higher = follow & above(win)
+        if higher != 0:
+            return lowest(higher)
+    return lowest(follow)
+
+
+@njit(inline="always")
+def partner_is_winning(view):
+    """Whether the deciding seat's partner holds the trick so far."""
+    return view[V_WIN_SEAT] >= 0 and view[V_WIN_SEAT] == ((view[V_SEAT] + 2) & 3)
+
+
+@njit(inline="always")
+def tip_ruff(view):
+    """Void in the led suit and partner not winning: the cheapest trump that wins.
+
+    Over an opponent's trump only a higher trump (overtrump only to win);
+    with none, -1 (the baseline discards rather than wasting a trump).
+    """
+    led = view[V_LED]
+    if led < 0:
+        return -1
+    hand = view[V_HAND]
+    if suit_cards(hand, led) != 0 or partner_is_winning(view):
+        return -1
+    trump = view[V_TRUMP]
+    trumps = suit_cards(hand, trump)
+    win = view[V_WIN_CARD]
+    if win // 13 == trump:
+        trumps &= above(win)
+    if trumps == 0:
+        return -1
+    return lowest(trumps)
+
+
+@njit(inline="always")
+def tip_trumps(view):
+    """Leading: draw trumps while the opponents may still hold some.
+
+    Counting trumps from the cards played: with the highest unplayed trump,
+    lead it; with more trumps than the unseen ones, lead the lowest. Not when
+    no trump is unseen or both opponents have shown void in trumps. -1 otherwise.
+    """
+    if view[V_LED] >= 0:
+        return -1
+    hand = view[V_HAND]
+    trump = view[V_TRUMP]
+    mine = suit_cards(hand, trump)
+    if mine == 0:
+        return -1
+    out = suit_cards(unseen(view), trump)
+    if out == 0:
+        return -1
+    me = view[V_SEAT]
+    both_void = seat_voids(view, (me + 1) & 3) & seat_voids(view, (me + 3) & 3)
+    if (both_void >> trump) & 1:
+        return -1
+    top = highest(mine)
+    if is_master(top, out):
+        return top
+    if popcount(mine) > popcount(out):
+        return lowest(mine)
+    return -1
+
+
+@njit(inline="always")
+def kot_threat(view, threshold):
+    """Our team has no trick and the other team at least ``threshold``."""
+    team = view[V_SEAT] & 1
+    return view[V_TRICKS + team] == 0 and view[V_TRICKS + 1 - team] >= threshold
+
+
+@njit(inline="always")
+def tip_kotfight(view):
+    """Facing a Kot: go for any trick now, with the highest cards.
+
+    Leading: a side-suit master (no opponent shown void there), else the
+    master trump. Following suit with partner not winning: the highest card
+    if it beats the winner. Void with partner not winning: the highest trump
+    if it wins. -1 when there is no threat or nothing wins.
+    """
+    if not kot_threat(view, KOT_THREAT):
+        return -1
+    hand = view[V_HAND]
+    trump = view[V_TRUMP]
+    led = view[V_LED]
+    out = unseen(view)
+    if led < 0:
+        c = safest_master(side_masters(hand, out, trump), out, opp_voids(view))
+        if c >= 0:
+            return c
+        mine = suit_cards(hand, trump)
+        if mine != 0 and is_master(highest(mine), suit_cards(out, trump)):
+            return highest(mine)
+        return -1
+    if partner_is_winning(view):
+        return -1
+    win = view[V_WIN_CARD]
+    follow = suit_cards(hand, led)
+    if follow != 0:
+        if win // 13 == led and highest(follow) > win:
+            return highest(follow)
+        return -1
+    trumps = suit_cards(hand, trump)
+    if win // 13 == trump:
+        trumps &= above(win)
+    if trumps == 0:
+        return -1
+    return highest(trumps)
+
+
+@njit(inline="always")
+def tip_early(view):
+    """Take sure tricks as soon as possible instead of holding them.
+
+    Leading: a side-suit master (the highest unplayed card of its suit) in a
+    suit no opponent has shown void in. Following suit, partner not winning,
+    trick not trumped: the cheapest card that is sure to win (nothing unseen
+    above it, and the left-hand opponent, if still to play, has not shown void
+    with trumps possibly left). -1 otherwise.
+    """
+    hand = view[V_HAND]
+    trump = view[V_TRUMP]
+    led = view[V_LED]
+    out = unseen(view)
+    if led < 0:
+        return safest_master(side_masters(hand, out, trump), out, opp_voids(view))
+    follow = suit_cards(hand, led)
+    win = view[V_WIN_CARD]
+    if follow == 0 or partner_is_winning(view) or win // 13 != led:
+        return -1
+    out_led = suit_cards(out, led)
+    c = cheap_top(follow, out_led)
+    if c < win or not is_master(c, out_led):
+        return -1
+    if view[V_NTRICK] < 3 and led != trump:
+        lho = (view[V_SEAT] + 1) & 3
+        if (ruff_threats(view, lho, suit_cards(out, trump), trump) >> led) & 1:
+            return -1
+    return c

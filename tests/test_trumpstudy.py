@@ -1,0 +1,147 @@
+"""The counterfactual trump study, its learned table, plots and commands (small sizes)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from hokm_sim import trumpstudy as ts
+from hokm_sim.cards import CardSet, mask_of, parse_cards
+from hokm_sim.cli import main
+from hokm_sim.registry import import_bot_file, resolve
+from hokm_sim.runner import Runner
+from hokm_sim.trace import row_to_record
+
+PLAYER = "longest"
+
+
+@pytest.fixture(scope="module")
+def data() -> ts.StudyData:
+    return ts.collect(resolve(PLAYER), [resolve("longest"), resolve("points")], seed=8, deals=3000)
+
+
+def test_counterfactual_values_match_hands_played_with_that_trump(data):
+    """Each stored value is the hand actually played with that trump (checked by hand)."""
+    runner = Runner(resolve(PLAYER), resolve(PLAYER))
+    for d in (0, 1, 2, 7):
+        for s in range(4):
+            rows = runner.engine.trace_hands(
+                runner.params_a, runner.params_b, np.uint64(8), d, 1, 0, s
+            )
+            rec = row_to_record(rows[0], 8)
+            hakem_team = rec["hakem"] % 2
+            sign = 1 if rec["winner_team"] == hakem_team else -1
+            assert data.points[d, s] == sign * rec["points"]
+            assert data.tricks[d, s] == rec["tricks_won"][hakem_team]
+            assert rec["trump"] == "CDHS"[s]
+        assert data.five[d] == mask_of(parse_cards(rec["first_five"]))
+        assert data.hand[d] == mask_of(parse_cards(rec["hands"][rec["hakem"]]))
+
+
+def test_heuristic_calls_are_their_own_choice(data):
+    runner = Runner(resolve(PLAYER), resolve(PLAYER))
+    rows = runner.trace_hands(8, 0, 50)
+    # The player here is longest, so longest's call is the trump of the normal hand.
+    assert list(data.calls["longest"][:50]) == [
+        "CDHS".index(row_to_record(r, 8)["trump"]) for r in rows
+    ]
+    pts = import_bot_file(resolve("points").trump.path).choose_trump
+    from hokm_sim.engine.view import V_HAND, VIEW_SIZE
+
+    for i in range(20):
+        view = np.zeros(VIEW_SIZE, np.int64)
+        view[V_HAND] = data.five[i]
+        got = pts(view, np.zeros(16), np.zeros(16, np.int64), np.zeros(4, np.uint64))
+        assert got == data.calls["points"][i]
+
+
+def test_heuristic_table_is_consistent(data):
+    t = ts.heuristic_table(data)
+    best = t["best in hindsight"]
+    assert best["best_call_rate"]["value"] == 1.0 and best["regret"]["value"] == 0.0
+    for name in ("longest", "points"):
+        h = t[name]
+        assert 0 <= h["best_call_rate"]["value"] <= 1
+        assert h["regret"]["value"] >= 0
+        assert h["points_per_hand"]["value"] <= best["points_per_hand"]["value"]
+        v = data.points[np.arange(3000), data.calls[name]]
+        assert h["hand_win_rate"]["value"] == pytest.approx((v > 0).mean())
+
+
+def test_features_on_known_shapes():
+    five = np.array([mask_of(parse_cards("AH QH 9H KC 4D"))], np.int64)
+    assert ts.suit_counts(five).tolist() == [[1, 1, 3, 0]]
+    assert ts.top_bucket(five).tolist() == [[2, 0, 3, 0]]
+    assert ts.suit_keys(five).tolist() == [[6, 4, 15, 0]]
+    assert int(ts.class_codes(ts.suit_keys(five))[0]) == ((15 * 24 + 6) * 24 + 4) * 24 + 0
+
+
+def test_table_bot_lookups(tmp_path):
+    """The table bot calls the learned suit for a known class, and falls back to length."""
+    five = mask_of(parse_cards("AH QH 9H KC 4D"))
+    keys = ts.suit_keys(np.array([five], np.int64))
+    code = int(ts.class_codes(keys)[0])
+    table = {"classes": [[code, 6, 10]]}  # key 6 = one card, K/Q top: the king of clubs
+    bot = ts.write_table_bot(tmp_path, table)
+    choose = import_bot_file(bot).choose_trump
+    from hokm_sim.engine.view import V_HAND, VIEW_SIZE
+
+    view = np.zeros(VIEW_SIZE, np.int64)
+    view[V_HAND] = five
+    args = (np.zeros(16), np.zeros(16, np.int64), np.zeros(4, np.uint64))
+    assert choose(view, *args) == 0  # clubs, as the table says
+    view[V_HAND] = mask_of(parse_cards("2S 3S 4S AD 5C"))  # an unseen class: longest = spades
+    assert choose(view, *args) == 3
+    assert repr(CardSet(int(view[V_HAND]))) == "{5C, AD, 2S, 3S, 4S}"
+
+
+def test_learned_table_prefers_best_keys(data):
+    t = ts.learn_table(data)
+    assert t["deals"] == 3000 and len(t["classes"]) > 20
+    codes = [c for c, _, _ in t["classes"]]
+    assert codes == sorted(codes)
+    assert sum(n for _, _, n in t["classes"]) == 3000
+
+
+def test_trump_study_cli_and_plot(tmp_path):
+    out = tmp_path / "study"
+    res = CliRunner().invoke(
+        main,
+        [
+            "trump-study",
+            "--player",
+            PLAYER,
+            "--heuristics",
+            "longest,points",
+            "--hands",
+            "2000",
+            "--seed",
+            "5",
+            "--eval-hands",
+            "1000",
+            "--out",
+            str(out),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    s = json.loads((out / "summary.json").read_text())
+    assert s["deals"] == 2000 and s["hands"] == 8000 and s["seed"] == 5
+    md = (out / "report.md").read_text()
+    for name in ("by_longest", "regret", "ace_heatmap", "outcomes_by_length"):
+        for ext in ("png", "svg"):
+            f = out / f"{name}.{ext}"
+            assert f.stat().st_size > 5000
+        assert f"![{name}]({name}.png)" in md
+    # The data behind the plots is the summary's: the regret bars are the table's values.
+    assert s["heuristics"]["longest"]["regret"]["value"] >= 0
+    assert s["table"]["eval"]["deals"] == 1000 and (out / "trump_table.json").exists()
+    before = (out / "regret.png").stat().st_mtime_ns
+    (out / "regret.png").unlink()
+    res = CliRunner().invoke(main, ["plot", str(out)])
+    assert res.exit_code == 0 and (out / "regret.png").exists()
+    assert (out / "regret.png").stat().st_mtime_ns >= before
+    res = CliRunner().invoke(main, ["plot", str(tmp_path)])
+    assert res.exit_code == 2 and "not the summary of a trump study" in res.output

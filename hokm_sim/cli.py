@@ -105,6 +105,11 @@ def strategy_options(f):
     return f
 
 
+target_option = click.option(
+    "--target", type=POSITIVE, default=7, show_default=True, help="Match target score."
+)
+
+
 def _fail_fault(exc: StrategyFault) -> None:
     click.echo(f"Error: {exc}", err=True)
     sys.exit(1)
@@ -168,13 +173,7 @@ def strategies() -> None:
 @click.option("--hands", type=SIZE, help="Trace this many independent hands (deals 0..N-1).")
 @click.option("--matches", type=SIZE, help="Trace this many whole matches.")
 @strategy_options
-@click.option(
-    "--target",
-    type=POSITIVE,
-    default=7,
-    show_default=True,
-    help="Match target score (with --matches).",
-)
+@target_option
 @click.option(
     "-o",
     "--output",
@@ -235,13 +234,7 @@ def trace(
 )
 @click.option("--match", type=click.IntRange(min=0), help="Match index: show a hand of a match.")
 @strategy_options
-@click.option(
-    "--target",
-    type=POSITIVE,
-    default=7,
-    show_default=True,
-    help="Match target score (with --match).",
-)
+@target_option
 @click.option(
     "--trace",
     "trace_file",
@@ -372,7 +365,7 @@ def _check_out(out: Path | None, force: bool) -> None:
 @click.option("--hands", type=SIZE, help="Deals to play (each twice in duplicate) [default: 1M].")
 @click.option("--matches", type=SIZE, help="Matches to play instead of single deals.")
 @click.option("--seed", type=SEED, help="Run seed [default: a fresh one, recorded].")
-@click.option("--target", type=POSITIVE, default=7, show_default=True, help="Match target score.")
+@target_option
 @click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
 @click.option(
     "--out",

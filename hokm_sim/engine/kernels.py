@@ -130,6 +130,14 @@ def make_kernels(ta, pa, tb, pb):
     play_ab = make_play_hand(ta, pa, tb, pb)
     play_ba = make_play_hand(tb, pb, ta, pa)
 
+    @njit(inline="always")
+    def play_copy(params_a, params_b, work, hakem, forced, sbase, index, copy, s0, s1, target):
+        """Hand ``index`` of copy 0 (A on team 0) or copy 1 (teams swapped)."""
+        if copy == 0:
+            play_ab(params_a, params_b, work, hakem, forced, sbase, 2 * index, s0, s1, target)
+        else:
+            play_ba(params_b, params_a, work, hakem, forced, sbase, 2 * index + 1, s0, s1, target)
+
     @njit
     def hands_chunk(
         params_a, params_b, seed, start, count, duplicate, forced_trump, counts, err, codes
@@ -153,14 +161,14 @@ def make_kernels(ta, pa, tb, pb):
         for d in range(start, start + count):
             hakem = d & 3
             deal_hand(work, seed, d, hakem)
-            play_ab(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d, 0, 0, 0)
+            play_copy(params_a, params_b, work, hakem, forced_trump, sbase, d, 0, 0, 0, 0)
             if res[R_ERROR] != 0:
                 _note_error(err, res, d, 0, 0)
                 return
             add_hand(counts, res, 0)
             if duplicate:
                 first[:] = res
-                play_ba(params_b, params_a, work, hakem, forced_trump, sbase, 2 * d + 1, 0, 0, 0)
+                play_copy(params_a, params_b, work, hakem, forced_trump, sbase, d, 1, 0, 0, 0)
                 if res[R_ERROR] != 0:
                     _note_error(err, res, d, 0, 1)
                     return
@@ -183,12 +191,7 @@ def make_kernels(ta, pa, tb, pb):
         h = 0
         while score0 < target and score1 < target:
             deal_hand(work, mbase, h, hakem)
-            if copy == 0:
-                play_ab(params_a, params_b, work, hakem, -1, sbase, 2 * h, score0, score1, target)
-            else:
-                play_ba(
-                    params_b, params_a, work, hakem, -1, sbase, 2 * h + 1, score0, score1, target
-                )
+            play_copy(params_a, params_b, work, hakem, -1, sbase, h, copy, score0, score1, target)
             if res[R_ERROR] != 0:
                 _note_error(err, res, m, h, copy)
                 return -1
@@ -252,10 +255,7 @@ def make_kernels(ta, pa, tb, pb):
             d = start + i
             hakem = d & 3
             deal_hand(work, seed, d, hakem)
-            if copy == 0:
-                play_ab(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d, 0, 0, 0)
-            else:
-                play_ba(params_b, params_a, work, hakem, forced_trump, sbase, 2 * d + 1, 0, 0, 0)
+            play_copy(params_a, params_b, work, hakem, forced_trump, sbase, d, copy, 0, 0, 0)
             _trace_row(rows[i], work, 0, d, 0, 0)
             if res[R_ERROR] != 0:
                 return rows[: i + 1]
@@ -279,12 +279,7 @@ def make_kernels(ta, pa, tb, pb):
                 bigger[:h] = rows
                 rows = bigger
             deal_hand(work, mbase, h, hakem)
-            if copy == 0:
-                play_ab(params_a, params_b, work, hakem, -1, sbase, 2 * h, score0, score1, target)
-            else:
-                play_ba(
-                    params_b, params_a, work, hakem, -1, sbase, 2 * h + 1, score0, score1, target
-                )
+            play_copy(params_a, params_b, work, hakem, -1, sbase, h, copy, score0, score1, target)
             if res[R_ERROR] != 0:
                 _trace_row(rows[h], work, m, h, score0, score1)
                 return rows[: h + 1]
@@ -322,14 +317,14 @@ def make_kernels(ta, pa, tb, pb):
                 five |= 1 << deck[c]
             out[i, 0] = five
             out[i, 1] = hands[hakem]
-            play_ab(params_a, params_b, work, hakem, CHOOSE_ONLY, sbase, 2 * d, 0, 0, 0)
+            play_copy(params_a, params_b, work, hakem, CHOOSE_ONLY, sbase, d, 0, 0, 0, 0)
             if res[R_ERROR] != 0:
                 _note_error(err, res, d, 0, 0)
                 return
             out[i, 2] = res[R_CHOICE]
             if suits:
                 for s in range(4):
-                    play_ab(params_a, params_b, work, hakem, s, sbase, 2 * d, 0, 0, 0)
+                    play_copy(params_a, params_b, work, hakem, s, sbase, d, 0, 0, 0, 0)
                     if res[R_ERROR] != 0:
                         _note_error(err, res, d, 0, 0)
                         return

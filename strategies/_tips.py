@@ -22,6 +22,7 @@ voids, the trick in progress and the tricks taken.
 from hokm_sim.botkit import (
     ACES,
     FULL_DECK,
+    RANK_COLUMN,
     SUIT_MASK,
     V_HAND,
     V_LED,
@@ -128,16 +129,22 @@ def weighted_trump(five, w_len, w_str):
 
 
 @njit(inline="always")
-def seat_voids(view, seat):
-    """Suits (bits 0..3) that ``seat`` has shown void in."""
-    return (view[V_VOIDS] >> (4 * seat)) & 15
+def seat_voids(voids, seat):
+    """Suits (bits 0..3) that ``seat`` has shown void in; ``voids`` is ``view[V_VOIDS]``.
+
+    The helpers below take scalars read from the view rather than the view
+    itself: every inlined call with an array argument costs a reference-count
+    increment and decrement (atomic) that numba cannot always remove.
+    """
+    return (voids >> (4 * seat)) & 15
 
 
 @njit(inline="always")
 def opp_voids(view):
     """Suits (bits 0..3) in which either opponent has shown void."""
     me = view[V_SEAT]
-    return seat_voids(view, (me + 1) & 3) | seat_voids(view, (me + 3) & 3)
+    voids = view[V_VOIDS]
+    return seat_voids(voids, (me + 1) & 3) | seat_voids(voids, (me + 3) & 3)
 
 
 @njit(inline="always")
@@ -147,12 +154,29 @@ def unseen(view):
 
 
 @njit(inline="always")
-def ruff_threats(view, seat, trumps_out, trump):
+def ruff_threats(voids, seat, trumps_out, trump):
     """Suits in which ``seat`` has shown void and may still hold a trump."""
-    v = seat_voids(view, seat)
-    if trumps_out == 0 or (v >> trump) & 1:
-        return 0
-    return v & ~(1 << trump)
+    v = seat_voids(voids, seat)
+    may = (trumps_out != 0) & ((v >> trump) & 1 == 0)
+    return (v & ~(1 << trump)) * may
+
+
+@njit(inline="always")
+def suits_held(m):
+    """Suits (bits 0..3) in which mask ``m`` holds at least one card."""
+    return (
+        ((m & SUIT_MASK) != 0) * 1
+        + ((m & (SUIT_MASK << 13)) != 0) * 2
+        + ((m & (SUIT_MASK << 26)) != 0) * 4
+        + ((m & (SUIT_MASK << 39)) != 0) * 8
+    )
+
+
+@njit(inline="always")
+def suit_key(m, s, eligible):
+    """``4 * cards of suit s + 3 - s`` when ``eligible``, else -1 (max: most cards, lower suit)."""
+    n = popcount(suit_cards(m, s))
+    return (n * 4 + 3 - s) if eligible else -1
 
 
 @njit(inline="always")
@@ -179,38 +203,65 @@ def is_master(card, out):
     return (out & above(card)) == 0
 
 
+def _below_rank(k):
+    """Mask of ranks 0 .. 12 - k in every suit: where a shift right by ``k`` stays in the suit."""
+    return RANK_COLUMN * ((1 << (13 - k)) - 1)
+
+
+_KEEP1 = _below_rank(1)
+_KEEP2 = _below_rank(2)
+_KEEP4 = _below_rank(4)
+_KEEP8 = _below_rank(8)
+
+
 @njit(inline="always")
-def side_masters(hand, out, trump):
-    """The own off-trump cards that are the highest unplayed card of their suit."""
-    m = 0
-    for s in range(4):
-        if s != trump:
-            mine = suit_cards(hand, s)
-            if mine != 0:
-                h = highest(mine)
-                if is_master(h, suit_cards(out, s)):
-                    m |= 1 << h
+def at_or_below_top(m):
+    """Every card at or below the highest card of ``m`` in its suit, in all four suits at once."""
+    m |= (m >> 1) & _KEEP1
+    m |= (m >> 2) & _KEEP2
+    m |= (m >> 4) & _KEEP4
+    m |= (m >> 8) & _KEEP8
     return m
 
 
 @njit(inline="always")
-def safest_master(masters, out, skip):
-    """Of ``masters`` (one per suit), the one whose suit has most unseen cards.
+def side_masters(hand, out, trump):
+    """The own off-trump cards that no unseen card of their suit beats (sure winners in suit).
 
-    Suits set in ``skip`` (bits 0..3) are passed over.
-    More unseen cards in a suit make it likelier that both opponents still
-    follow it. Returns -1 when none is left.
+    ``out`` holds the unseen cards. Branch-free: one smear of ``out`` down
+    each suit instead of a loop over suits.
     """
-    best = -1
-    best_n = -1
-    for s in range(4):
-        m = suit_cards(masters, s)
-        if m != 0 and not (skip >> s) & 1:
-            n = popcount(suit_cards(out, s))
-            if n > best_n:
-                best = lowest(m)
-                best_n = n
-    return best
+    return hand & ~at_or_below_top(out) & ~suit_mask(trump)
+
+
+@njit(inline="always")
+def suits_to_cards(bits):
+    """The card mask of the suits set in ``bits`` (bits 0..3)."""
+    return (
+        (bits & 1) * SUIT_MASK
+        + ((bits >> 1) & 1) * (SUIT_MASK << 13)
+        + ((bits >> 2) & 1) * (SUIT_MASK << 26)
+        + ((bits >> 3) & 1) * (SUIT_MASK << 39)
+    )
+
+
+@njit(inline="always")
+def safest_master(masters, out, skip):
+    """Of ``masters``, the cheapest one of the suit with the most unseen cards.
+
+    Suits set in ``skip`` (bits 0..3) are passed over. More unseen cards in a
+    suit make it likelier that both opponents still follow it (ties: the
+    lower suit). Returns -1 when none is left. Branch-free selection.
+    """
+    masters &= ~suits_to_cards(skip)
+    has = suits_held(masters)
+    k = max(
+        max(suit_key(out, 0, has & 1), suit_key(out, 1, (has >> 1) & 1)),
+        max(suit_key(out, 2, (has >> 2) & 1), suit_key(out, 3, (has >> 3) & 1)),
+    )
+    if k < 0:
+        return -1
+    return lowest(suit_cards(masters, 3 - (k & 3)))
 
 
 # --------------------------------------------------------------------------- baseline
@@ -350,7 +401,8 @@ def tip_trumps(view):
     if out == 0:
         return -1
     me = view[V_SEAT]
-    both_void = seat_voids(view, (me + 1) & 3) & seat_voids(view, (me + 3) & 3)
+    voids = view[V_VOIDS]
+    both_void = seat_voids(voids, (me + 1) & 3) & seat_voids(voids, (me + 3) & 3)
     if (both_void >> trump) & 1:
         return -1
     top = highest(mine)
@@ -433,6 +485,6 @@ def tip_early(view):
         return -1
     if view[V_NTRICK] < 3 and led != trump:
         lho = (view[V_SEAT] + 1) & 3
-        if (ruff_threats(view, lho, suit_cards(out, trump), trump) >> led) & 1:
+        if (ruff_threats(view[V_VOIDS], lho, suit_cards(out, trump), trump) >> led) & 1:
             return -1
     return c

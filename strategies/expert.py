@@ -8,9 +8,10 @@ longest-suit rule).
 
 Leading, first that applies:
 
-1. cash a side-suit master (``early``/``aces``: the highest unplayed card of
-   its suit), in a suit where no opponent has shown void with trumps
-   possibly left, preferring the suit with the most unseen cards;
+1. cash a sure side-suit winner (``early``/``aces``: no unseen card of its
+   suit above it; the cheapest such card), in a suit where no opponent has
+   shown void with trumps possibly left, preferring the suit with the most
+   unseen cards;
 2. on the Hakem's team, draw trumps (``trumps``): the master trump, or the
    lowest trump when holding more than are unseen, while an opponent may
    still hold one;
@@ -29,8 +30,8 @@ when it is not safe and the higher card gains); fourth hand wins as cheaply as
 possible or plays lowest. Void (``ruff``): never trumps the partner's trick;
 over an opponent's, the cheapest trump that wins, the cheapest sure one when
 the left-hand opponent may overruff; second hand does not ruff a lead below
-the jack (partner, last to play, may win it). Discards keep masters and come
-from the shortest side suit while holding trumps (to make voids).
+the jack (partner, last to play, may win it). Discards keep sure winners and
+come from the shortest side suit while holding trumps (to make voids).
 
 Facing a Kot (``kotfight``: us 0 tricks, them ``KOT_THREAT`` or more), second
 hand takes with its best card and ruffs with its highest trump.
@@ -47,14 +48,13 @@ and about neutral, kept because they cost nothing.
 """
 
 from hokm_sim.strategies._tips import (
-    cheap_top,
     is_master,
-    kot_threat,
-    partner_is_winning,
     ruff_threats,
     safest_master,
     seat_voids,
     side_masters,
+    suit_key,
+    suits_held,
     weighted_trump,
 )
 
@@ -66,9 +66,13 @@ from hokm_sim.botkit import (
     V_NTRICK,
     V_PLAYED,
     V_SEAT,
+    V_TRICKS,
     V_TRUMP,
+    V_VOIDS,
     V_WIN_CARD,
+    V_WIN_SEAT,
     above,
+    ctz,
     highest,
     lowest,
     lowest_by_rank,
@@ -94,8 +98,15 @@ def choose_trump(view, params, mem, rng):
 
 
 @njit
+def _short_key(m, s, eligible):
+    """``4 * (13 - cards of suit s) + 3 - s`` if ``eligible``, else -1 (max: fewest, lower)."""
+    n = popcount(suit_cards(m, s))
+    return ((13 - n) * 4 + 3 - s) if eligible else -1
+
+
+@njit
 def _discard(hand, trump, out):
-    """Keep masters; holding trumps, throw from the shortest side suit, else the lowest rank."""
+    """Keep sure winners; holding trumps, discard from the shortest side suit, else lowest."""
     side = hand & ~suit_mask(trump)
     if side == 0:
         return lowest(hand)
@@ -104,26 +115,22 @@ def _discard(hand, trump, out):
         return lowest_by_rank(side)
     if suit_cards(hand, trump) == 0:
         return lowest_by_rank(rest)
-    best = -1
-    best_n = 99
-    for s in range(4):
-        m = suit_cards(rest, s)
-        if m != 0:
-            n = popcount(suit_cards(hand, s))
-            if n < best_n:
-                best_n = n
-                best = lowest(m)
-    return best
+    has = suits_held(rest)
+    k = max(
+        max(_short_key(hand, 0, has & 1), _short_key(hand, 1, (has >> 1) & 1)),
+        max(_short_key(hand, 2, (has >> 2) & 1), _short_key(hand, 3, (has >> 3) & 1)),
+    )
+    return lowest(suit_cards(rest, 3 - (k & 3)))
 
 
 @njit
-def _draw(view, hand, trump, out, lho, rho):
+def _draw(voids, hand, trump, out, lho, rho):
     """The trump to lead to draw the opponents' trumps, or -1."""
     mine = suit_cards(hand, trump)
     if mine == 0:
         return -1
     t_out = suit_cards(out, trump)
-    if t_out == 0 or ((seat_voids(view, lho) & seat_voids(view, rho)) >> trump) & 1:
+    if t_out == 0 or ((seat_voids(voids, lho) & seat_voids(voids, rho)) >> trump) & 1:
         return -1
     top = highest(mine)
     if is_master(top, t_out):
@@ -134,105 +141,127 @@ def _draw(view, hand, trump, out, lho, rho):
 
 
 @njit
-def _lead(view, hand, trump, out, me):
+def _lead(hand, trump, out, me, hakem, voids):
     lho = (me + 1) & 3
     partner = (me + 2) & 3
     rho = (me + 3) & 3
     t_out = suit_cards(out, trump)
-    danger = ruff_threats(view, lho, t_out, trump) | ruff_threats(view, rho, t_out, trump)
+    danger = ruff_threats(voids, lho, t_out, trump) | ruff_threats(voids, rho, t_out, trump)
     c = safest_master(side_masters(hand, out, trump), out, danger)
     if c >= 0:
         return c
-    if (me & 1) == (view[V_HAKEM] & 1):
-        c = _draw(view, hand, trump, out, lho, rho)
+    if (me & 1) == (hakem & 1):
+        c = _draw(voids, hand, trump, out, lho, rho)
         if c >= 0:
             return c
-    if t_out != 0 and not (seat_voids(view, partner) >> trump) & 1:
-        pv = seat_voids(view, partner) & ~ruff_threats(view, rho, t_out, trump)
-        for s in range(4):
-            if s != trump and (pv >> s) & 1:
-                m = suit_cards(hand, s)
-                if m != 0:
-                    return lowest(m)
+    # A suit partner is void in while partner may ruff and the right-hand
+    # opponent (last to play) has not shown it can overruff.
+    pv = seat_voids(voids, partner)
+    if t_out != 0 and not (pv >> trump) & 1:
+        pv &= ~ruff_threats(voids, rho, t_out, trump) & suits_held(hand)
+        if pv != 0:
+            return lowest(suit_cards(hand, ctz(pv)))
     side = hand & ~suit_mask(trump)
     if side == 0:
         return lowest(hand)
-    short = suit_cards(hand, trump) != 0
-    best = -1
-    best_n = 0
-    for s in range(4):
-        if s != trump and not (danger >> s) & 1:
-            n = popcount(suit_cards(hand, s))
-            if n > 0 and (best < 0 or (n < best_n if short else n > best_n)):
-                best = s
-                best_n = n
-    if best >= 0:
-        return lowest(suit_cards(hand, best))
-    mine = suit_cards(hand, trump)
-    if mine != 0:
-        return lowest(mine)
-    return lowest_by_rank(side)
+    # Holding trumps, the shortest safe side suit (to ruff it later); else the
+    # longest; ties to the lower suit. Branch-free: keys compared with max.
+    ok = suits_held(side) & ~danger
+    if ok == 0:
+        mine = suit_cards(hand, trump)
+        if mine != 0:
+            return lowest(mine)
+        return lowest_by_rank(side)
+    if suit_cards(hand, trump) != 0:
+        # shortest: maximise (13 - n) * 4 + (3 - s)
+        k = max(
+            max(_short_key(side, 0, ok & 1), _short_key(side, 1, (ok >> 1) & 1)),
+            max(_short_key(side, 2, (ok >> 2) & 1), _short_key(side, 3, (ok >> 3) & 1)),
+        )
+    else:
+        k = max(
+            max(suit_key(side, 0, ok & 1), suit_key(side, 1, (ok >> 1) & 1)),
+            max(suit_key(side, 2, (ok >> 2) & 1), suit_key(side, 3, (ok >> 3) & 1)),
+        )
+    return lowest(suit_cards(side, 3 - (k & 3)))
 
 
 @njit
-def play_card(view, params, mem, rng):
-    """Leads as above; second hand low, third hand high enough, fourth hand cheapest win."""
-    hand = view[V_HAND]
-    trump = view[V_TRUMP]
-    me = view[V_SEAT]
-    out = FULL_DECK & ~view[V_PLAYED] & ~hand
-    led = view[V_LED]
-    if led < 0:
-        return _lead(view, hand, trump, out, me)
+def _follow(follow, led, win, pos, mine, trump, out, lho, voids, kot):
+    """Following suit: the card to play (written branch-free: selects, not jumps)."""
+    low = lowest(follow)
+    out_led = suit_cards(out, led)
+    h = highest(follow)
+    hb = highest(out_led & ((1 << h) - 1))
+    c = lowest(follow & ~((1 << (hb + 1)) - 1))
+    higher = follow & above(win)
+    not_trumped = (led == trump) | (win // 13 != trump)
+    lv = voids >> (4 * lho)
+    lho_ruffs = (
+        (led != trump)
+        & ((lv >> led) & 1 != 0)
+        & ((lv >> trump) & 1 == 0)
+        & (suit_cards(out, trump) != 0)
+    )
+    beats = c > win
+    win_safe = (out_led & above(win)) == 0
+    gain = (out_led & above(win) & ~above(c)) != 0
+    sure = (out_led & above(c)) == 0
+    take_mine = gain & (not win_safe)
+    take_opp = (pos == 2) | kot | sure
+    take = beats & (not lho_ruffs) & (take_mine if mine else take_opp)
+    card = c if take else low
+    card4 = lowest(higher) if (higher != 0) & (not mine) else low
+    card = card4 if pos == 3 else card
+    return card if not_trumped else low
 
-    lho = (me + 1) & 3
-    pos = view[V_NTRICK]
-    win = view[V_WIN_CARD]
-    mine = partner_is_winning(view)
-    follow = suit_cards(hand, led)
-    t_out = suit_cards(out, trump)
-    trumped = win // 13 == trump and led != trump
-    # Can the left-hand opponent, still to play, ruff this suit?
-    lho_ruffs = pos < 3 and led != trump and (ruff_threats(view, lho, t_out, trump) >> led) & 1
 
-    if follow != 0:
-        if trumped:
-            return lowest(follow)
-        out_led = suit_cards(out, led)
-        if mine:
-            if pos == 3 or (is_master(win, out_led) and not lho_ruffs):
-                return lowest(follow)  # partner's trick is safe
-            # Third hand over partner's unsafe card: play high if that gains.
-            c = cheap_top(follow, out_led)
-            if c > win and (out_led & above(win) & ~above(c)) != 0 and not lho_ruffs:
-                return c
-            return lowest(follow)
-        if pos == 3:
-            higher = follow & above(win)
-            if higher != 0:
-                return lowest(higher)
-            return lowest(follow)
-        c = cheap_top(follow, out_led)
-        if c < win or lho_ruffs:
-            return lowest(follow)
-        if pos == 2 or is_master(c, out_led) or kot_threat(view, KOT_THREAT):
-            return c
-        return lowest(follow)  # second hand low
-
-    # Void in the led suit.
+@njit
+def _ruff(hand, led, win, pos, mine, trump, out, lho, voids, kot):
+    """Void in the led suit: the trump to ruff with, or -1 to discard."""
     trumps = suit_cards(hand, trump)
     if trumps == 0 or mine:
-        return _discard(hand, trump, out)
+        return -1
     need = trumps & above(win) if win // 13 == trump else trumps
     if need == 0:
-        return _discard(hand, trump, out)
-    if kot_threat(view, KOT_THREAT):
+        return -1
+    if kot:
         return highest(need)
     if pos == 1 and win % 13 < RUFF_SECOND:
-        return _discard(hand, trump, out)
-    if pos < 3 and (seat_voids(view, lho) >> led) & 1 and t_out != 0:
+        return -1
+    t_out = suit_cards(out, trump)
+    if pos < 3 and t_out != 0 and (seat_voids(voids, lho) >> led) & 1:
         # The left-hand opponent may overruff: ruff high enough to be sure.
         sure = need & above(highest(t_out))
         if sure != 0:
             return lowest(sure)
     return lowest(need)
+
+
+@njit
+def play_card(view, params, mem, rng):
+    """Leads as above; second hand low, third hand high enough, fourth hand cheapest win.
+
+    Every view field is read here once; the helpers get plain integers.
+    """
+    hand = view[V_HAND]
+    trump = view[V_TRUMP]
+    led = view[V_LED]
+    me = view[V_SEAT]
+    voids = view[V_VOIDS]
+    out = FULL_DECK & ~view[V_PLAYED] & ~hand
+    if led < 0:
+        return _lead(hand, trump, out, me, view[V_HAKEM], voids)
+    win = view[V_WIN_CARD]
+    win_seat = view[V_WIN_SEAT]
+    pos = view[V_NTRICK]
+    mine = win_seat == ((me + 2) & 3)
+    kot = view[V_TRICKS + (me & 1)] == 0 and view[V_TRICKS + 1 - (me & 1)] >= KOT_THREAT
+    lho = (me + 1) & 3
+    follow = suit_cards(hand, led)
+    if follow != 0:
+        return _follow(follow, led, win, pos, mine, trump, out, lho, voids, kot)
+    c = _ruff(hand, led, win, pos, mine, trump, out, lho, voids, kot)
+    if c >= 0:
+        return c
+    return _discard(hand, trump, out)

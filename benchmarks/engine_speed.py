@@ -43,7 +43,7 @@ def bench(a: str, b: str, hands: int, threads: int) -> float:
         [
             sys.executable,
             "-m",
-            "hokm_sim.cli",
+            "hokm_sim",
             "bench",
             "--a",
             a,
@@ -69,7 +69,7 @@ def startup(env: dict) -> float:
         [
             sys.executable,
             "-m",
-            "hokm_sim.cli",
+            "hokm_sim",
             "trace",
             "--seed",
             "1",

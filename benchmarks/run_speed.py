@@ -28,7 +28,7 @@ def main() -> None:
         [
             sys.executable,
             "-m",
-            "hokm_sim.cli",
+            "hokm_sim",
             "run",
             args.a,
             args.b,
@@ -51,7 +51,7 @@ def main() -> None:
             [
                 sys.executable,
                 "-m",
-                "hokm_sim.cli",
+                "hokm_sim",
                 "bench",
                 "--a",
                 args.a,

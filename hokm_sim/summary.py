@@ -32,6 +32,16 @@ def _est(e: stats.Estimate) -> dict[str, Any]:
     return {"value": d["value"], "low": d["low"], "high": d["high"], "n": d["n"]}
 
 
+def _pair_fields(ps: stats.PairStats) -> dict[str, Any]:
+    """Pair score, Elo, nElo and LOS of a comparison, JSON-ready."""
+    return {
+        "pair_score": _est(ps.score),
+        "elo": _est(ps.elo),
+        "nelo": _est(ps.nelo),
+        "los": _num(ps.los),
+    }
+
+
 def _rate(k: int, n: int) -> dict[str, Any]:
     """Wilson rate, or a record that says it cannot be estimated."""
     if n == 0:
@@ -200,10 +210,7 @@ def summarize(counts: np.ndarray, config: dict[str, Any]) -> Summary:
         data.update(
             pairs=int(pair.sum()),
             pair_counts={"LL": ll, "split": split, "WW": ww},
-            pair_score=_est(ps.score),
-            elo=_est(ps.elo),
-            nelo=_est(ps.nelo),
-            los=_num(ps.los),
+            **_pair_fields(ps),
             points_per_hand=_est(pts.mean_per_hand),
             points_per_pair=_est(pts.mean_d),
             variance_reduction=_num(pts.variance_reduction),
@@ -225,10 +232,7 @@ def summarize(counts: np.ndarray, config: dict[str, Any]) -> Summary:
         ps = stats.pair_score([hands - wins, wins], (0.0, 1.0))
         data.update(
             pairs=0,
-            pair_score=_est(ps.score),
-            elo=_est(ps.elo),
-            nelo=_est(ps.nelo),
-            los=_num(ps.los),
+            **_pair_fields(ps),
         )
         a["points_per_hand"] = _points_per_hand_single(tricks, 0, hands)
         b["points_per_hand"] = _points_per_hand_single(tricks, 1, hands)
@@ -271,18 +275,12 @@ def _match_stats(counts, config, a, b, dup) -> dict[str, Any]:
             match_pairs=int(mp.sum()),
             match_pair_counts={"LL": ll, "split": split, "WW": ww},
             match_pair_score=_est(ps.score),
-            pair_score=_est(ps.score),
-            elo=_est(ps.elo),
-            nelo=_est(ps.nelo),
-            los=_num(ps.los),
+            **_pair_fields(ps),
         )
         a["match_win_rate"]["pair_interval"] = _est(ps.score)
     else:
         ps = stats.pair_score([played - a_won, a_won], (0.0, 1.0))
         out.update(
-            pair_score=_est(ps.score),
-            elo=_est(ps.elo),
-            nelo=_est(ps.nelo),
-            los=_num(ps.los),
+            **_pair_fields(ps),
         )
     return out

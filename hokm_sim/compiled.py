@@ -61,6 +61,7 @@ _K = make_kernels(
     inline_bot(import_bot_file({a_play!r}).play_card),
     inline_bot(import_bot_file({b_trump!r}).choose_trump),
     inline_bot(import_bot_file({b_play!r}).play_card),
+    __name__,
 )
 _hands_chunk = _K.hands_chunk
 _matches_chunk = _K.matches_chunk

@@ -28,6 +28,7 @@ from hokm_sim.engine.play import (
     advance_match,
     deal_hand,
     draw_first_hakem,
+    engine_jit,
     make_play_hand,
     new_work,
 )
@@ -121,16 +122,17 @@ def _trace_row(row, work, match, hand, score0, score1):
         row[T_WINNERS + i] = winners[i] if i < n // 4 else -1
 
 
-def make_kernels(ta, pa, tb, pb):
+def make_kernels(ta, pa, tb, pb, owner: str):
     """Jitted chunk and trace kernels with A's and B's decisions bound in.
 
     Returns a namespace with ``hands_chunk``, ``matches_chunk``,
-    ``trace_hands`` and ``trace_match``.
+    ``trace_hands``, ``trace_match`` and ``study_chunk``. ``owner`` is the
+    engine module they are named under (see :func:`engine_jit`).
     """
-    play_ab = make_play_hand(ta, pa, tb, pb)
-    play_ba = make_play_hand(tb, pb, ta, pa)
+    play_ab = make_play_hand(ta, pa, tb, pb, owner)
+    play_ba = make_play_hand(tb, pb, ta, pa, owner)
 
-    @njit(inline="always")
+    @engine_jit(owner, inline="always")
     def play_copy(params_a, params_b, work, hakem, forced, sbase, index, copy, s0, s1, target):
         """Hand ``index`` of copy 0 (A on team 0) or copy 1 (teams swapped)."""
         if copy == 0:
@@ -138,7 +140,7 @@ def make_kernels(ta, pa, tb, pb):
         else:
             play_ba(params_b, params_a, work, hakem, forced, sbase, 2 * index + 1, s0, s1, target)
 
-    @njit
+    @engine_jit(owner)
     def hands_chunk(
         params_a, params_b, seed, start, count, duplicate, forced_trump, counts, err, codes
     ):
@@ -178,7 +180,7 @@ def make_kernels(ta, pa, tb, pb):
                     x0 = point_index(signed_points(first, 0))
                     codes[d - start] = x0 * 6 + point_index(signed_points(res, 1))
 
-    @njit
+    @engine_jit(owner)
     def _play_match(
         params_a, params_b, work, mbase, sbase, first_hakem, copy, target, counts, err, m
     ):
@@ -207,7 +209,7 @@ def make_kernels(ta, pa, tb, pb):
             add_match(counts, 0, a_score, b_score, target, h)
         return a_won
 
-    @njit
+    @engine_jit(owner)
     def matches_chunk(
         params_a, params_b, seed, start, count, duplicate, target, counts, err, codes
     ):
@@ -240,7 +242,7 @@ def make_kernels(ta, pa, tb, pb):
                 if codes.shape[0] > 0:
                     codes[m - start] = w0 * 2 + w1
 
-    @njit
+    @engine_jit(owner)
     def trace_hands(params_a, params_b, seed, start, count, copy, forced_trump):
         """Every card of deals ``start .. start + count - 1``: ``int64[count, TRACE_SIZE]``.
 
@@ -261,7 +263,7 @@ def make_kernels(ta, pa, tb, pb):
                 return rows[: i + 1]
         return rows
 
-    @njit
+    @engine_jit(owner)
     def trace_match(params_a, params_b, seed, m, copy, target):
         """Every hand of match ``m``, card by card: ``int64[hands, TRACE_SIZE]``."""
         rows = np.full((16, TRACE_SIZE), -1, np.int64)
@@ -288,7 +290,7 @@ def make_kernels(ta, pa, tb, pb):
             h += 1
         return rows[:h]
 
-    @njit
+    @engine_jit(owner)
     def study_chunk(params_a, params_b, seed, start, count, suits, out, err):
         """Counterfactual trump: each deal played with every suit as trump.
 

@@ -106,10 +106,34 @@ def new_work():
     )
 
 
-def make_play_hand(trump0, play0, trump1, play1):
-    """A jitted ``play_hand`` with team 0's and team 1's decisions bound in."""
+def engine_jit(owner: str, **options):
+    """``njit`` for a closure whose code depends on the bots bound into it.
 
-    @njit
+    numba names a compiled function by its module, qualified name and a
+    counter that starts again in every process, and links code loaded from
+    its disk cache by those names. Two engines compiled in different
+    processes can both define ``make_play_hand.<locals>.play_hand$7``; once
+    both were loaded into one process, the second engine called the first
+    one's card loop, with the first one's bots. Naming each closure under its
+    own engine module (``owner``, whose name hashes the bots) keeps the names
+    apart. ``owner`` must be in ``sys.modules`` when numba compiles.
+    """
+
+    def wrap(fn):
+        fn.__module__ = owner
+        return njit(**options)(fn)
+
+    return wrap
+
+
+def make_play_hand(trump0, play0, trump1, play1, owner: str):
+    """A jitted ``play_hand`` with team 0's and team 1's decisions bound in.
+
+    ``owner`` is the engine module that the function is named under (see
+    :func:`engine_jit`).
+    """
+
+    @engine_jit(owner)
     def play_hand(
         params0, params1, work, hakem, forced_trump, sbase, sindex, score0, score1, target
     ):

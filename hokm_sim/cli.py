@@ -960,6 +960,29 @@ def _study_markdown(s: dict, command: str) -> str:
     ]
     for k, e in alone.items():
         lines.append(f"- {k} small cards: {cell(e, True)} over {e['n']:,} deals")
+    lines += [
+        "",
+        "## Calling the longest suit, by its length and its high cards",
+        "",
+        "Points per hand [95%] (deals) of calling the longest of the five cards' suits "
+        "(ties as `longest` breaks them), by the count of A K Q J in it and by its ace; "
+        "regret is against the best call in hindsight.",
+        "",
+        "| length | all | regret | 0 high | 1 high | 2 high | 3 high | 4 high | ace | no ace |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+
+    def pts(c: dict | None) -> str:
+        return "" if c is None else f"{cell(c['points_per_hand'], True, 3)} ({c['n']:,})"
+
+    for length, row in s["by_longest_honours"].items():
+        highs = [pts(row["highs"].get(str(h))) for h in range(5)]
+        ace = [pts(row["ace"].get(k)) for k in ("held", "not_held")]
+        lines.append(
+            f"| {length} | {pts(row['all'])} | {cell(row['all']['regret'], False, 3)} | "
+            + " | ".join(highs + ace)
+            + " |"
+        )
     if "table" in s:
         t = s["table"]
         lines += [

@@ -195,6 +195,70 @@ def by_longest(data: StudyData) -> dict[str, Any]:
     return out
 
 
+def longest_suit(five: np.ndarray) -> np.ndarray:
+    """[N] the longest suit among the five, ties by higher rank sum, then lower suit.
+
+    The same rule as the ``longest`` bot, so the breakdowns below describe
+    the suit that bot calls.
+    """
+    counts = suit_counts(five)
+    ranks = np.arange(13)
+    sums = np.stack(
+        [(((five[:, None] >> (13 * s + ranks)) & 1) * ranks).sum(1) for s in range(4)], 1
+    )
+    score = counts * 1000 + sums * 4 + (3 - np.arange(4))
+    return np.argmax(score, axis=1)
+
+
+def _call_cell(v: np.ndarray, best: np.ndarray) -> dict[str, Any]:
+    return {
+        "n": int(v.size),
+        "points_per_hand": _mean_ci(v.astype(float)),
+        "hand_win_rate": _rate(int((v > 0).sum()), int(v.size)),
+        "best_call_rate": _rate(int((v == best).sum()), int(v.size)),
+        "regret": _mean_ci((best - v).astype(float)),
+    }
+
+
+def by_longest_honours(data: StudyData) -> dict[str, Any]:
+    """Calling the longest suit, by its length and the high cards held in it.
+
+    For each length L (1..5) of the longest suit among the five (ties as the
+    ``longest`` bot breaks them): the value of calling it split by how many
+    of A K Q J it holds (``highs``) and by whether it holds the ace
+    (``ace``). Each cell has its deal count, points per hand, hand-win rate,
+    how often it was the best call in hindsight and the regret, with
+    intervals; cells with no deal are left out.
+    """
+    n = len(data.five)
+    suit = longest_suit(data.five)
+    bits = (data.five >> (13 * suit)) & 0x1FFF
+    length = np.bitwise_count(bits).astype(np.int64)
+    highs = np.bitwise_count(bits >> 9).astype(np.int64)
+    ace = ((bits >> 12) & 1).astype(bool)
+    v = data.points[np.arange(n), suit]
+    best = data.points.max(axis=1)
+    out: dict[str, Any] = {}
+    for L in range(1, 6):
+        at = length == L
+        if not at.any():
+            continue
+        out[str(L)] = {
+            "all": _call_cell(v[at], best[at]),
+            "highs": {
+                str(h): _call_cell(v[at & (highs == h)], best[at & (highs == h)])
+                for h in range(5)
+                if (at & (highs == h)).any()
+            },
+            "ace": {
+                key: _call_cell(v[at & (ace == held)], best[at & (ace == held)])
+                for key, held in (("held", True), ("not_held", False))
+                if (at & (ace == held)).any()
+            },
+        }
+    return out
+
+
 def ace_vs_length(data: StudyData) -> dict[str, Any]:
     """Calling the suit with k cards (no ace) against the suit holding the ace.
 
@@ -309,6 +373,7 @@ def summarize(data: StudyData, player: str) -> dict[str, Any]:
         "player": player,
         "heuristics": heuristic_table(data),
         "by_longest": by_longest(data),
+        "by_longest_honours": by_longest_honours(data),
         "ace_vs_length": ace_vs_length(data),
         "outcomes_by_trump_length": outcomes_by_length(data),
         "point_of_view": "the Hakem's team; points are signed (-3 Hakem Kot .. +2 Kot)",

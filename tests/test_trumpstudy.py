@@ -145,3 +145,44 @@ def test_trump_study_cli_and_plot(tmp_path):
     assert (out / "regret.png").stat().st_mtime_ns >= before
     res = CliRunner().invoke(main, ["plot", str(tmp_path)])
     assert res.exit_code == 2 and "not the summary of a trump study" in res.output
+
+
+def test_longest_suit_breaks_ties_as_the_longest_bot():
+    bot = import_bot_file(resolve("longest").trump.path).choose_trump
+    from hokm_sim.engine.view import V_HAND, VIEW_SIZE
+
+    rng = np.random.default_rng(3)
+    fives = np.array(
+        [sum(1 << int(c) for c in rng.choice(52, 5, replace=False)) for _ in range(500)],
+        np.int64,
+    )
+    fives[0] = mask_of(parse_cards("AH 9H KC 4C 2D"))  # H and C tie at two; H has more rank
+    got = ts.longest_suit(fives)
+    assert got[0] == 2
+    for five, suit in zip(fives, got, strict=True):
+        view = np.zeros(VIEW_SIZE, np.int64)
+        view[V_HAND] = five
+        assert bot(view, np.zeros(16), np.zeros(16, np.int64), np.zeros(4, np.uint64)) == suit
+
+
+def test_longest_honours_breakdown_counts_by_hand(data):
+    out = ts.by_longest_honours(data)
+    suit = ts.longest_suit(data.five)
+    n = len(data.five)
+    v = data.points[np.arange(n), suit]
+    assert sum(row["all"]["n"] for row in out.values()) == n
+    for length, row in out.items():
+        assert sum(c["n"] for c in row["highs"].values()) == row["all"]["n"]
+        assert sum(c["n"] for c in row["ace"].values()) == row["all"]["n"]
+        assert all(int(h) <= int(length) for h in row["highs"])
+    # Recount one cell by hand: length 3 with the ace.
+    sel = [
+        i
+        for i in range(n)
+        if bin((int(data.five[i]) >> (13 * int(suit[i]))) & 0x1FFF).count("1") == 3
+        and (int(data.five[i]) >> (13 * int(suit[i]) + 12)) & 1
+    ]
+    cell = out["3"]["ace"]["held"]
+    assert cell["n"] == len(sel)
+    assert cell["points_per_hand"]["value"] == pytest.approx(v[sel].mean())
+    assert cell["hand_win_rate"]["value"] == pytest.approx((v[sel] > 0).mean())

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 import numpy as np
+from numba.core.errors import NumbaError
 
 from hokm_sim import __version__
 from hokm_sim.registry import Strategy, StrategyError, builtin_bots, resolve
@@ -133,6 +134,11 @@ class OneLineErrors(click.Group):
         except click.exceptions.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(130)
+        except NumbaError as exc:
+            from hokm_sim.compiled import describe_compile_error
+
+            click.echo(f"Error: {describe_compile_error(exc)}", err=True)
+            sys.exit(2)
         if isinstance(rv, int):
             sys.exit(rv)
         sys.exit(0)

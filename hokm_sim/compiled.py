@@ -27,6 +27,7 @@ import hashlib
 import importlib.util
 import os
 import platform
+import re
 import sys
 import types
 from functools import cache
@@ -191,3 +192,37 @@ def engine_for(a: Strategy, b: Strategy) -> ModuleType:
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+_NO_ALLOC = (
+    "it allocates memory inside a decision (an array, list or dict); the card loop "
+    "runs without numba's reference counting, so keep state in `mem` (16 int64 "
+    "slots per seat, zeroed every hand) or in module-level arrays"
+)
+
+
+def describe_compile_error(exc: Exception) -> str:
+    """One line for a bot that numba cannot compile into the engine: where and why.
+
+    numba's own message spans dozens of lines of overload resolution; users
+    need the bot file and line, and the reason in words. The card loop is
+    compiled without reference counting (twice as fast, see
+    :func:`hokm_sim.engine.play.make_play_hand`), so the usual cause is an
+    allocation in a decision, which gets its own explanation.
+    """
+    text = str(exc)
+    where = ""
+    spots = re.findall(r"During: typing of call at (.+?) \((\d+)\)", text)
+    spots += re.findall(r'File "([^"]+)", line (\d+)', text)
+    for path, line in spots:
+        if "site-packages" not in path and "hokm_engine_" not in path and "/engine/" not in path:
+            where = f" at {path} line {line}"
+            break
+    if "Only accept returning of array passed" in text or "NRT required" in text:
+        reason = _NO_ALLOC
+    else:
+        lines = [ln.strip() for ln in text.splitlines()]
+        useful = [ln for ln in lines if ln and not ln.startswith(("Failed in", "During:", "File"))]
+        reason = " ".join(useful[:2]) if useful[:1] and useful[0].endswith(":") else ""
+        reason = reason or (useful[0] if useful else type(exc).__name__)
+    return f"a strategy does not compile into the engine{where}: {reason}"

@@ -245,3 +245,55 @@ def test_cli_reports_a_fault_in_one_line_and_replays_it(runner, command, case):
     replay = _invoke(shlex.split(hint)[1:])
     assert replay.exit_code == 1
     assert _error_line(replay) == line
+
+
+ALLOCATING_BOT = '''"""Allocates an array in every decision."""
+
+import numpy as np
+
+from hokm_sim.botkit import V_LEGAL, lowest, njit
+
+
+@njit
+def choose_trump(view, params, mem, rng):
+    return 0
+
+
+@njit
+def play_card(view, params, mem, rng):
+    scratch = np.zeros(4, np.int64)
+    scratch[0] = lowest(view[V_LEGAL])
+    return scratch[0]
+'''
+
+MISTYPED_BOT = '''"""Adds a string to a card."""
+
+from hokm_sim.botkit import V_LEGAL, lowest, njit
+
+
+@njit
+def choose_trump(view, params, mem, rng):
+    return 0
+
+
+@njit
+def play_card(view, params, mem, rng):
+    return lowest(view[V_LEGAL]) + "x"
+'''
+
+
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [(ALLOCATING_BOT, "allocates memory inside a decision"), (MISTYPED_BOT, "No implementation")],
+)
+def test_a_bot_that_does_not_compile_is_one_line_naming_its_file(tmp_path, source, reason):
+    bot = tmp_path / "broken_bot.py"
+    bot.write_text(source)
+    res = CliRunner().invoke(
+        main, ["trace", "--seed", "1", "--hands", "2", "--a", str(bot), "--b", "random"]
+    )
+    assert res.exit_code == 2
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith("Error: a strategy does not compile into the engine at ")
+    assert "broken_bot.py line " in lines[0] and reason in lines[0]

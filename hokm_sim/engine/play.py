@@ -131,9 +131,17 @@ def make_play_hand(trump0, play0, trump1, play1, owner: str):
 
     ``owner`` is the engine module that the function is named under (see
     :func:`engine_jit`).
+
+    It is compiled without numba's reference counting (``_nrt=False``): every
+    decision hands the bots slices of the work arrays, and counting those
+    references cost an atomic increment and decrement per decision that
+    LLVM could not prune, about a third of a hand's time with ``longest``.
+    Nothing here allocates; the price is that the bots inlined into it may
+    not allocate either (numba then refuses to compile, and the CLI says so
+    in one line, see :func:`hokm_sim.compiled.describe_compile_error`).
     """
 
-    @engine_jit(owner)
+    @engine_jit(owner, _nrt=False)
     def play_hand(
         params0, params1, work, hakem, forced_trump, sbase, sindex, score0, score1, target
     ):

@@ -3,7 +3,10 @@
     python benchmarks/run_speed.py [--hands 10M] [--a expert] [--b longest]
 
 Runs a duplicate comparison of N deals (2N hands) and reports hands/s of the
-whole run (statistics included) next to the bench figure on all cores.
+whole `hokm-sim run` process (start-up, engine load, statistics and report
+included), of the same run through the Python API once the engine is loaded
+(what the statistics cost beside the engine), and the bench figure on all
+cores.
 """
 
 from __future__ import annotations
@@ -14,6 +17,17 @@ import subprocess
 import sys
 import tempfile
 import time
+
+_IN_PROCESS = """
+import sys, time
+from hokm_sim.api import run
+from hokm_sim.cli import SIZE
+a, b, n = sys.argv[1], sys.argv[2], SIZE.convert(sys.argv[3], None, None)
+run(a, b, hands=20_000, seed=1)  # load the engine
+t = time.perf_counter()
+s = run(a, b, hands=n, seed=1)
+print(time.perf_counter() - t, s.data["hands"])
+"""
 
 
 def main() -> None:
@@ -46,6 +60,13 @@ def main() -> None:
     )
     secs = time.perf_counter() - t
     hands = json.loads(res.stdout)["hands"]
+    api = subprocess.run(
+        [sys.executable, "-c", _IN_PROCESS, args.a, args.b, args.hands],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    api_secs, api_hands = float(api[0]), int(api[1])
     bench = json.loads(
         subprocess.run(
             [
@@ -68,8 +89,10 @@ def main() -> None:
     )["hands_per_sec"]
     print(
         f"run {args.a} vs {args.b}: {hands:,} hands in {secs:.1f} s (whole process) = "
-        f"{hands / secs:,.0f} hands/s; bench on all cores {bench:,.0f} hands/s; "
-        f"ratio {hands / secs / bench:.2f}"
+        f"{hands / secs:,.0f} hands/s, ratio {hands / secs / bench:.2f} to bench; "
+        f"engine loaded: {api_hands:,} hands in {api_secs:.1f} s = "
+        f"{api_hands / api_secs:,.0f} hands/s, ratio {api_hands / api_secs / bench:.2f}; "
+        f"bench on all cores {bench:,.0f} hands/s"
     )
 
 

@@ -9,8 +9,9 @@ README's "Write your own bot")::
     def play_card(view, params, mem, rng) -> int      # a card 0..51
 
 Everything a bot needs is re-exported here, so a bot file needs one import
-line. Decisions may not allocate (the engine's card loop runs without
-reference counting): keep state in ``mem``. The helpers below read only the ``view`` (what the seat may see).
+line. The helpers below read only the ``view`` (what the seat may see).
+Decisions may not allocate (the engine's card loop runs without reference
+counting): keep state in ``mem``.
 """
 
 from __future__ import annotations

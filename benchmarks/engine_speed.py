@@ -26,15 +26,26 @@ ROOT = Path(__file__).resolve().parents[1]
 C_SOURCE = ROOT.parent / "shared" / "bench" / "hokm_ref.c"
 
 
-def c_yardstick(hands: int, mode: str) -> float | None:
-    """hands/s of the C reference (None when gcc or the source is missing)."""
+def c_yardstick(hands: int, mode: str, copies: int = 1) -> float | None:
+    """hands/s of the C reference, summed over ``copies`` processes run at once.
+
+    Two copies show what two cores of this machine give to single-threaded
+    compiled code: the ceiling for the engine's 2-thread scaling. None when
+    gcc or the source is missing.
+    """
     if not (C_SOURCE.exists() and shutil.which("gcc")):
         return None
     exe = Path(tempfile.gettempdir()) / "hokm_ref_bench"
     if not exe.exists():
         subprocess.run(["gcc", "-O3", "-march=native", "-o", str(exe), str(C_SOURCE)], check=True)
-    out = subprocess.run([str(exe), str(hands), "5", mode], capture_output=True, text=True).stdout
-    return float(re.search(r"hands_per_sec=([0-9.]+)", out).group(1))
+    procs = [
+        subprocess.Popen(
+            [str(exe), str(hands), str(5 + i), mode], stdout=subprocess.PIPE, text=True
+        )
+        for i in range(copies)
+    ]
+    outs = [p.communicate()[0] for p in procs]
+    return sum(float(re.search(r"hands_per_sec=([0-9.]+)", o).group(1)) for o in outs)
 
 
 def bench(a: str, b: str, hands: int, threads: int) -> float:
@@ -94,9 +105,12 @@ def main() -> None:
     p.add_argument("--no-startup", action="store_true")
     args = p.parse_args()
     c_heur, c_rand = c_yardstick(args.hands, "heur"), c_yardstick(args.hands, "rand")
+    c_two = c_yardstick(args.hands, "heur", copies=2)
     print(
         f"C yardstick, 1 core: heur {c_heur or float('nan'):,.0f} hands/s, "
-        f"rand {c_rand or float('nan'):,.0f} hands/s"
+        f"rand {c_rand or float('nan'):,.0f} hands/s; heur in 2 processes at once: "
+        f"{c_two or float('nan'):,.0f} hands/s in all "
+        f"(x{(c_two or float('nan')) / (c_heur or float('nan')):.2f}; the machine's ceiling)"
     )
     print(f"{'pair':<22}{'1 thread':>14}{'2 threads':>14}{'scaling':>9}{'vs C':>8}")
     for pair in args.pairs.split(","):

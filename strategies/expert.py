@@ -46,9 +46,9 @@ third hand ruffing partner's unsafe card and fighting a Kot from 4 tricks on
 all measured worse; the Kot fight at 6 and the lead for partner's ruff are
 rare and neutral (50.0%), kept because they cost nothing.
 
-Speed: the helpers take integers read once from the view (an array passed
-to an inlined helper costs atomic reference counting) and pick cards with
-selects and ``max`` over per-suit keys rather than data-dependent branches.
+Speed: the helpers take integers read once from the view and pick cards
+with selects and ``max`` over per-suit keys rather than data-dependent
+branches.
 """
 
 from hokm_sim.strategies._tips import (

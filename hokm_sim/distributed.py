@@ -21,6 +21,7 @@ so it is reported once and never retried.
 from __future__ import annotations
 
 import dataclasses
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -197,7 +198,9 @@ class Dask:
 
         At most ``IN_FLIGHT`` tasks per worker are queued, so stopping (Ctrl-C,
         a decided sequential test) loses little; leaving the iterator early
-        cancels what is queued. A strategy fault cancels the rest and is raised.
+        cancels what is queued. A strategy fault stops the queueing; the tasks
+        before it finish, and the earliest fault by index is raised, the one a
+        local run reports.
         """
         from distributed import as_completed
 
@@ -220,15 +223,16 @@ class Dask:
             "chunk": work.chunk,
             "codes": work.codes,
         }
-        order = [s for s, _ in reversed(todo)]
+        order = deque(s for s, _ in reversed(todo))
         waiting: dict[int, Batch] = {}
-        pending = as_completed()
-        futures = set()
+        pending = as_completed(loop=self.client.loop)  # not the default client's loop
+        futures: dict[Any, int] = {}  # queued future -> first index of its task
+        fault: tuple[int, StrategyFault] | None = None
 
         def submit() -> None:
             s, n = todo.pop()
             f = self.client.submit(play_task, specs, kw, s, n, retries=RETRIES, pure=False)
-            futures.add(f)
+            futures[f] = s
             pending.add(f)
 
         try:
@@ -240,20 +244,24 @@ class Dask:
                 except Exception as exc:  # the task failed on every worker it was given
                     detail = " ".join(str(exc).split()) or type(exc).__name__
                     raise ClusterError(f"a Dask task failed after retries: {detail}") from exc
-                futures.discard(fut)
+                start = futures.pop(fut)
+                if isinstance(result, StrategyFault) and (fault is None or start < fault[0]):
+                    fault = (start, result)
+                if fault is not None:
+                    continue  # drain: every earlier task is queued, and may hold an earlier fault
                 if todo:
                     submit()
-                if isinstance(result, StrategyFault):
-                    raise result
                 if not ordered:
                     yield result
                     continue
                 waiting[result.start] = result
                 while order and order[0] in waiting:
-                    yield waiting.pop(order.pop(0))
+                    yield waiting.pop(order.popleft())
         finally:
             for f in futures:
                 f.cancel()
+        if fault is not None:
+            raise fault[1]
 
 
 @contextmanager
@@ -279,7 +287,7 @@ def open_backend(scheduler: str | None, threads: int | None = None) -> Iterator[
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
-                dashboard_address=None,
+                dashboard_address="127.0.0.1:0",
             )
             client = Client(cluster)
         else:

@@ -768,6 +768,7 @@ def _sprt_line(res) -> str:
     "--target", type=POSITIVE, default=7, show_default=True, help="Match target (metric matches)."
 )
 @click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@scheduler_option
 @click.option(
     "--calibrate",
     metavar="NAME",
@@ -796,6 +797,7 @@ def regress(
     seed: int | None,
     target: int,
     threads: int,
+    scheduler: str | None,
     calibrate: str | None,
     runs: int,
     as_json: bool,
@@ -823,6 +825,7 @@ def regress(
     """
     import secrets
 
+    from hokm_sim.distributed import ClusterError, SchedulerError
     from hokm_sim.regress import SprtConfig, estimates, resolve_baseline, sequential, stop_adjusted
     from hokm_sim.runner import Runner
 
@@ -839,6 +842,7 @@ def regress(
             seed=seed,
             target=target,
             threads=threads,
+            scheduler=scheduler,
         )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
@@ -874,6 +878,8 @@ def regress(
         res = sequential(Runner(cand, base), cfg, report_progress)
     except StrategyFault as exc:
         _fail_fault(exc)
+    except (SchedulerError, ClusterError) as exc:
+        raise click.UsageError(str(exc)) from None
     if tty:
         sys.stderr.write("\n")
     values = np.array(res.values)

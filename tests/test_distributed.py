@@ -20,7 +20,7 @@ from hokm_sim import api
 from hokm_sim.checkpoint import Checkpoint
 from hokm_sim.cli import main
 from hokm_sim.registry import resolve
-from hokm_sim.runner import default_threads
+from hokm_sim.runner import Runner, default_threads
 
 distributed = pytest.importorskip("distributed")
 
@@ -155,3 +155,29 @@ def test_unreachable_scheduler_is_one_line(tmp_path):
     )
     assert res.exit_code == 2 and "cannot reach Dask scheduler" in res.output
     assert len(res.output.strip().splitlines()) == 1
+
+
+def test_dask_batches_in_deal_order_carry_every_pair_code(cluster):
+    """Ordered consumption (regress): tasks finish in any order, pairs come in deal order."""
+    from hokm_sim.distributed import Dask, Work
+
+    address, _ = cluster
+    sa, sb = resolve(A), resolve(B)
+    work = Work(sa, sb, seed=3, codes=True, per_task=4096)
+    with distributed.Client(address) as client:
+        got = list(Dask(client).batches(work, [(0, 30_000)], ordered=True))
+    assert [b.start for b in got] == list(range(0, 30_000, 4096))
+    local = list(Runner(sa, sb).batches(3, 30_000, threads=1, codes=True))
+    assert np.array_equal(
+        np.concatenate([b.codes for b in got]), np.concatenate([b.codes for b in local])
+    )
+
+
+def test_regress_verdict_on_dask_is_the_local_one(cluster):
+    address, _ = cluster
+    args = ["regress", A, "--baseline", B, "--seed", "2", "--metric", "points", "--json"]
+    local = CliRunner().invoke(main, [*args, "--threads", "1"])
+    remote = CliRunner().invoke(main, [*args, "--scheduler", address])
+    assert local.exit_code == remote.exit_code == 0, remote.output
+    one, two = json.loads(local.output), json.loads(remote.output)
+    assert (one["pairs"], one["counts"], one["llr"]) == (two["pairs"], two["counts"], two["llr"])

@@ -562,6 +562,7 @@ def run(
 )
 @click.option("--seed", type=SEED, help="Run seed [default: a fresh one, recorded].")
 @click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@scheduler_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -570,6 +571,7 @@ def tournament(
     hands: int,
     seed: int | None,
     threads: int,
+    scheduler: str | None,
     out: Path | None,
     force: bool,
     as_json: bool,
@@ -586,6 +588,7 @@ def tournament(
     import secrets
 
     from hokm_sim import tournament as tour
+    from hokm_sim.distributed import ClusterError, SchedulerError
     from hokm_sim.progress import Progress
     from hokm_sim.report import default_folder
 
@@ -600,10 +603,13 @@ def tournament(
     k = len(strats)
     prog = Progress(hands * k * (k - 1) // 2, "deals", per_unit=2)
     try:
-        t = tour.play(strats, seed, hands, threads, prog.update)
+        t = tour.play(strats, seed, hands, threads, prog.update, scheduler)
     except StrategyFault as exc:
         prog.close()
         _fail_fault(exc)
+    except (SchedulerError, ClusterError) as exc:
+        prog.close()
+        raise click.UsageError(str(exc)) from None
     prog.close()
     summary = t.summary()
     command = " ".join(

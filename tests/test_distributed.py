@@ -181,3 +181,13 @@ def test_regress_verdict_on_dask_is_the_local_one(cluster):
     assert local.exit_code == remote.exit_code == 0, remote.output
     one, two = json.loads(local.output), json.loads(remote.output)
     assert (one["pairs"], one["counts"], one["llr"]) == (two["pairs"], two["counts"], two["llr"])
+
+
+def test_tournament_blocks_on_dask_are_the_local_ones(cluster):
+    from hokm_sim.tournament import play
+
+    address, _ = cluster
+    strats = [resolve(A), resolve(B)]
+    local = play(strats, seed=3, deals=20_000, threads=1)
+    remote = play(strats, seed=3, deals=20_000, scheduler=address)
+    assert np.array_equal(local.blocks, remote.blocks) and local.blocks.sum() == 20_000

@@ -21,6 +21,9 @@ so it is reported once and never retried.
 from __future__ import annotations
 
 import dataclasses
+import logging
+import signal
+import threading
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -265,6 +268,24 @@ class Dask:
 
 
 @contextmanager
+def _workers_ignore_sigint() -> Iterator[None]:
+    """Start local workers with Ctrl-C ignored (a process started while it is inherits that).
+
+    A Ctrl-C at a terminal reaches the whole process group; it is the
+    client's to handle (stop after the tasks in flight, keep the checkpoint),
+    and workers that died of it would leave those tasks waiting forever.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextmanager
 def open_backend(scheduler: str | None, threads: int | None = None) -> Iterator[Local | Dask]:
     """The backend for ``--scheduler`` (None: this machine's threads), closed on exit.
 
@@ -282,13 +303,15 @@ def open_backend(scheduler: str | None, threads: int | None = None) -> Iterator[
     cluster = None
     try:
         if scheduler.startswith(LOCAL):
-            cluster = LocalCluster(
-                n_workers=int(scheduler[len(LOCAL) :]),
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address="127.0.0.1:0",
-            )
+            with _workers_ignore_sigint():
+                cluster = LocalCluster(
+                    n_workers=int(scheduler[len(LOCAL) :]),
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",
+                    silence_logs=logging.ERROR,  # no warnings about tasks cancelled on a stop
+                )
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="20s")

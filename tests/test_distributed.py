@@ -191,3 +191,40 @@ def test_tournament_blocks_on_dask_are_the_local_ones(cluster):
     local = play(strats, seed=3, deals=20_000, threads=1)
     remote = play(strats, seed=3, deals=20_000, scheduler=address)
     assert np.array_equal(local.blocks, remote.blocks) and local.blocks.sum() == 20_000
+
+
+def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_cleanly(tmp_path):
+    """SIGINT to the whole process group (a terminal's Ctrl-C) of `run --scheduler local:1`:
+    the workers ignore it, the client stops after the tasks in flight, writes a partial
+    report (exit 130), and --resume finishes to the uninterrupted counts."""
+    import subprocess
+    import time
+
+    out = tmp_path / "cc"
+    args = ["run", A, B, "--hands", "1M", "--seed", "17"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hokm_sim", *args, "--scheduler", "local:1"]
+        + ["--task-size", "8192", "--out", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        end = time.monotonic() + 120
+        while not (out / "checkpoint.json").exists() or not Checkpoint.load(out).done_count:
+            assert proc.poll() is None and time.monotonic() < end, "no progress to interrupt"
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and f"--resume {out}" in err
+    assert json.loads((out / "summary.json").read_text())["partial"]
+    res = CliRunner().invoke(main, ["run", "--resume", str(out), "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    whole = api.run(A, B, hands=1_000_000, seed=17, threads=1)
+    assert json.loads((out / "summary.json").read_text())["counts"] == whole.counts.tolist()

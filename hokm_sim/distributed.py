@@ -45,6 +45,8 @@ RETRIES = 2
 """Extra attempts of a task whose worker raised (lost workers are rescheduled by Dask)."""
 IN_FLIGHT = 2
 """Tasks queued per worker: enough to keep workers busy, few to lose on a stop."""
+CONNECT_TIMEOUT = "20s"
+"""How long to try reaching a scheduler address before giving up."""
 
 
 class SchedulerError(ValueError):
@@ -118,16 +120,16 @@ class Local:
 
 
 def portable_spec(s: Strategy) -> str:
-    """A spec that resolves to ``s`` on any machine with hokm-sim installed.
+    """A spec string that resolves to ``s`` in a worker process: bot files by
+    absolute path, parameters exact.
 
-    Built-in bots are named (each worker uses its own installed copy); other
-    bot files go by absolute path, which the workers must see.
+    Workers must see the same files at the same paths: the engine's name
+    hashes both, and :func:`worker_runner` checks it.
     """
 
     def part(bot, values: tuple[float, ...]) -> str:
-        ref = bot.name if bot.builtin else str(bot.path)
         args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
-        return f"{ref}({args})" if args else ref
+        return f"{bot.path}({args})" if args else str(bot.path)
 
     return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"
 
@@ -179,8 +181,9 @@ class Dask:
         self.client = client
 
     def workers(self) -> int:
-        """Workers connected now (at least 1, so a cluster still starting gets tasks)."""
-        return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+        """Task slots (worker threads) connected now; at least 1, so a cluster
+        still starting gets tasks."""
+        return max(1, sum(self.client.nthreads().values()))
 
     def task_size(self, work: Work, ranges: list[tuple[int, int]]) -> int:
         """Deals (or matches) per task: whole engine chunks, about 8 tasks per worker
@@ -314,7 +317,7 @@ def open_backend(scheduler: str | None, threads: int | None = None) -> Iterator[
                 )
             client = Client(cluster)
         else:
-            client = Client(scheduler, timeout="20s")
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
             cluster.close()

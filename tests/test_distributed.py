@@ -148,7 +148,10 @@ def test_bad_scheduler_is_one_line(value, needle):
     assert len(res.output.strip().splitlines()) == 1
 
 
-def test_unreachable_scheduler_is_one_line(tmp_path):
+def test_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
+    from hokm_sim import distributed as d
+
+    monkeypatch.setattr(d, "CONNECT_TIMEOUT", "2s")
     res = CliRunner().invoke(
         main,
         ["run", A, B, "--hands", "1k", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path)],
@@ -228,3 +231,44 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_cleanly(tmp_path):
     assert res.exit_code == 0, res.output
     whole = api.run(A, B, hands=1_000_000, seed=17, threads=1)
     assert json.loads((out / "summary.json").read_text())["counts"] == whole.counts.tolist()
+
+
+def test_a_task_that_raises_is_retried_and_counts_are_unchanged(cluster):
+    """Every worker fails its next task once (an injected exception): Dask runs those
+    tasks again and the counts are the local ones."""
+    address, client = cluster
+
+    def break_once() -> None:
+        import hokm_sim.distributed as d
+
+        real, failed = d.worker_runner, []
+
+        def flaky(*args):
+            if not failed:
+                failed.append(True)
+                raise RuntimeError("injected worker failure")
+            return real(*args)
+
+        d.worker_runner, d._unbroken = flaky, real
+
+    def mend() -> None:
+        import hokm_sim.distributed as d
+
+        d.worker_runner = d._unbroken
+
+    client.run(break_once)
+    try:
+        got = api.run(A, B, hands=40_000, seed=9, scheduler=address)
+    finally:
+        client.run(mend)
+    assert np.array_equal(got.counts, api.run(A, B, hands=40_000, seed=9, threads=1).counts)
+
+
+def test_a_worker_with_other_files_fails_loudly():
+    from hokm_sim.distributed import EngineMismatch, portable_spec, worker_runner
+
+    sa, sb = resolve(A), resolve(B)
+    with pytest.raises(EngineMismatch, match="same hokm-sim and bot files"):
+        worker_runner(portable_spec(sa), A, portable_spec(sb), B, "hokm_engine_elsewhere")
+    right = Runner(sa, sb).engine.__name__
+    assert worker_runner(portable_spec(sa), A, portable_spec(sb), B, right).a.name == A

@@ -10,7 +10,7 @@ import secrets
 import signal
 import threading
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,8 +201,9 @@ def execute(
     """Run a validated configuration with resolved strategies (see :func:`run`).
 
     With a ``checkpoint`` only its pending ranges are played, from its
-    counts, and every finished batch is recorded in it at once: a resumed
-    run ends with exactly the counts of an uninterrupted one.
+    counts, and every finished batch is recorded in it at once (and written
+    while the next one plays): a resumed run ends with exactly the counts of
+    an uninterrupted one.
     """
     if checkpoint is None:
         counts, ranges = np.zeros(N_COUNTS, np.int64), [(0, cfg.total)]
@@ -219,7 +220,12 @@ def execute(
         chunk=cfg.chunk,
         per_task=cfg.task,
     )
-    with _graceful_interrupt() as flag, open_backend(cfg.scheduler, cfg.threads) as backend:
+    saving = checkpoint.saving() if checkpoint is not None else nullcontext()
+    with (
+        _graceful_interrupt() as flag,
+        open_backend(cfg.scheduler, cfg.threads) as backend,
+        saving,
+    ):
         for batch in backend.batches(work, ranges):
             counts += batch.counts
             done += batch.count

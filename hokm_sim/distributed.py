@@ -24,6 +24,7 @@ import dataclasses
 import logging
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -235,15 +236,22 @@ class Dask:
         futures: dict[Any, int] = {}  # queued future -> first index of its task
         fault: tuple[int, StrategyFault] | None = None
 
-        def submit() -> None:
-            s, n = todo.pop()
-            f = self.client.submit(play_task, specs, kw, s, n, retries=RETRIES, pure=False)
-            futures[f] = s
-            pending.add(f)
+        slots, counted = 0, -1.0  # tasks to keep queued; when the workers were counted
+
+        def refill() -> None:
+            """Queue tasks up to ``IN_FLIGHT`` per worker (recounted each second, so
+            workers that join during the run get work)."""
+            nonlocal slots, counted
+            if time.monotonic() - counted > 1.0:
+                slots, counted = IN_FLIGHT * self.workers(), time.monotonic()
+            while todo and len(futures) < slots:
+                s, n = todo.pop()
+                f = self.client.submit(play_task, specs, kw, s, n, retries=RETRIES, pure=False)
+                futures[f] = s
+                pending.add(f)
 
         try:
-            for _ in range(min(len(todo), IN_FLIGHT * self.workers())):
-                submit()
+            refill()
             for fut in pending:
                 try:
                     result = fut.result()
@@ -255,8 +263,7 @@ class Dask:
                     fault = (start, result)
                 if fault is not None:
                     continue  # drain: every earlier task is queued, and may hold an earlier fault
-                if todo:
-                    submit()
+                refill()
                 if not ordered:
                     yield result
                     continue

@@ -398,11 +398,13 @@ def _check_out(out: Path | None, force: bool) -> None:
 @click.option(
     "--task-size",
     type=SIZE,
-    help="Deals (or matches) per Dask task or local batch [default: sized to the workers].",
+    help="Deals (or matches) per Dask task or local batch [default: sized to the workers "
+    "or threads].",
 )
 @click.option(
     "--resume",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
     help="Continue the stopped run whose report folder is DIR, from its checkpoint.",
 )
 def run(

@@ -11,7 +11,8 @@ counts of an uninterrupted one, whatever the order in which ranges finished.
 A save costs a few milliseconds (mostly fsync), as much as 10% of a batch
 on many cores; inside :meth:`Checkpoint.saving` a background thread writes
 the latest state while the engine (which releases the GIL) plays on, and
-the last state is written before the block ends.
+the last state is written before the block ends. A kill then also loses
+what finished during the save in progress.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import secrets
 import signal
 import threading
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from hokm_sim import __version__
+from hokm_sim.checkpoint import Checkpoint
+from hokm_sim.distributed import Work, check_scheduler, open_backend
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.engine.rules import KIND_NAMES
@@ -32,7 +34,10 @@ class RunConfig:
 
     ``hands`` counts deals (each played twice in duplicate); ``matches``
     counts matches (likewise). ``seed`` None draws a fresh one, recorded in
-    the summary.
+    the summary. ``scheduler`` None plays on this machine's ``threads``;
+    ``local:N`` or a Dask scheduler address plays on a Dask cluster in tasks
+    of ``task`` deals or matches (None: sized to the cluster). Neither
+    changes a single count.
     """
 
     a: str = "expert"
@@ -44,6 +49,8 @@ class RunConfig:
     threads: int | None = None
     duplicate: bool = True
     chunk: int | None = None
+    scheduler: str | None = None
+    task: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -61,6 +68,9 @@ class RunConfig:
         if not 0 <= self.seed < 2**64:
             raise ValueError(f"bad seed {self.seed}: expected a non-negative integer below 2**64")
         self.threads = check_threads(self.threads)
+        self.scheduler = check_scheduler(self.scheduler)
+        if self.task is not None and self.task <= 0:
+            raise ValueError(f"bad task size {self.task}: expected a positive number")
 
     @property
     def mode(self) -> str:
@@ -109,6 +119,7 @@ def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial:
         "target": cfg.target,
         "duplicate": cfg.duplicate,
         "threads": cfg.threads,
+        "scheduler": cfg.scheduler,
         "chunk": cfg.chunk or (MATCH_CHUNK if cfg.mode == "matches" else HAND_CHUNK),
         "partial": partial,
         "version": __version__,
@@ -127,6 +138,7 @@ def run(
     target: int = 7,
     threads: int | None = None,
     duplicate: bool = True,
+    scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
     on_batch: Callable[[int, int], None] | None = None,
 ) -> Summary:
@@ -135,6 +147,8 @@ def run(
     >>> s = run("expert", "longest", hands=100_000, seed=1)   # doctest: +SKIP
     >>> s.to_frame()                                           # doctest: +SKIP
 
+    ``scheduler`` plays on a Dask cluster instead of this machine's threads
+    (``"local:2"`` starts two local workers; or ``"tcp://host:8786"``).
     ``progress(n)`` hears of each finished batch of ``n`` deals (or matches);
     ``on_batch(start, count)`` too, with its range (used for saving rows).
     The first Ctrl-C stops after the batch in flight and returns a summary
@@ -149,6 +163,7 @@ def run(
         target=target,
         threads=threads,
         duplicate=duplicate,
+        scheduler=scheduler,
     )
     sa = a if isinstance(a, Strategy) else resolve(a)
     sb = b if isinstance(b, Strategy) else resolve(b)
@@ -159,6 +174,21 @@ def _name(s: str | Strategy) -> str:
     return s.name if isinstance(s, Strategy) else s
 
 
+RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk")
+"""RunConfig fields a checkpoint records: everything that decides the counts."""
+
+
+def checkpoint_record(cfg: RunConfig, engine: str, **extra: Any) -> dict[str, Any]:
+    """What a checkpoint keeps of a run to resume it: the configuration that decides
+    its counts, and the engine module name (a hash of engine and bot files)."""
+    return {"run": {f: getattr(cfg, f) for f in RESUMABLE}, "engine": engine, **extra}
+
+
+def resume_config(record: dict[str, Any], **how: Any) -> RunConfig:
+    """The RunConfig of a checkpointed run; ``how`` sets threads, scheduler or task."""
+    return RunConfig(**record["run"], **how)
+
+
 def execute(
     cfg: RunConfig,
     a: Strategy,
@@ -166,23 +196,41 @@ def execute(
     *,
     progress: Callable[[int], None] | None = None,
     on_batch: Callable[[int, int], None] | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> Summary:
-    """Run a validated configuration with resolved strategies (see :func:`run`)."""
-    runner = Runner(a, b)
-    counts = np.zeros(N_COUNTS, np.int64)
-    done = 0
-    with _graceful_interrupt() as flag:
-        for batch in runner.batches(
-            cfg.seed,
-            cfg.total,
-            matches=cfg.mode == "matches",
-            target=cfg.target,
-            duplicate=cfg.duplicate,
-            threads=cfg.threads,
-            chunk=cfg.chunk,
-        ):
+    """Run a validated configuration with resolved strategies (see :func:`run`).
+
+    With a ``checkpoint`` only its pending ranges are played, from its
+    counts, and every finished batch is recorded in it at once (and written
+    while the next one plays): a resumed run ends with exactly the counts of
+    an uninterrupted one.
+    """
+    if checkpoint is None:
+        counts, ranges = np.zeros(N_COUNTS, np.int64), [(0, cfg.total)]
+    else:
+        counts, ranges = checkpoint.counts.copy(), checkpoint.pending()
+    done = cfg.total - sum(n for _, n in ranges)
+    work = Work(
+        a,
+        b,
+        cfg.seed,
+        matches=cfg.mode == "matches",
+        target=cfg.target,
+        duplicate=cfg.duplicate,
+        chunk=cfg.chunk,
+        per_task=cfg.task,
+    )
+    saving = checkpoint.saving() if checkpoint is not None else nullcontext()
+    with (
+        _graceful_interrupt() as flag,
+        open_backend(cfg.scheduler, cfg.threads) as backend,
+        saving,
+    ):
+        for batch in backend.batches(work, ranges):
             counts += batch.counts
             done += batch.count
+            if checkpoint is not None:
+                checkpoint.add(batch.start, batch.count, batch.counts)
             if on_batch:
                 on_batch(batch.start, batch.count)
             if progress:

@@ -85,6 +85,24 @@ def _threads(ctx: click.Context, param: click.Parameter, value: int | None) -> i
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
 
 
+def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from hokm_sim.distributed import SchedulerError, check_scheduler
+
+    try:
+        return check_scheduler(value)
+    except SchedulerError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+scheduler_option = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    callback=_scheduler,
+    help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N to start "
+    "N local workers [default: this machine's threads]. Needs the dask extra.",
+)
+
+
 def strategy_options(f):
     """``--a`` (team 0, seats 0 and 2) and ``--b`` (team 1, seats 1 and 3)."""
     f = click.option(
@@ -382,6 +400,19 @@ def _check_out(out: Path | None, force: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON, not a table.")
 @click.option("--no-duplicate", is_flag=True, help="Play each deal once (A on team 0).")
 @click.option("--save-hands", is_flag=True, help="Also write one row per hand to hands.parquet.")
+@scheduler_option
+@click.option(
+    "--task-size",
+    type=SIZE,
+    help="Deals (or matches) per Dask task or local batch [default: sized to the workers "
+    "or threads].",
+)
+@click.option(
+    "--resume",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Continue the stopped run whose report folder is DIR, from its checkpoint.",
+)
 def run(
     a: str,
     b: str,
@@ -395,6 +426,9 @@ def run(
     as_json: bool,
     no_duplicate: bool,
     save_hands: bool,
+    scheduler: str | None,
+    task_size: int | None,
+    resume: Path | None,
 ) -> None:
     """Compare strategy A with strategy B in duplicate, with 95% intervals.
 
@@ -402,60 +436,114 @@ def run(
     teams swapped, so card luck cancels; numbers are from A's point of view.
     A and B are names (see `hokm-sim strategies`), bot files, or
     compositions such as trump=longest,play=expert. Prints a table (or JSON)
-    and writes summary.json and report.md to a report folder. Ctrl-C stops
-    after the batch in flight and writes a partial report (exit code 130).
+    and writes summary.json and report.md to a report folder. Finished work
+    is checkpointed in the folder as it goes: Ctrl-C stops after the batch in
+    flight and writes a partial report (exit code 130), and --resume DIR
+    continues a stopped or killed run to exactly the uninterrupted result.
 
     \b
     Example:
         hokm-sim run
         hokm-sim run expert longest --hands 10M --seed 1
         hokm-sim run expert random --matches 20000 --target 7 --json
+        hokm-sim run expert longest --hands 1G --scheduler tcp://10.0.0.1:8786
+        hokm-sim run --resume results/20261130-101500-expert-vs-longest-seed1
     """
-    from hokm_sim.api import HandWriter, RunConfig, execute
+    from hokm_sim.api import HandWriter, RunConfig, checkpoint_record, execute, resume_config
+    from hokm_sim.checkpoint import Checkpoint, CheckpointError
+    from hokm_sim.distributed import ClusterError, SchedulerError
     from hokm_sim.progress import Progress
     from hokm_sim.report import default_folder, table, write
+    from hokm_sim.runner import Runner
 
-    sa = _strategy(click.get_current_context(), None, a)
-    sb = _strategy(click.get_current_context(), None, b)
+    ctx = click.get_current_context()
+    how = {"threads": threads, "scheduler": scheduler, "task": task_size}
+    if resume is not None:
+        given = [
+            p.upper() if p in ("a", "b") else f"--{p.replace('_', '-')}"
+            for p in ("a", "b", "hands", "matches", "seed", "target", "out", "force")
+            + ("no_duplicate", "save_hands")
+            if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise click.UsageError(
+                f"--resume continues the run recorded in {resume}; drop {', '.join(given)}"
+            )
+        try:
+            checkpoint = Checkpoint.load(resume)
+        except CheckpointError as exc:
+            raise click.BadParameter(str(exc), param_hint="--resume") from None
+        if checkpoint.config.get("save_hands"):
+            raise click.BadParameter(
+                f"{resume} was a --save-hands run, whose rows cannot be resumed; run it again",
+                param_hint="--resume",
+            )
+        cfg = resume_config(checkpoint.config, **how)
+        a, b, folder, command = cfg.a, cfg.b, resume, checkpoint.config["command"]
     if hands is not None and matches is not None:
         raise click.UsageError("give --hands N or --matches N, not both")
+    sa = _strategy(ctx, None, a)
+    sb = _strategy(ctx, None, b)
     if save_hands and matches is not None:
         raise click.UsageError("--save-hands works with --hands runs (rows are per deal)")
-    _check_out(out, force)
-    cfg = RunConfig(
-        a=a,
-        b=b,
-        hands=hands,
-        matches=matches,
-        seed=seed,
-        target=target,
-        threads=threads,
-        duplicate=not no_duplicate,
-    )
-    folder = out or default_folder(Path("results"), a, b, cfg.seed)
-    _check_out(folder, force)
-    args = ["hokm-sim", "run", a, b, f"--{cfg.mode}", str(cfg.total), "--seed", str(cfg.seed)]
-    if cfg.mode == "matches":
-        args += ["--target", str(target)]
-    if no_duplicate:
-        args.append("--no-duplicate")
-    command = " ".join(_quote_arg(x) for x in args)
-    copies = 1 if no_duplicate else 2
+    if save_hands and scheduler is not None:
+        raise click.UsageError("--save-hands runs on this machine only; drop --scheduler")
+    engine = Runner(sa, sb).engine.__name__
+    if resume is not None:
+        if engine != checkpoint.config["engine"]:
+            raise click.BadParameter(
+                f"the engine or a bot file changed since the run in {resume} started "
+                f"({checkpoint.config['engine']}, now {engine}); resuming would mix two "
+                "versions: start a new run",
+                param_hint="--resume",
+            )
+    else:
+        _check_out(out, force)
+        cfg = RunConfig(
+            a=a,
+            b=b,
+            hands=hands,
+            matches=matches,
+            seed=seed,
+            target=target,
+            duplicate=not no_duplicate,
+            **how,
+        )
+        folder = out or default_folder(Path("results"), a, b, cfg.seed)
+        _check_out(folder, force)
+        args = ["hokm-sim", "run", a, b, f"--{cfg.mode}", str(cfg.total), "--seed", str(cfg.seed)]
+        if cfg.mode == "matches":
+            args += ["--target", str(target)]
+        if no_duplicate:
+            args.append("--no-duplicate")
+        command = " ".join(_quote_arg(x) for x in args)
+        record = checkpoint_record(cfg, engine, command=command, save_hands=save_hands)
+        checkpoint = Checkpoint.create(folder, record, cfg.total)
+    copies = 1 if not cfg.duplicate else 2
     prog = Progress(
         cfg.total,
         cfg.mode if cfg.mode == "matches" else "deals",
         per_unit=copies if cfg.mode == "hands" else 10 * copies,
+        initial=checkpoint.done_count,
     )
     writer = None
     try:
-        from hokm_sim.runner import Runner
-
         if save_hands:
             writer = HandWriter(folder / "hands.parquet", Runner(sa, sb), cfg.seed, cfg.duplicate)
-        summary = execute(cfg, sa, sb, progress=prog.update, on_batch=writer)
+        summary = execute(cfg, sa, sb, progress=prog.update, on_batch=writer, checkpoint=checkpoint)
     except StrategyFault as exc:
         prog.close()
         _fail_fault(exc)
+    except SchedulerError as exc:
+        prog.close()
+        raise click.BadParameter(str(exc), param_hint="--scheduler") from None
+    except ClusterError as exc:
+        prog.close()
+        click.echo(
+            f"Error: {exc}; finished work is kept: continue with hokm-sim run --resume {folder}",
+            err=True,
+        )
+        sys.exit(1)
     finally:
         if writer is not None:
             writer.close()
@@ -467,7 +555,11 @@ def run(
         click.echo(table(summary))
         click.echo(f"report: {folder}")
     if summary.partial:
-        click.echo("interrupted: the report covers only the finished batches", err=True)
+        click.echo(
+            f"interrupted: the report covers only the finished batches; "
+            f"continue with hokm-sim run --resume {folder}",
+            err=True,
+        )
         sys.exit(130)
 
 
@@ -478,6 +570,7 @@ def run(
 )
 @click.option("--seed", type=SEED, help="Run seed [default: a fresh one, recorded].")
 @click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@scheduler_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -486,6 +579,7 @@ def tournament(
     hands: int,
     seed: int | None,
     threads: int,
+    scheduler: str | None,
     out: Path | None,
     force: bool,
     as_json: bool,
@@ -502,6 +596,7 @@ def tournament(
     import secrets
 
     from hokm_sim import tournament as tour
+    from hokm_sim.distributed import ClusterError, SchedulerError
     from hokm_sim.progress import Progress
     from hokm_sim.report import default_folder
 
@@ -516,10 +611,13 @@ def tournament(
     k = len(strats)
     prog = Progress(hands * k * (k - 1) // 2, "deals", per_unit=2)
     try:
-        t = tour.play(strats, seed, hands, threads, prog.update)
+        t = tour.play(strats, seed, hands, threads, prog.update, scheduler)
     except StrategyFault as exc:
         prog.close()
         _fail_fault(exc)
+    except (SchedulerError, ClusterError) as exc:
+        prog.close()
+        raise click.UsageError(str(exc)) from None
     prog.close()
     summary = t.summary()
     command = " ".join(
@@ -684,6 +782,7 @@ def _sprt_line(res) -> str:
     "--target", type=POSITIVE, default=7, show_default=True, help="Match target (metric matches)."
 )
 @click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@scheduler_option
 @click.option(
     "--calibrate",
     metavar="NAME",
@@ -712,6 +811,7 @@ def regress(
     seed: int | None,
     target: int,
     threads: int,
+    scheduler: str | None,
     calibrate: str | None,
     runs: int,
     as_json: bool,
@@ -739,6 +839,7 @@ def regress(
     """
     import secrets
 
+    from hokm_sim.distributed import ClusterError, SchedulerError
     from hokm_sim.regress import SprtConfig, estimates, resolve_baseline, sequential, stop_adjusted
     from hokm_sim.runner import Runner
 
@@ -755,6 +856,7 @@ def regress(
             seed=seed,
             target=target,
             threads=threads,
+            scheduler=scheduler,
         )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
@@ -790,6 +892,8 @@ def regress(
         res = sequential(Runner(cand, base), cfg, report_progress)
     except StrategyFault as exc:
         _fail_fault(exc)
+    except (SchedulerError, ClusterError) as exc:
+        raise click.UsageError(str(exc)) from None
     if tty:
         sys.stderr.write("\n")
     values = np.array(res.values)

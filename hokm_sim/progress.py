@@ -28,7 +28,8 @@ class Progress:
 
     ``unit`` names what is counted (deals, matches); ``per_unit`` hands per
     unit, so the rate is shown in hands per second. Silent unless ``enabled``
-    (by default: when standard error is a terminal).
+    (by default: when standard error is a terminal). ``initial`` units were
+    done before (a resumed run): counted as done, not in the rate.
     """
 
     def __init__(
@@ -38,18 +39,19 @@ class Progress:
         per_unit: int = 1,
         stream: TextIO | None = None,
         enabled: bool | None = None,
+        initial: int = 0,
     ) -> None:
         self.total, self.unit, self.per_unit = total, unit, per_unit
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.done = 0
+        self.done = self.initial = initial
         self.start = time.perf_counter()
         self._last = 0.0
 
     def line(self) -> str:
         """The current progress line."""
         elapsed = max(time.perf_counter() - self.start, 1e-9)
-        rate = self.done / elapsed
+        rate = (self.done - self.initial) / elapsed
         left = (self.total - self.done) / rate if rate > 0 else float("nan")
         pct = 100.0 * self.done / self.total if self.total else 100.0
         eta = clock(left) if left == left else "?"

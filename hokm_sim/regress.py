@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from hokm_sim import compiled, stats
+from hokm_sim.distributed import Work, check_scheduler, open_backend
 from hokm_sim.registry import Strategy, StrategyError, resolve
-from hokm_sim.runner import Runner
+from hokm_sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
 VERDICTS = {"H1": "no regression", "H0": "regression", "inconclusive": "inconclusive"}
@@ -99,7 +100,8 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
 
 @dataclass
 class SprtConfig:
-    """Bounds, metric, cap and seed of one sequential test."""
+    """Bounds, metric, cap and seed of one sequential test, and where it plays
+    (``threads`` here, or a Dask ``scheduler``: the verdict is the same)."""
 
     nelo0: float = -3.0
     nelo1: float = 0.0
@@ -111,6 +113,7 @@ class SprtConfig:
     seed: int = 0
     target: int = 7
     threads: int | None = None
+    scheduler: str | None = None
 
     def __post_init__(self) -> None:
         if self.nelo0 >= self.nelo1:
@@ -125,6 +128,7 @@ class SprtConfig:
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
         if self.max_pairs <= 0 or self.check_every <= 0:
             raise ValueError("--max-pairs and --check-every must be positive")
+        self.scheduler = check_scheduler(self.scheduler)
 
 
 @dataclass
@@ -226,6 +230,10 @@ def sequential(
     LLR hardly moves, and the run would only reach its cap; after
     ``IDENTICAL_PAIRS`` such pairs the check accepts H1 and says why
     (``identical`` in the result).
+
+    On a Dask cluster tasks finish in any order; batches are consumed in deal
+    order all the same, and every batch is a whole number of check
+    intervals, so the checks fall on the same pairs whatever the workers.
     """
     code_map, values, _ = metric_support(cfg.metric)
     a, b = stats.sprt_bounds(cfg.alpha, cfg.beta)
@@ -233,33 +241,36 @@ def sequential(
     matches = cfg.metric == "matches"
     llr, used, verdict, identical = 0.0, 0, "inconclusive", False
     step = cfg.check_every
-    per_batch = max(step, 8192 if not matches else 512)
+    chunk = MATCH_CHUNK if matches else HAND_CHUNK
+    per_batch = max(step, chunk * (8 if cfg.scheduler else 1) * (2 if matches else 1))
     per_batch = (per_batch // step) * step
-    for batch in runner.batches(
+    work = Work(
+        runner.a,
+        runner.b,
         cfg.seed,
-        cfg.max_pairs,
         matches=matches,
         target=cfg.target,
-        threads=cfg.threads,
         codes=True,
-        per_batch=per_batch,
-    ):
-        idx = code_map[batch.codes.astype(np.int64)]
-        for off in range(0, batch.count, step):
-            counts += np.bincount(idx[off : off + step], minlength=len(values))
-            used += min(step, batch.count - off)
-            llr = stats.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
-            v = stats.sprt_verdict(llr, a, b)
-            mirrored = counts.sum() == counts[values == 0.5].sum()
-            if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
-                v, identical = "H1", True
-            if v != "continue":
-                verdict = v
+        per_task=per_batch,
+    )
+    with open_backend(cfg.scheduler, cfg.threads) as backend:
+        for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):
+            idx = code_map[batch.codes.astype(np.int64)]
+            for off in range(0, batch.count, step):
+                counts += np.bincount(idx[off : off + step], minlength=len(values))
+                used += min(step, batch.count - off)
+                llr = stats.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
+                v = stats.sprt_verdict(llr, a, b)
+                mirrored = counts.sum() == counts[values == 0.5].sum()
+                if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
+                    v, identical = "H1", True
+                if v != "continue":
+                    verdict = v
+                    break
+            if progress:
+                progress(used, llr, counts, values)
+            if verdict != "inconclusive":
                 break
-        if progress:
-            progress(used, llr, counts, values)
-        if verdict != "inconclusive":
-            break
     res = SprtResult(
         verdict, float(llr), (a, b), used, [int(x) for x in counts], [float(x) for x in values]
     )

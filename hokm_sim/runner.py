@@ -58,6 +58,11 @@ class StrategyFault(RuntimeError):
             f"replay it with: {replay}"
         )
 
+    def __reduce__(self):
+        """Pickle by the constructor's arguments, so a fault crosses process boundaries."""
+        args = (self.strategy, self.seed, self.match, self.hand, self.trick, self.card)
+        return (StrategyFault, (*args, self.seat, self.replay))
+
 
 def default_threads() -> int:
     """Threads used when none are asked for: every core numba may use."""

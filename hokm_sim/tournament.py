@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from hokm_sim import stats
+from hokm_sim.distributed import Work, open_backend
 from hokm_sim.engine import records as r
 from hokm_sim.registry import Strategy
-from hokm_sim.runner import Runner
 
 N_BLOCKS = 32
 """Blocks of deal indices per pairing: the units the bootstrap resamples."""
@@ -126,17 +126,22 @@ def play(
     deals: int,
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
 ) -> Tournament:
-    """Play every pairing in duplicate on deals ``0 .. deals-1`` of ``seed``."""
+    """Play every pairing in duplicate on deals ``0 .. deals-1`` of ``seed``.
+
+    Pairings play one after the other, each on this machine's ``threads`` or
+    on the Dask ``scheduler``; every batch lies inside one block of deals.
+    """
     k = len(strategies)
     nb = min(N_BLOCKS, deals)
     edges = np.linspace(0, deals, nb + 1).astype(np.int64)
+    ranges = [(int(edges[b]), int(edges[b + 1] - edges[b])) for b in range(nb)]
     blocks = np.zeros((k, k, nb, 3), np.int64)
-    for i, j in itertools.combinations(range(k), 2):
-        runner = Runner(strategies[i], strategies[j])
-        for b in range(nb):
-            start, n = int(edges[b]), int(edges[b + 1] - edges[b])
-            for batch in runner.batches(seed, n, start=start, threads=threads):
+    with open_backend(scheduler, threads) as backend:
+        for i, j in itertools.combinations(range(k), 2):
+            for batch in backend.batches(Work(strategies[i], strategies[j], seed), ranges):
+                b = int(np.searchsorted(edges, batch.start, side="right")) - 1
                 blocks[i, j, b] += pair_counts(batch.counts)
                 if progress:
                     progress(batch.count)

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 import hokm_sim
 from hokm_sim import stats
 from hokm_sim.api import RunConfig
+from hokm_sim.checkpoint import Checkpoint
 from hokm_sim.cli import main
 from hokm_sim.engine import records as r
 from hokm_sim.summary import summarize
@@ -240,3 +241,107 @@ def test_interrupt_writes_partial_report(monkeypatch, tmp_path):
     assert s.partial
     assert 0 < s.data["config"]["done"] < 400_000
     assert s.data["pairs"] == s.data["config"]["done"]
+
+
+def _wait_for_checkpoint(proc, folder, timeout: float = 120.0) -> int:
+    """Deals done in ``folder``'s checkpoint once some (not all) are; the process must run."""
+    import time
+
+    from hokm_sim.checkpoint import CheckpointError
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        assert proc.poll() is None, "the run ended before it could be killed"
+        try:
+            done = Checkpoint.load(folder).done_count
+        except CheckpointError:  # the folder exists before its first checkpoint
+            done = 0
+        if done:
+            return done
+        time.sleep(0.01)
+    raise AssertionError("no checkpoint appeared")
+
+
+def test_run_killed_by_a_signal_resumes_to_the_uninterrupted_counts(tmp_path):
+    """SIGKILL a real `hokm-sim run` mid-way, then --resume: the same counts as one go."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "killed"
+    args = ["run", A, B, "--hands", "600k", "--seed", "13", "--threads", "1"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hokm_sim", *args, "--task-size", "8192", "--out", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),  # HOKM_SIM_CACHE: load the engine the suite compiled
+    )
+    try:
+        seen = _wait_for_checkpoint(proc, out)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    assert not (out / "summary.json").exists()  # killed: no report, only the checkpoint
+    cp = Checkpoint.load(out)
+    assert seen <= cp.done_count < 600_000
+    resumed = CliRunner().invoke(main, ["run", "--resume", str(out), "--json"])
+    assert resumed.exit_code == 0, resumed.output
+    got = json.loads((out / "summary.json").read_text())
+    whole = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "whole")])
+    assert whole.exit_code == 0, whole.output
+    want = json.loads((tmp_path / "whole" / "summary.json").read_text())
+    assert got["counts"] == want["counts"] and got["pairs"] == 600_000
+    assert got["command"] == want["command"] and not got["partial"]
+    assert Checkpoint.load(out).done == [(0, 600_000)]
+
+
+def test_interrupted_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
+    """Ctrl-C: partial report and exit 130; --resume finishes to the one-go counts."""
+    import signal
+
+    from hokm_sim import api
+
+    out = tmp_path / "r"
+    calls = {"n": 0}
+    execute = api.execute
+
+    def interrupt_once(*a, **kw):
+        def on_batch(start, count):
+            calls["n"] += 1
+            if calls["n"] == 2:
+                signal.raise_signal(signal.SIGINT)
+
+        return execute(*a, **(kw | {"on_batch": on_batch}))
+
+    args = ["run", A, B, "--matches", "2000", "--seed", "5", "--threads", "1"]
+    monkeypatch.setattr(api, "execute", interrupt_once)
+    res = CliRunner().invoke(main, [*args, "--task-size", "256", "--out", str(out)])
+    monkeypatch.undo()
+    assert res.exit_code == 130, res.output
+    assert f"--resume {out}" in res.output
+    part = json.loads((out / "summary.json").read_text())
+    assert part["partial"] and part["matches"] == 2 * 512
+    again = CliRunner().invoke(main, ["run", "--resume", str(out), "--threads", "1"])
+    assert again.exit_code == 0, again.output
+    whole = hokm_sim.run(A, B, matches=2000, seed=5)
+    got = json.loads((out / "summary.json").read_text())
+    assert got["counts"] == [int(x) for x in whole.counts] and not got["partial"]
+
+
+def test_resume_refusals(tmp_path):
+    res = CliRunner().invoke(main, ["run", "--resume", str(tmp_path)])
+    assert res.exit_code == 2 and "nothing to resume" in res.output
+    out = tmp_path / "r"
+    ok = CliRunner().invoke(main, ["run", A, B, "--hands", "1k", "--seed", "1", "--out", str(out)])
+    assert ok.exit_code == 0, ok.output
+    for extra in (["--hands", "2k"], [A, B], ["--seed", "2"], ["--force"]):
+        res = CliRunner().invoke(main, ["run", *extra, "--resume", str(out)])
+        assert res.exit_code == 2 and "drop" in res.output, res.output
+        assert len(res.output.strip().splitlines()) == 1
+    cp = json.loads((out / "checkpoint.json").read_text())
+    cp["config"]["engine"] = "hokm_engine_other"
+    (out / "checkpoint.json").write_text(json.dumps(cp))
+    res = CliRunner().invoke(main, ["run", "--resume", str(out)])
+    assert res.exit_code == 2 and "changed since" in res.output

@@ -50,6 +50,7 @@ TT_EMPTY = -1
 DEFAULT_TT_BITS = 20
 """log2 of the number of table slots for a stand-alone solve (2**20 slots, 18 MB)."""
 _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+_HASH_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
 
 
 @njit(cache=True)
@@ -57,10 +58,10 @@ def new_table(bits):
     """A transposition table of ``2**bits`` slots: ``(keys int64[n, 2], vals int8[n, 2])``.
 
     ``vals[i]`` holds a lower and an upper bound on the tricks the leader's
-    team takes from the position with key ``keys[i]``.
+    team takes from the position with key ``keys[i]`` (``bits <= 34``).
     """
     n = 1 << bits
-    return np.full((n, 2), TT_EMPTY, np.int64), np.zeros((n, 2), np.int8)
+    return np.full((n, 2), TT_EMPTY, np.int64), np.zeros((n, 3), np.int8)
 
 
 @njit(inline="always")
@@ -137,10 +138,52 @@ def _key(h, trump, leader, kot):
 
 
 @njit(inline="always")
-def _slot(k1, k2, mask):
-    x = k1 ^ (k2 * _HASH_MUL)
-    x = x * _HASH_MUL
-    return (x >> 40) & mask
+def _tt_slot(k1, k2, n):
+    """The table slot of a key in a table of ``n`` slots."""
+    x = (k1 ^ (k2 >> 31) ^ (k2 << 33)) * _HASH_MUL
+    x ^= (x >> 29) & 0x7FFFFFFFF
+    x *= _HASH_MUL2
+    return (x >> 32) & (n - 1)
+
+
+@njit(inline="always")
+def _tt_find(tt_keys, k1, k2):
+    """Slot holding the key, or -1."""
+    b = _tt_slot(k1, k2, tt_keys.shape[0]) & ~3
+    for j in range(b, b + 4):
+        if tt_keys[j, 0] == k1 and tt_keys[j, 1] == k2:
+            return j
+    return -1
+
+
+@njit(inline="always")
+def _tt_slot_for(tt_keys, tt_vals, k1, k2, nrem):
+    """Slot to store the key in: its own, else a new one in its bucket of four.
+
+    The bucket's first slot keeps the position with most tricks left (it
+    saved most work); the other three take new entries in turn by key, so
+    recent small positions are kept too. A new entry starts with the bounds
+    ``[0, nrem]``.
+    """
+    j = _tt_slot(k1, k2, tt_keys.shape[0])
+    b = j & ~3
+    for i in range(b, b + 4):
+        if tt_keys[i, 0] == k1 and tt_keys[i, 1] == k2:
+            return i
+    victim = b if nrem >= tt_vals[b, 2] else b + 1 + (j & 3) % 3
+    if victim == b and tt_keys[b, 0] != TT_EMPTY:
+        i = b + 1 + (j & 3) % 3
+        tt_keys[i, 0] = tt_keys[b, 0]
+        tt_keys[i, 1] = tt_keys[b, 1]
+        tt_vals[i, 0] = tt_vals[b, 0]
+        tt_vals[i, 1] = tt_vals[b, 1]
+        tt_vals[i, 2] = tt_vals[b, 2]
+    tt_keys[victim, 0] = k1
+    tt_keys[victim, 1] = k2
+    tt_vals[victim, 0] = 0
+    tt_vals[victim, 1] = nrem
+    tt_vals[victim, 2] = nrem
+    return victim
 
 
 @njit(inline="always")
@@ -197,21 +240,41 @@ def _trump_run_tricks(h, trump, team):
 
 
 @njit(inline="always")
-def _order(moves, pos, seat, best, best_seat, trump):
+def _order(h, moves, pos, seat, best, best_seat, trump):
     """Split the moves into three masks tried in order (the first from its top card).
 
-    On lead: the top card of each suit first, then the rest from the lowest.
-    Partner winning: low cards, trumps last. An opponent winning: the
-    cheapest card that beats it, then low losing cards, then the rest.
+    On lead: first the top cards that cash (the suit's highest alive card,
+    in trumps or where no opponent can ruff yet) and low cards toward
+    partner's such top card; then the lowest card of each suit; then the
+    rest. Partner winning: low cards, trumps last. An opponent winning: the
+    cheapest card that beats it first (second hand only when the next seat
+    cannot beat it), then low losing cards, then the rest.
     """
     tmask = SUIT_MASK << (13 * trump)
+    alive = _alive(h)
     if pos == 0:
+        partner = h[(seat + 2) & 3]
+        o1 = h[(seat + 1) & 3]
+        o2 = h[(seat + 3) & 3]
         first = 0
+        lows = 0
         for s in range(4):
-            x = moves & (SUIT_MASK << (13 * s))
-            if x != 0:
-                first |= 1 << (63 - ctlz(x))
-        return first, moves ^ first, 0
+            sm = SUIT_MASK << (13 * s)
+            x = moves & sm
+            if x == 0:
+                continue
+            lows |= x & -x
+            top = 1 << (63 - ctlz(alive & sm))
+            safe = s == trump or (
+                ((o1 & sm) != 0 or (o1 & tmask) == 0) and ((o2 & sm) != 0 or (o2 & tmask) == 0)
+            )
+            if safe:
+                if x & top:
+                    first |= top
+                elif partner & top:
+                    first |= x & -x
+        second = lows & ~first
+        return first, second, moves & ~first & ~second
     if (best_seat & 1) == (seat & 1):
         second = moves & ~tmask
         if second == 0:
@@ -221,6 +284,14 @@ def _order(moves, pos, seat, best, best_seat, trump):
     above_best = ~((2 << best) - 1)
     winners = moves & (((SUIT_MASK << (13 * bs)) & above_best) | (tmask if bs != trump else 0))
     first = winners & -winners
+    if pos == 1 and first != 0:
+        # Second hand wins only when the third hand cannot beat the card.
+        nxt = h[(seat + 1) & 3]
+        fs = (63 - ctlz(first)) // 13
+        higher = (SUIT_MASK << (13 * fs)) & ~((first << 1) - 1)
+        can_ruff = fs != trump and (nxt & (SUIT_MASK << (13 * bs))) == 0 and (nxt & tmask) != 0
+        if nxt & higher or can_ruff:
+            first = 0
     second = moves & ~winners & ~tmask
     return first, second, (moves ^ first) & ~second
 
@@ -237,7 +308,7 @@ _F_M0 = 7  # moves left to try, in three ordered masks
 _F_M1 = 8
 _F_M2 = 9
 _F_CARD = 10  # the card being tried
-_F_SLOT = 11  # table slot to store the result in, -1 for none
+_F_SLOT = 11  # 1 when the result goes to the table, -1 when not
 _F_K1 = 12
 _F_K2 = 13
 _F_TARGET = 14
@@ -309,14 +380,14 @@ def _search(
                         # ``target`` (for the other team: iff it stays below).
                         target = need if lead_team == team else nrem - need + 1
                         k1, k2 = _key(h, trump, leader, kot)
-                        slot = _slot(k1, k2, tt_keys.shape[0] - 1)
-                        if tt_keys[slot, 0] == k1 and tt_keys[slot, 1] == k2:
+                        slot = _tt_find(tt_keys, k1, k2)
+                        if slot >= 0:
                             if tt_vals[slot, 0] >= target:
                                 decided, ret = True, lead_team == team
                             elif tt_vals[slot, 1] < target:
                                 decided, ret = True, lead_team != team
                         if not decided:
-                            st[d, _F_SLOT] = slot
+                            st[d, _F_SLOT] = 1
                             st[d, _F_K1] = k1
                             st[d, _F_K2] = k2
                             st[d, _F_TARGET] = target
@@ -329,7 +400,7 @@ def _search(
                 seat = (leader + pos) & 3
                 legal = legal_mask(h[seat], st[d, _F_LED])
                 moves = _equivalents(legal, _alive(h) | st[d, _F_TCARDS])
-                m0, m1, m2 = _order(moves, pos, seat, st[d, _F_BEST], st[d, _F_BSEAT], trump)
+                m0, m1, m2 = _order(h, moves, pos, seat, st[d, _F_BEST], st[d, _F_BSEAT], trump)
                 st[d, _F_M0] = m0
                 st[d, _F_M1] = m1
                 st[d, _F_M2] = m2
@@ -366,17 +437,12 @@ def _search(
                     ret = not maximize
                     done = True
             if done:
-                slot = st[d, _F_SLOT]
-                if slot >= 0:
+                if st[d, _F_SLOT] >= 0:
                     k1 = st[d, _F_K1]
                     k2 = st[d, _F_K2]
                     target = st[d, _F_TARGET]
                     lead_team = leader & 1
-                    if tt_keys[slot, 0] != k1 or tt_keys[slot, 1] != k2:
-                        tt_keys[slot, 0] = k1
-                        tt_keys[slot, 1] = k2
-                        tt_vals[slot, 0] = 0
-                        tt_vals[slot, 1] = popcount(h[leader])
+                    slot = _tt_slot_for(tt_keys, tt_vals, k1, k2, popcount(h[leader]))
                     if ret == (lead_team == team):
                         tt_vals[slot, 0] = max(tt_vals[slot, 0], target)
                     else:

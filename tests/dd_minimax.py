@@ -7,7 +7,7 @@ hand fast enough for thousands of positions.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 
 def _legal(hand: frozenset[int], led: int) -> list[int]:
@@ -15,7 +15,8 @@ def _legal(hand: frozenset[int], led: int) -> list[int]:
     return sorted(follow or hand)
 
 
-def _winner(cards: tuple[int, ...], leader: int, trump: int) -> int:
+def trick_winner(cards: tuple[int, ...], leader: int, trump: int) -> int:
+    """Seat that wins a full trick led by ``leader``."""
     led = cards[0] // 13
 
     def strength(c: int) -> int:
@@ -29,9 +30,10 @@ def _winner(cards: tuple[int, ...], leader: int, trump: int) -> int:
     return (leader + k) % 4
 
 
-@lru_cache(maxsize=None)
-def team0_tricks(hands: tuple[frozenset[int], ...], trump: int, leader: int,
-                 trick: tuple[int, ...] = ()) -> int:
+@cache
+def team0_tricks(
+    hands: tuple[frozenset[int], ...], trump: int, leader: int, trick: tuple[int, ...] = ()
+) -> int:
     """Double-dummy tricks team 0 takes from the rest of the hand (current trick included)."""
     seat = (leader + len(trick)) % 4
     if not hands[seat]:
@@ -42,16 +44,21 @@ def team0_tricks(hands: tuple[frozenset[int], ...], trump: int, leader: int,
         new = tuple(h - {c} if s == seat else h for s, h in enumerate(hands))
         t = trick + (c,)
         if len(t) == 4:
-            w = _winner(t, leader, trump)
+            w = trick_winner(t, leader, trump)
             results.append((1 if w % 2 == 0 else 0) + team0_tricks(new, trump, w, ()))
         else:
             results.append(team0_tricks(new, trump, leader, t))
     return max(results) if seat % 2 == 0 else min(results)
 
 
-@lru_cache(maxsize=None)
-def team_run(hands: tuple[frozenset[int], ...], trump: int, leader: int, team: int,
-             trick: tuple[int, ...] = ()) -> int:
+@cache
+def team_run(
+    hands: tuple[frozenset[int], ...],
+    trump: int,
+    leader: int,
+    team: int,
+    trick: tuple[int, ...] = (),
+) -> int:
     """Most tricks in a row, from now, that ``team`` can make sure of (its Kot power)."""
     seat = (leader + len(trick)) % 4
     if not hands[seat]:
@@ -62,7 +69,7 @@ def team_run(hands: tuple[frozenset[int], ...], trump: int, leader: int, team: i
         new = tuple(h - {c} if s == seat else h for s, h in enumerate(hands))
         t = trick + (c,)
         if len(t) == 4:
-            w = _winner(t, leader, trump)
+            w = trick_winner(t, leader, trump)
             results.append(1 + team_run(new, trump, w, team, ()) if w % 2 == team else 0)
         else:
             results.append(team_run(new, trump, leader, team, t))

@@ -55,10 +55,12 @@ _HASH_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
 
 @njit(cache=True)
 def new_table(bits):
-    """A transposition table of ``2**bits`` slots: ``(keys int64[n, 2], vals int8[n, 2])``.
+    """A transposition table of ``2**bits`` slots: ``(keys int64[n, 2], vals int8[n, 3])``.
 
     ``vals[i]`` holds a lower and an upper bound on the tricks the leader's
-    team takes from the position with key ``keys[i]`` (``bits <= 34``).
+    team takes from the position with key ``keys[i]`` and how many tricks the
+    position has left (the bucket's first slot keeps the biggest). Slots come
+    in buckets of four (``2 <= bits <= 34``).
     """
     n = 1 << bits
     return np.full((n, 2), TT_EMPTY, np.int64), np.zeros((n, 3), np.int8)
@@ -637,3 +639,72 @@ def analyse_many_nb(hands, trump, leader, full, chunks, tt_bits, out, nodes):
         for i in range(b * size, min(n, (b + 1) * size)):
             analyse_nb(hands[i], trump[i], leader[i], full[i] != 0, tt_keys, tt_vals, stats, out[i])
         nodes[b] = stats[0]
+
+
+@njit(cache=True)
+def play_nb(hands, trump, leader, trick, ntrick, card):
+    """Play ``card`` for the seat to move: ``(hands, leader, trick, ntrick, winner)``.
+
+    Returns new arrays (the inputs are not changed). When the card completes
+    the trick, the trick is cleared, its winner leads and ``winner`` is that
+    seat; otherwise ``winner`` is -1.
+    """
+    seat = (leader + ntrick) & 3
+    h = hands.copy()
+    h[seat] ^= 1 << card
+    t = np.zeros(3, np.int64)
+    for k in range(ntrick):
+        t[k] = trick[k]
+    if ntrick < 3:
+        t[ntrick] = card
+        return h, leader, t, ntrick + 1, -1
+    best = trick[0]
+    best_seat = leader
+    for k in range(1, 4):
+        c = trick[k] if k < 3 else card
+        if beats(c, best, trump):
+            best = c
+            best_seat = (leader + k) & 3
+    return h, best_seat, np.zeros(3, np.int64), 0, best_seat
+
+
+@njit(cache=True)
+def card_values_nb(hands, trump, leader, trick, ntrick, tt_keys, tt_vals, stats, out):
+    """Double-dummy value of every legal card of the seat to move, into ``out`` (int64[52]).
+
+    ``out[c]`` is the number of the remaining tricks (the current one
+    included) the mover's team takes after playing ``c`` with best play
+    from then on; -1 for cards it may not play. Equivalent cards are solved
+    once.
+    """
+    seat = (leader + ntrick) & 3
+    team = seat & 1
+    led = trick[0] // 13 if ntrick > 0 else -1
+    legal = legal_mask(hands[seat], led)
+    tcards = 0
+    for k in range(ntrick):
+        tcards |= 1 << trick[k]
+    reps = _equivalents(legal, _alive(hands) | tcards)
+    out[:] = -1
+    m = reps
+    while m != 0:
+        c = 63 - ctlz(m)
+        m ^= 1 << c
+        h, nl, t, nt, w = play_nb(hands, trump, leader, trick, ntrick, c)
+        won = 1 if w >= 0 and (w & 1) == team else 0
+        out[c] = won + tricks_nb(h, trump, nl, t, nt, team, tt_keys, tt_vals, stats)
+    # Every card takes the value of the run it belongs to (runs are topped by reps).
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        a = (_alive(hands) | tcards) & sm
+        v = -1
+        x = a
+        while x != 0:
+            c = 63 - ctlz(x)
+            x ^= 1 << c
+            if (legal >> c) & 1:
+                if (reps >> c) & 1:
+                    v = out[c]
+                out[c] = v
+            else:
+                v = -1

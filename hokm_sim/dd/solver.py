@@ -327,9 +327,11 @@ def _search(
     recursive functions). ``h`` (int64[4]) is changed during the search and
     restored. ``pos`` cards are in the current trick (``tcards``), led suit
     ``led``, winning so far ``best`` by ``best_seat``. ``stats[0]`` counts the
-    nodes entered.
+    nodes entered; a positive ``stats[1]`` (when there is one) is a node limit
+    past which the search gives up and returns False (the caller must check).
     """
     st = np.empty((53, _NF), np.int64)
+    limit = stats[1] if stats.shape[0] > 1 else 0
     d = 0
     st[0, _F_LEADER] = leader
     st[0, _F_POS] = pos
@@ -344,6 +346,8 @@ def _search(
         if entering:
             # Evaluate the node at depth d: a bound decides it, or set up its moves.
             stats[0] += 1
+            if limit > 0 and stats[0] > limit:
+                return False  # over budget: the caller sees stats[0] > stats[1]
             leader = st[d, _F_LEADER]
             pos = st[d, _F_POS]
             need = st[d, _F_NEED]
@@ -534,7 +538,9 @@ def reach_nb(hands, trump, leader, trick, ntrick, team, need, kot, tt_keys, tt_v
     tt_keys, tt_vals : arrays from :func:`new_table`
         Transposition table, kept between calls.
     stats : int64[>=1]
-        ``stats[0]`` is increased by the number of search nodes visited.
+        ``stats[0]`` is increased by the number of search nodes visited; with a
+        second slot, a positive ``stats[1]`` is a node limit: past it the
+        search gives up and returns False (``stats[0] > stats[1]`` tells).
     """
     led, best, best_seat, tcards = _trick_state(trump, leader, trick, ntrick)
     h = hands.copy()

@@ -3,17 +3,17 @@
 At a decision the seat knows its own hand, every card played and by whom,
 the voids shown and how many cards each seat still holds. :func:`sample_hands`
 deals the unseen cards to the other three seats consistently with all of it;
-:func:`pimc_card` solves each such deal double dummy for every card it may
-play and plays the card with the best average score for the hand;
-:func:`pimc_trump` judges each trump over completions of the Hakem's five
-cards. The bot file ``strategies/pimc.py`` calls these two.
+:func:`pimc_scores` solves each such deal double dummy for every card the
+seat may play and sums each card's score for the hand, and
+:func:`choose_among` picks the card; :func:`pimc_trump_scores` judges each
+trump over completions of the Hakem's five cards. The bot file
+``strategies/pimc.py`` puts them together.
 
 Scores are the hand's points from the seat's team's side, as the rules give
 them: win 1, lose -1; a Kot made 2 (3 when the defenders make it, the Hakem
 Kot) and a Kot suffered -2 (-3). A search that runs past the node budget
-drops its sample, so cost per decision is bounded; when every sample is
-dropped the seat plays the card that wins the trick most cheaply (or its
-lowest card).
+drops its sample, so the cost of a decision is bounded; the bot decides by
+other means when every sample was dropped.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb
-from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctlz, ctz, lowest_by_rank, popcount
+from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctz, popcount
 from hokm_sim.engine.rng import rand_below
-from hokm_sim.engine.rules import TRICKS_TO_WIN, beats
+from hokm_sim.engine.rules import TRICKS_TO_WIN
 from hokm_sim.engine.view import (
     V_HAKEM,
     V_HAND,
@@ -38,8 +38,6 @@ from hokm_sim.engine.view import (
     V_TRICKS,
     V_TRUMP,
     V_VOIDS,
-    V_WIN_CARD,
-    V_WIN_SEAT,
 )
 
 P_K = 0
@@ -154,30 +152,15 @@ def _value_after(
     )
 
 
-@njit(inline="always")
-def _fallback(view):
-    """Win the trick as cheaply as possible unless partner has it; else the lowest card."""
-    legal = view[V_LEGAL]
-    if view[V_NTRICK] == 0:
-        return lowest_by_rank(legal)
-    win_seat = view[V_WIN_SEAT]
-    if win_seat >= 0 and (win_seat & 1) == (view[V_SEAT] & 1):
-        return lowest_by_rank(legal)
-    best = view[V_WIN_CARD]
-    trump = view[V_TRUMP]
-    m = legal
-    cheapest = -1
-    while m != 0:
-        c = ctz(m)
-        m &= m - 1
-        if beats(c, best, trump) and (cheapest < 0 or c % 13 < cheapest % 13):
-            cheapest = c
-    return cheapest if cheapest >= 0 else lowest_by_rank(legal)
-
-
 @njit(cache=True)
-def pimc_card(view, params, rng):
-    """The card with the best average hand points over ``params[P_K]`` sampled deals."""
+def pimc_scores(view, params, rng, totals):
+    """Sum of hand points per card over ``params[P_K]`` sampled deals, into ``totals``.
+
+    Returns ``(moves, used)``: the mask of cards scored (one per run of
+    equivalent cards, the run's top card) and how many samples completed
+    within the node budget (``totals`` sums over those only). With one
+    sensible move there is nothing to sample: ``used`` is 0.
+    """
     legal = view[V_LEGAL]
     seat = view[V_SEAT]
     hand = view[V_HAND]
@@ -191,8 +174,9 @@ def pimc_card(view, params, rng):
     unseen = FULL_DECK & ~hand & ~played
     # Equivalent cards from the seat's own point of view (alive: not yet played).
     moves = _equivalents(legal, unseen | hand | tcards)
+    totals[:] = 0.0
     if popcount(moves) == 1:
-        return 63 - ctlz(moves)
+        return moves, 0
     k_samples = max(1, int(params[P_K]))
     budget = int(params[P_NODES])
     team = seat & 1
@@ -208,7 +192,6 @@ def pimc_card(view, params, rng):
     keys, vals = new_table(PIMC_TT_BITS)
     stats = np.zeros(2, np.int64)
     stats[1] = budget
-    totals = np.zeros(52, np.float64)
     values = np.zeros(52, np.float64)
     used = 0
     for _ in range(k_samples):
@@ -244,31 +227,41 @@ def pimc_card(view, params, rng):
                 c = ctz(m)
                 m &= m - 1
                 totals[c] += values[c]
-    if used == 0:
-        return _fallback(view)
-    # Best average; ties go to the lower-ranked card (keep the high ones).
-    best = -1
+    return moves, used
+
+
+@njit(cache=True)
+def choose_among(moves, totals, preferred):
+    """The card to play: the best total; among equal best, ``preferred``'s run if it is
+    one of them, else the lowest-ranked (keep the high cards)."""
+    best = -1.0e300
     m = moves
     while m != 0:
         c = ctz(m)
         m &= m - 1
-        if (
-            best < 0
-            or totals[c] > totals[best]
-            or (totals[c] == totals[best] and c % 13 < best % 13)
-        ):
-            best = c
-    return best
+        best = max(best, totals[c])
+    # The run of ``preferred`` is scored at its top card: the lowest move above it.
+    x = moves & (SUIT_MASK << (13 * (preferred // 13))) & ~((1 << preferred) - 1)
+    if x != 0 and totals[ctz(x)] == best:
+        return preferred
+    pick = -1
+    m = moves
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        if totals[c] == best and (pick < 0 or c % 13 < pick % 13):
+            pick = c
+    return pick
 
 
 @njit(cache=True)
-def pimc_trump(view, params, rng):
-    """The trump whose sampled 13-card deals the Hakem's team wins most often.
+def pimc_trump_scores(view, params, rng, totals):
+    """Sum of the Hakem's team's hand points per trump suit over sampled deals.
 
     Each of ``params[P_K]`` samples completes the Hakem's hand from its five
     cards and deals the other seats; every suit is tried as trump on it (the
-    Hakem leads) and scored by double-dummy hand points. Ties go to the
-    longer suit among the five, then the lower suit.
+    Hakem leads). ``totals`` (float64[4]) gets the sums over the samples that
+    completed within the node budget; returns how many did.
     """
     seat = view[V_SEAT]
     five = view[V_HAND]
@@ -282,9 +275,10 @@ def pimc_trump(view, params, rng):
     stats = np.zeros(2, np.int64)
     stats[1] = budget
     trick = np.zeros(3, np.int64)
-    totals = np.zeros(4, np.float64)
     values = np.zeros(4, np.float64)
     unseen = FULL_DECK & ~five
+    totals[:] = 0.0
+    used = 0
     for _ in range(k_samples):
         # The 47 unseen cards go to all four seats (seat -1: nobody is left
         # out), 8 of them to the Hakem beside its five.
@@ -294,20 +288,14 @@ def pimc_trump(view, params, rng):
         complete = True
         for s in range(4):
             values[s] = _value_after_lead(hands, s, seat, team, keys, vals, stats, trick)
-            if budget > 0 and stats[0] > budget:  # the search gave up: drop the sample
+            if budget > 0 and stats[0] > budget:
                 complete = False
                 break
         if complete:
+            used += 1
             for s in range(4):
                 totals[s] += values[s]
-    best = 0
-    best_len = -1
-    for s in range(4):
-        n = popcount(five & (SUIT_MASK << (13 * s)))
-        if totals[s] > totals[best] or (totals[s] == totals[best] and n > best_len):
-            best = s
-            best_len = n
-    return best
+    return used
 
 
 @njit(inline="always")

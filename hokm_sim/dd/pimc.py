@@ -77,6 +77,23 @@ def sample_hands(rng, seat, hand, unseen, counts, voids, out):
     return False
 
 
+@njit(cache=True)
+def sample_view(view, rng, out):
+    """One deal of the cards the deciding seat has not seen, consistent with its view.
+
+    ``out`` (int64[4]) gets every seat's current cards: the seat's own hand,
+    and for each other seat as many unseen cards as it still holds
+    (13 minus the cards it has played), never of a suit it has shown void in.
+    """
+    seat = view[V_SEAT]
+    hand = view[V_HAND]
+    unseen = FULL_DECK & ~hand & ~view[V_PLAYED]
+    counts = np.zeros(4, np.int64)
+    for s in range(4):
+        counts[s] = 13 - popcount(view[V_PLAYED_BY + s])
+    return sample_hands(rng, seat, hand, unseen, counts, view[V_VOIDS], out)
+
+
 @njit(inline="always")
 def _try_deal(rng, seat, hand, cards, n, counts, voids, cap, out):
     for i in range(n - 1, 0, -1):
@@ -185,9 +202,6 @@ def pimc_scores(view, params, rng, totals):
     ours = view[V_TRICKS + team]
     theirs = view[V_TRICKS + 1 - team]
     we_are_hakem = (view[V_HAKEM] & 1) == team
-    counts = np.zeros(4, np.int64)
-    for s in range(4):
-        counts[s] = 13 - popcount(view[V_PLAYED_BY + s])
     hands = np.zeros(4, np.int64)
     keys, vals = new_table(PIMC_TT_BITS)
     stats = np.zeros(2, np.int64)
@@ -195,7 +209,7 @@ def pimc_scores(view, params, rng, totals):
     values = np.zeros(52, np.float64)
     used = 0
     for _ in range(k_samples):
-        sample_hands(rng, seat, hand, unseen, counts, view[V_VOIDS], hands)
+        sample_view(view, rng, hands)
         stats[0] = 0
         complete = True
         m = moves

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -62,6 +63,71 @@ def dd(file, threads: int | None) -> None:
     sys.stdout.flush()
 
 
+@click.command("dd-study", context_settings=CONTEXT)
+@click.option(
+    "--hands", type=click.IntRange(min=1), default=200, show_default=True, help="Deals to solve."
+)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed [default: a fresh one].")
+@click.option(
+    "--heuristics",
+    default="longest,points,weighted,random",
+    show_default=True,
+    help="Comma-separated trump heuristics to judge (strategy specs).",
+)
+@click.option("--threads", type=int, help="Threads [default: all cores].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
+def dd_study(
+    hands: int,
+    seed: int | None,
+    heuristics: str,
+    threads: int | None,
+    out: Path | None,
+    force: bool,
+) -> None:
+    """How often can the Hakem's team force 7 with each trump call, double dummy?
+
+    Solves each seeded deal (the engine's deals) with all four trumps, the
+    Hakem leading, and judges each heuristic's call against the best suit in
+    hindsight: how much each heuristic gives away against perfect play.
+    Prints a table and writes summary.json and report.md to a report folder
+    (never over an existing one without --force). A full deal takes the
+    solver about 0.1 s at the median and seconds in the worst cases.
+
+    \b
+    Example:
+        hokm-sim dd-study --hands 200 --seed 1
+        hokm-sim dd-study --heuristics longest,expert --hands 100
+    """
+    import secrets
+
+    from hokm_sim.cli import _check_out, _quote_arg, _strategy
+    from hokm_sim.dd import study
+    from hokm_sim.report import default_folder
+    from hokm_sim.writing import atomic_text
+
+    ctx = click.get_current_context()
+    heur = [_strategy(ctx, None, h.strip()) for h in heuristics.split(",") if h.strip()]
+    if not heur:
+        raise click.UsageError("give at least one heuristic in --heuristics")
+    n_threads = _set_threads(threads)
+    seed = secrets.randbits(63) if seed is None else seed
+    folder = out or default_folder(Path("results"), "dd-study", "perfect", seed)
+    _check_out(folder, force)
+    data = study.collect(heur, seed, hands, n_threads)
+    summary = study.summarize(data)
+    command = (
+        f"hokm-sim dd-study --hands {hands} --seed {seed} --heuristics {_quote_arg(heuristics)}"
+    )
+    summary["command"] = command
+    text = study.markdown(summary, command)
+    atomic_text(folder / "summary.json", json.dumps(summary, indent=1) + "\n")
+    atomic_text(folder / "report.md", text)
+    click.echo(text)
+    click.echo(f"report: {folder}")
+
+
 def register(group: click.Group) -> None:
     """Add the double-dummy commands to the ``hokm-sim`` group."""
     group.add_command(dd)
+    group.add_command(dd_study)

@@ -714,3 +714,27 @@ def card_values_nb(hands, trump, leader, trick, ntrick, tt_keys, tt_vals, stats,
                 out[c] = v
             else:
                 v = -1
+
+
+@njit(cache=True, parallel=True)
+def trump_study_nb(hands, hakem, chunks, tt_bits, out, nodes):
+    """For each deal and each trump suit, whether the Hakem's team can force 7.
+
+    ``hands`` int64[n, 4], ``hakem`` int64[n] (the Hakem leads); ``out``
+    int64[n, 4] gets 1 or 0 per trump C, D, H, S; ``nodes`` int64[chunks] each
+    block's node count. Blocks of deals run in parallel, each with its own
+    table of ``2**tt_bits`` slots.
+    """
+    n = hands.shape[0]
+    size = -(-n // chunks)
+    for b in prange(chunks):
+        tt_keys, tt_vals = new_table(tt_bits)
+        stats = np.zeros(1, np.int64)
+        trick = np.zeros(3, np.int64)
+        for i in range(b * size, min(n, (b + 1) * size)):
+            for s in range(4):
+                ok = reach_nb(
+                    hands[i], s, hakem[i], trick, 0, hakem[i] & 1, 7, False, tt_keys, tt_vals, stats
+                )
+                out[i, s] = 1 if ok else 0
+        nodes[b] = stats[0]

@@ -257,3 +257,21 @@ def test_dd_command_bad_input_is_one_line_and_exit_2(line, message):
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: line 2: ") and message in lines[0]
     assert "Traceback" not in r.output
+
+
+def test_dd_study_writes_a_report_and_never_overwrites(tmp_path):
+    out = tmp_path / "study"
+    args = ["dd-study", "--hands", "2", "--seed", "3", "--heuristics", "longest,random"]
+    r = CliRunner().invoke(main, [*args, "--threads", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    s = json.loads((out / "summary.json").read_text())
+    assert "| longest |" in (out / "report.md").read_text() and "| longest |" in r.stdout
+    assert s["deals"] == 2 and set(s["heuristics"]) == {"longest", "random"}
+    for h in s["heuristics"].values():
+        # A call forces 7 only where some trump does: perfect = call + loss.
+        assert h["forces_7"]["value"] + h["loss_vs_perfect"]["value"] == s["perfect"]["value"]
+    again = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert len(again.output.strip().splitlines()) == 1
+    bad = CliRunner().invoke(main, ["dd-study", "--heuristics", "nosuchbot", "--out", str(out)])
+    assert bad.exit_code == 2 and "unknown strategy 'nosuchbot'" in bad.output

@@ -13,23 +13,29 @@ played out to the end. A Hokm hand stops when a team reaches 7, which never
 changes who gets there first: a team reaches 7 first exactly when its
 double-dummy total (tricks taken plus tricks still to come) is 7 or more.
 
-What makes it fast (each measured with ``benchmarks/dd_speed.py``):
+Techniques (node counts measured with ``benchmarks/dd_speed.py``):
 
 - true/false search against a target, cut off as soon as the target is made
   or out of reach;
 - cards of one hand that are adjacent in rank among the cards still alive
   (in hands or on the table) are one move (holding K and Q once the A has
   gone is one choice, not two);
-- quick tricks: the top cards the leader can cash before an opponent with
-  trumps runs out of the suit are a lower bound for the side on lead;
+- sure tricks: the top cards the leader can cash before an opponent with
+  trumps runs out of the suit, and each team's run of top trumps, bound
+  both sides;
 - a transposition table at trick boundaries keyed by relative ranks
   (per suit, who holds each alive card in rank order, seats counted from the
   leader), the trump suit and the Kot flag, holding lower and upper bounds
   on the leader's team's tricks, so one entry serves every target and many
   deals (positions that differ only in cards already played are one entry);
-- move ordering: cheapest winning card first when an opponent is winning,
-  low cards when partner is, top cards of each suit first on lead;
+  buckets of four slots, the first kept for the biggest position;
+- move ordering: on lead, cashing winners and low cards to partner's winner
+  first; cheapest winning card when an opponent is winning (second hand only
+  when the third cannot beat it), low cards when partner is;
 - the last trick is counted directly.
+
+Tried and left out because they did not reduce nodes: trying the table's
+stored best lead first, and always keeping the biggest positions.
 
 The table (``tt_keys``, ``tt_vals``, from :func:`new_table`) can be shared
 by any number of searches and deals: its keys hold everything a stored bound
@@ -48,7 +54,7 @@ from hokm_sim.engine.rules import beats, legal_mask
 TT_EMPTY = -1
 """Key value of an empty table slot (real keys are non-negative)."""
 DEFAULT_TT_BITS = 20
-"""log2 of the number of table slots for a stand-alone solve (2**20 slots, 18 MB)."""
+"""log2 of the number of table slots for a stand-alone solve (2**20 slots, about 19 MB)."""
 _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 _HASH_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
 

@@ -1252,3 +1252,12 @@ def plot(results_dir: Path) -> None:
     except (OSError, json.JSONDecodeError, KeyError) as exc:
         raise click.UsageError(f"{f} is not the summary of a trump study: {exc}") from None
     click.echo("\n".join(str(p) for p in files))
+
+
+def _register_dd() -> None:
+    from hokm_sim.dd.commands import register
+
+    register(main)
+
+
+_register_dd()

@@ -39,7 +39,7 @@ from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.engine.bits import HAS_PDEP
-from hokm_sim.registry import Strategy
+from hokm_sim.registry import Strategy, import_bot_file
 from hokm_sim.writing import atomic_text
 
 _ENGINE_DIR = Path(__file__).resolve().parent / "engine"
@@ -153,14 +153,39 @@ def _engine_digest() -> str:
     return h.hexdigest()
 
 
+def _library_dirs(path: Path) -> list[Path]:
+    """Folders of jitted library code a bot file calls, outside the engine and the bot's folder.
+
+    A bot may call jitted functions of a package (``pimc`` calls the
+    double-dummy solver in ``hokm_sim/dd``). numba's cache would keep the old
+    machine code of those after an edit, so their folders' sources go into the
+    bot's hash too; the engine's own folder (and ``botkit``) is in the engine
+    hash already.
+    """
+    mod = import_bot_file(path)
+    skip = {_ENGINE_DIR, _ENGINE_DIR.parent, path.parent.resolve()}
+    dirs = set()
+    for val in vars(mod).values():
+        if isinstance(val, Dispatcher):
+            file = getattr(sys.modules.get(val.py_func.__module__), "__file__", None)
+            if file and Path(file).resolve().parent not in skip:
+                dirs.add(Path(file).resolve().parent)
+    return sorted(dirs)
+
+
 def _bot_digest(path: Path) -> str:
-    """Hash of a bot file and the files beside it (helpers it imports, data it reads)."""
+    """Hash of a bot file, the files beside it (helpers it imports, data it reads) and the
+    sources of jitted libraries it calls (:func:`_library_dirs`)."""
     h = hashlib.sha256()
     h.update(str(path).encode())
     h.update(path.read_bytes())
     for p in sorted(path.parent.iterdir()):
         if p != path and p.is_file() and not p.name.startswith(".") and p.stat().st_size < 2**24:
             h.update(p.name.encode())
+            h.update(p.read_bytes())
+    for d in _library_dirs(path):
+        for p in sorted(d.glob("*.py")):
+            h.update(str(p).encode())
             h.update(p.read_bytes())
     return h.hexdigest()
 

@@ -1,0 +1,323 @@
+"""Perfect-information Monte Carlo for a bot, for numba: sample what the seat cannot see.
+
+At a decision the seat knows its own hand, every card played and by whom,
+the voids shown and how many cards each seat still holds. :func:`sample_hands`
+deals the unseen cards to the other three seats consistently with all of it;
+:func:`pimc_scores` solves each such deal double dummy for every card the
+seat may play and sums each card's score for the hand, and
+:func:`choose_among` picks the card; :func:`pimc_trump_scores` judges each
+trump over completions of the Hakem's five cards. The bot file
+``strategies/pimc.py`` puts them together.
+
+Scores are the hand's points from the seat's team's side, as the rules give
+them: win 1, lose -1; a Kot made 2 (3 when the defenders make it, the Hakem
+Kot) and a Kot suffered -2 (-3). A search that runs past the node budget
+drops its sample, so the cost of a decision is bounded; the bot decides by
+other means when every sample was dropped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb
+from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctz, popcount
+from hokm_sim.engine.rng import rand_below
+from hokm_sim.engine.rules import TRICKS_TO_WIN
+from hokm_sim.engine.view import (
+    V_HAKEM,
+    V_HAND,
+    V_LEADER,
+    V_LEGAL,
+    V_NTRICK,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_SEAT,
+    V_TRICK,
+    V_TRICKS,
+    V_TRUMP,
+    V_VOIDS,
+)
+
+P_K = 0
+"""``params`` slot: samples per decision."""
+P_NODES = 1
+"""``params`` slot: node budget of one sample's searches (0: no limit)."""
+PIMC_TT_BITS = 16
+"""Table size of one decision (2**16 slots, about 1.5 MB), shared by its samples."""
+MAX_TRIES = 200
+"""Attempts at a consistent deal before giving up on the voids (never seen needed)."""
+
+
+@njit(cache=True)
+def sample_hands(rng, seat, hand, unseen, counts, voids, out):
+    """Deal ``unseen`` to the seats other than ``seat``, ``counts[s]`` cards each.
+
+    No seat gets a suit it has shown void in (bit ``s * 4 + suit`` of
+    ``voids``). Cards go out most constrained first, each to a seat allowed
+    to hold it with chance proportional to the room it has left; a deal that
+    runs into a dead end is started again. ``out`` (int64[4]) gets the hands,
+    ``hand`` for ``seat`` (-1: deal to all four). Returns False if no consistent deal was found
+    (then the voids are ignored for this one).
+    """
+    cards = np.empty(52, np.int64)
+    n = 0
+    m = unseen
+    while m != 0:
+        cards[n] = ctz(m)
+        m &= m - 1
+        n += 1
+    cap = np.zeros(4, np.int64)
+    for _ in range(MAX_TRIES):
+        ok = _try_deal(rng, seat, hand, cards, n, counts, voids, cap, out)
+        if ok:
+            return True
+    _try_deal(rng, seat, hand, cards, n, counts, 0, cap, out)
+    return False
+
+
+@njit(cache=True)
+def sample_view(view, rng, out):
+    """One deal of the cards the deciding seat has not seen, consistent with its view.
+
+    ``out`` (int64[4]) gets every seat's current cards: the seat's own hand,
+    and for each other seat as many unseen cards as it still holds
+    (13 minus the cards it has played), never of a suit it has shown void in.
+    """
+    seat = view[V_SEAT]
+    hand = view[V_HAND]
+    unseen = FULL_DECK & ~hand & ~view[V_PLAYED]
+    counts = np.zeros(4, np.int64)
+    for s in range(4):
+        counts[s] = 13 - popcount(view[V_PLAYED_BY + s])
+    return sample_hands(rng, seat, hand, unseen, counts, view[V_VOIDS], out)
+
+
+@njit(inline="always")
+def _try_deal(rng, seat, hand, cards, n, counts, voids, cap, out):
+    for i in range(n - 1, 0, -1):
+        j = rand_below(rng, i + 1)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+    for s in range(4):
+        cap[s] = counts[s] if s != seat else 0
+        out[s] = hand if s == seat else 0
+    for allowed_n in range(1, 4):
+        for i in range(n):
+            c = cards[i]
+            suit = c // 13
+            k = 0
+            room = 0
+            for s in range(4):
+                if s != seat and (voids >> (s * 4 + suit)) & 1 == 0:
+                    k += 1
+                    room += cap[s]
+            if k != allowed_n and not (allowed_n == 3 and k == 0):
+                continue
+            if room == 0:
+                return False
+            r = rand_below(rng, room)
+            for s in range(4):
+                if s != seat and (voids >> (s * 4 + suit)) & 1 == 0:
+                    if r < cap[s]:
+                        out[s] |= 1 << c
+                        cap[s] -= 1
+                        break
+                    r -= cap[s]
+    return True
+
+
+@njit(inline="always")
+def _hand_points(ours, theirs, kot_made, kot_lost, we_are_hakem):
+    """Points for the seat's team of a hand decided as given (double dummy)."""
+    if ours >= TRICKS_TO_WIN:
+        if kot_made:
+            return 2.0 if we_are_hakem else 3.0
+        return 1.0
+    if kot_lost:
+        return -3.0 if we_are_hakem else -2.0
+    return -1.0
+
+
+@njit(cache=True)
+def _value_after(
+    hands, trump, leader, trick, ntrick, card, team, ours, theirs, we_are_hakem, keys, vals, stats
+):
+    """Hand points for ``team`` after the mover plays ``card``, best play from then on."""
+    h, nl, t, nt, w = play_nb(hands, trump, leader, trick, ntrick, card)
+    if w >= 0:
+        if (w & 1) == team:
+            ours += 1
+        else:
+            theirs += 1
+    if ours >= TRICKS_TO_WIN:
+        return _hand_points(ours, theirs, theirs == 0, False, we_are_hakem)
+    if theirs >= TRICKS_TO_WIN:
+        return _hand_points(ours, theirs, False, ours == 0, we_are_hakem)
+    win = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, False, keys, vals, stats)
+    kot = False
+    if win and theirs == 0:
+        kot = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, True, keys, vals, stats)
+    elif not win and ours == 0:
+        kot = reach_nb(
+            h, trump, nl, t, nt, 1 - team, TRICKS_TO_WIN - theirs, True, keys, vals, stats
+        )
+    return _hand_points(
+        TRICKS_TO_WIN if win else 0, theirs, win and kot, (not win) and kot, we_are_hakem
+    )
+
+
+@njit(cache=True)
+def pimc_scores(view, params, rng, totals):
+    """Sum of hand points per card over ``params[P_K]`` sampled deals, into ``totals``.
+
+    Returns ``(moves, used)``: the mask of cards scored (one per run of
+    equivalent cards, the run's top card) and how many samples completed
+    within the node budget (``totals`` sums over those only). With one
+    sensible move there is nothing to sample: ``used`` is 0.
+    """
+    legal = view[V_LEGAL]
+    seat = view[V_SEAT]
+    hand = view[V_HAND]
+    played = view[V_PLAYED]
+    ntrick = view[V_NTRICK]
+    tcards = 0
+    trick = np.zeros(3, np.int64)
+    for k in range(ntrick):
+        trick[k] = view[V_TRICK + k]
+        tcards |= 1 << trick[k]
+    unseen = FULL_DECK & ~hand & ~played
+    # Equivalent cards from the seat's own point of view (alive: not yet played).
+    moves = _equivalents(legal, unseen | hand | tcards)
+    totals[:] = 0.0
+    if popcount(moves) == 1:
+        return moves, 0
+    k_samples = max(1, int(params[P_K]))
+    budget = int(params[P_NODES])
+    team = seat & 1
+    trump = view[V_TRUMP]
+    leader = view[V_LEADER]
+    ours = view[V_TRICKS + team]
+    theirs = view[V_TRICKS + 1 - team]
+    we_are_hakem = (view[V_HAKEM] & 1) == team
+    hands = np.zeros(4, np.int64)
+    keys, vals = new_table(PIMC_TT_BITS)
+    stats = np.zeros(2, np.int64)
+    stats[1] = budget
+    values = np.zeros(52, np.float64)
+    used = 0
+    for _ in range(k_samples):
+        sample_view(view, rng, hands)
+        stats[0] = 0
+        complete = True
+        m = moves
+        while m != 0:
+            c = ctz(m)
+            m &= m - 1
+            values[c] = _value_after(
+                hands,
+                trump,
+                leader,
+                trick,
+                ntrick,
+                c,
+                team,
+                ours,
+                theirs,
+                we_are_hakem,
+                keys,
+                vals,
+                stats,
+            )
+            if budget > 0 and stats[0] > budget:  # the search gave up: drop the sample
+                complete = False
+                break
+        if complete:
+            used += 1
+            m = moves
+            while m != 0:
+                c = ctz(m)
+                m &= m - 1
+                totals[c] += values[c]
+    return moves, used
+
+
+@njit(cache=True)
+def choose_among(moves, totals, preferred):
+    """The card to play: the best total; among equal best, ``preferred``'s run if it is
+    one of them, else the lowest-ranked (keep the high cards)."""
+    best = -1.0e300
+    m = moves
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        best = max(best, totals[c])
+    # The run of ``preferred`` is scored at its top card: the lowest move above it.
+    x = moves & (SUIT_MASK << (13 * (preferred // 13))) & ~((1 << preferred) - 1)
+    if x != 0 and totals[ctz(x)] == best:
+        return preferred
+    pick = -1
+    m = moves
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        if totals[c] == best and (pick < 0 or c % 13 < pick % 13):
+            pick = c
+    return pick
+
+
+@njit(cache=True)
+def pimc_trump_scores(view, params, rng, totals):
+    """Sum of the Hakem's team's hand points per trump suit over sampled deals.
+
+    Each of ``params[P_K]`` samples completes the Hakem's hand from its five
+    cards and deals the other seats; every suit is tried as trump on it (the
+    Hakem leads). ``totals`` (float64[4]) gets the sums over the samples that
+    completed within the node budget; returns how many did.
+    """
+    seat = view[V_SEAT]
+    five = view[V_HAND]
+    k_samples = max(1, int(params[P_K]))
+    budget = int(params[P_NODES])
+    team = seat & 1
+    counts = np.full(4, 13, np.int64)
+    counts[seat] = 8
+    hands = np.zeros(4, np.int64)
+    keys, vals = new_table(PIMC_TT_BITS)
+    stats = np.zeros(2, np.int64)
+    stats[1] = budget
+    trick = np.zeros(3, np.int64)
+    values = np.zeros(4, np.float64)
+    unseen = FULL_DECK & ~five
+    totals[:] = 0.0
+    used = 0
+    for _ in range(k_samples):
+        # The 47 unseen cards go to all four seats (seat -1: nobody is left
+        # out), 8 of them to the Hakem beside its five.
+        sample_hands(rng, -1, 0, unseen, counts, 0, hands)
+        hands[seat] |= five
+        stats[0] = 0
+        complete = True
+        for s in range(4):
+            values[s] = _value_after_lead(hands, s, seat, team, keys, vals, stats, trick)
+            if budget > 0 and stats[0] > budget:
+                complete = False
+                break
+        if complete:
+            used += 1
+            for s in range(4):
+                totals[s] += values[s]
+    return used
+
+
+@njit(inline="always")
+def _value_after_lead(hands, trump, hakem, team, keys, vals, stats, trick):
+    """Hand points for the Hakem's team of a whole deal with this trump (the Hakem leads)."""
+    win = reach_nb(hands, trump, hakem, trick, 0, team, TRICKS_TO_WIN, False, keys, vals, stats)
+    if win:
+        kot = reach_nb(hands, trump, hakem, trick, 0, team, TRICKS_TO_WIN, True, keys, vals, stats)
+        return 2.0 if kot else 1.0
+    kot = reach_nb(hands, trump, hakem, trick, 0, 1 - team, TRICKS_TO_WIN, True, keys, vals, stats)
+    return -3.0 if kot else -1.0

@@ -1,0 +1,746 @@
+"""Double-dummy search for Hokm, for numba: every hand open, best play by all four.
+
+A position is the four hands (``int64[4]`` card masks, equal lengths at a
+trick boundary), the trump suit, the seat on lead and the cards already in
+the current trick (``trick``, ``ntrick``). The questions all reduce to one
+zero-window search, :func:`reach_nb`: can team ``team`` take at least
+``need`` of the tricks still to play (the current one included)? With
+``kot`` set the question is whether it can take the next ``need`` tricks in
+a row, which is how a Kot is forced.
+
+Trick counts here are over *all* remaining tricks, as if the hand were
+played out to the end. A Hokm hand stops when a team reaches 7, which never
+changes who gets there first: a team reaches 7 first exactly when its
+double-dummy total (tricks taken plus tricks still to come) is 7 or more.
+
+Techniques (node counts measured with ``benchmarks/dd_speed.py``):
+
+- true/false search against a target, cut off as soon as the target is made
+  or out of reach;
+- cards of one hand that are adjacent in rank among the cards still alive
+  (in hands or on the table) are one move (holding K and Q once the A has
+  gone is one choice, not two);
+- sure tricks: the top cards the leader can cash before an opponent with
+  trumps runs out of the suit, and each team's run of top trumps, bound
+  both sides;
+- a transposition table at trick boundaries keyed by relative ranks
+  (per suit, who holds each alive card in rank order, seats counted from the
+  leader), the trump suit and the Kot flag, holding lower and upper bounds
+  on the leader's team's tricks, so one entry serves every target and many
+  deals (positions that differ only in cards already played are one entry);
+  buckets of four slots, the first kept for the biggest position;
+- move ordering: on lead, cashing winners and low cards to partner's winner
+  first; cheapest winning card when an opponent is winning (second hand only
+  when the third cannot beat it), low cards when partner is;
+- the last trick is counted directly.
+
+Tried and left out because they did not reduce nodes: trying the table's
+stored best lead first, and always keeping the biggest positions.
+
+The table (``tt_keys``, ``tt_vals``, from :func:`new_table`) can be shared
+by any number of searches and deals: its keys hold everything a stored bound
+depends on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from hokm_sim.dd.bits import pdep, pext
+from hokm_sim.engine.bits import SUIT_MASK, ctlz, ctz, popcount
+from hokm_sim.engine.rules import beats, legal_mask
+
+TT_EMPTY = -1
+"""Key value of an empty table slot (real keys are non-negative)."""
+DEFAULT_TT_BITS = 20
+"""log2 of the number of table slots for a stand-alone solve (2**20 slots, about 19 MB)."""
+_HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+_HASH_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
+
+
+@njit(cache=True)
+def new_table(bits):
+    """A transposition table of ``2**bits`` slots: ``(keys int64[n, 2], vals int8[n, 3])``.
+
+    ``vals[i]`` holds a lower and an upper bound on the tricks the leader's
+    team takes from the position with key ``keys[i]`` and how many tricks the
+    position has left (the bucket's first slot keeps the biggest). Slots come
+    in buckets of four (``2 <= bits <= 34``).
+    """
+    n = 1 << bits
+    return np.full((n, 2), TT_EMPTY, np.int64), np.zeros((n, 3), np.int8)
+
+
+@njit(inline="always")
+def _alive(h):
+    return h[0] | h[1] | h[2] | h[3]
+
+
+@njit(inline="always")
+def _top_run(mine, alive):
+    """How many of the highest alive cards of one suit are in ``mine``."""
+    n = popcount(alive)
+    if n == 0:
+        return 0
+    c = pext(mine, alive)
+    gaps = ~c & ((1 << n) - 1)
+    # Leading ones of the n-bit value c: n minus the bit length of its gaps.
+    return n - (64 - ctlz(gaps))
+
+
+@njit(inline="always")
+def _quick_tricks(h, trump, leader):
+    """Tricks the leader can cash from the top before the other side gets in.
+
+    Top trumps count in full; top cards of a side suit count up to the
+    length of that suit in each opponent's hand that still holds a trump (an
+    opponent without trumps cannot ruff). A lower bound for the leader's team.
+    """
+    me = h[leader]
+    o1 = h[(leader + 1) & 3]
+    o2 = h[(leader + 3) & 3]
+    alive = _alive(h)
+    tmask = SUIT_MASK << (13 * trump)
+    total = 0
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        mine = me & sm
+        if mine == 0:
+            continue
+        run = _top_run(mine, alive & sm)
+        if s != trump:
+            if o1 & tmask:
+                run = min(run, popcount(o1 & sm))
+            if o2 & tmask:
+                run = min(run, popcount(o2 & sm))
+        total += run
+    return min(total, popcount(me))
+
+
+@njit(inline="always")
+def _key(h, trump, leader, kot):
+    """Relative-rank key of a trick-boundary position: ``(k1, k2)``, both < 2**62.
+
+    For each suit, the alive cards in rank order and who holds each one
+    (two bits, seats counted from the leader) packed one suit after another;
+    the suit lengths, trump and Kot flag in the top bits.
+    """
+    alive = _alive(h)
+    b0 = h[(leader + 1) & 3] | h[(leader + 3) & 3]
+    b1 = h[(leader + 2) & 3] | h[(leader + 3) & 3]
+    k1 = 0
+    k2 = 0
+    lens = 0
+    sh = 0
+    for s in range(4):
+        u = alive & (SUIT_MASK << (13 * s))
+        n = popcount(u)
+        k1 |= pext(b0, u) << sh
+        k2 |= pext(b1, u) << sh
+        lens |= n << (4 * s)
+        sh += n
+    k1 |= ((lens & 0xFF) << 52) | (trump << 60)
+    k2 |= ((lens >> 8) << 52) | (kot << 60)
+    return k1, k2
+
+
+@njit(inline="always")
+def _tt_slot(k1, k2, n):
+    """The table slot of a key in a table of ``n`` slots."""
+    x = (k1 ^ (k2 >> 31) ^ (k2 << 33)) * _HASH_MUL
+    x ^= (x >> 29) & 0x7FFFFFFFF
+    x *= _HASH_MUL2
+    return (x >> 32) & (n - 1)
+
+
+@njit(inline="always")
+def _tt_find(tt_keys, k1, k2):
+    """Slot holding the key, or -1."""
+    b = _tt_slot(k1, k2, tt_keys.shape[0]) & ~3
+    for j in range(b, b + 4):
+        if tt_keys[j, 0] == k1 and tt_keys[j, 1] == k2:
+            return j
+    return -1
+
+
+@njit(inline="always")
+def _tt_slot_for(tt_keys, tt_vals, k1, k2, nrem):
+    """Slot to store the key in: its own, else a new one in its bucket of four.
+
+    The bucket's first slot keeps the position with most tricks left (it
+    saved most work); the other three take new entries in turn by key, so
+    recent small positions are kept too. A new entry starts with the bounds
+    ``[0, nrem]``.
+    """
+    j = _tt_slot(k1, k2, tt_keys.shape[0])
+    b = j & ~3
+    for i in range(b, b + 4):
+        if tt_keys[i, 0] == k1 and tt_keys[i, 1] == k2:
+            return i
+    victim = b if nrem >= tt_vals[b, 2] else b + 1 + (j & 3) % 3
+    if victim == b and tt_keys[b, 0] != TT_EMPTY:
+        i = b + 1 + (j & 3) % 3
+        tt_keys[i, 0] = tt_keys[b, 0]
+        tt_keys[i, 1] = tt_keys[b, 1]
+        tt_vals[i, 0] = tt_vals[b, 0]
+        tt_vals[i, 1] = tt_vals[b, 1]
+        tt_vals[i, 2] = tt_vals[b, 2]
+    tt_keys[victim, 0] = k1
+    tt_keys[victim, 1] = k2
+    tt_vals[victim, 0] = 0
+    tt_vals[victim, 1] = nrem
+    tt_vals[victim, 2] = nrem
+    return victim
+
+
+@njit(inline="always")
+def _equivalents(cards, alive):
+    """One card of each run of ``cards`` adjacent in rank among ``alive``.
+
+    Keeps the highest card of each run, suit by suit.
+    """
+    # Packed in rank order among the alive cards, a run's top card is one
+    # whose next alive card up is not ours (suits kept apart by their own bit).
+    out = 0
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        x = cards & sm
+        if x != 0:
+            a = alive & sm
+            c = pext(x, a)
+            out |= pdep(c & ~(c >> 1), a)
+    return out
+
+
+@njit(inline="always")
+def _last_trick(h, trump, leader):
+    """Winner of the last trick, each hand holding one card."""
+    best = ctz(h[leader])
+    best_seat = leader
+    for k in range(1, 4):
+        seat = (leader + k) & 3
+        c = ctz(h[seat])
+        if beats(c, best, trump):
+            best = c
+            best_seat = seat
+    return best_seat
+
+
+@njit(inline="always")
+def _trump_run_tricks(h, trump, team):
+    """Tricks ``team`` is sure of with the top trumps it holds.
+
+    Every card in the run of highest alive trumps held by ``team`` wins the
+    trick it falls on (only a higher trump, also the team's, can beat it),
+    and one hand's cards fall on different tricks: a lower bound of
+    ``max`` over the team's two hands of their cards in that run.
+    """
+    tm = SUIT_MASK << (13 * trump)
+    ours = (h[team] | h[team + 2]) & tm
+    alive = _alive(h) & tm
+    run = _top_run(ours, alive)
+    if run == 0:
+        return 0
+    n = popcount(alive)
+    top = pdep(((1 << run) - 1) << (n - run), alive)
+    return max(popcount(h[team] & top), popcount(h[team + 2] & top))
+
+
+@njit(inline="always")
+def _order(h, moves, pos, seat, best, best_seat, trump):
+    """Split the moves into three masks tried in order (the first from its top card).
+
+    On lead: first the top cards that cash (the suit's highest alive card,
+    in trumps or where no opponent can ruff yet) and low cards toward
+    partner's such top card; then the lowest card of each suit; then the
+    rest. Partner winning: low cards, trumps last. An opponent winning: the
+    cheapest card that beats it first (second hand only when the next seat
+    cannot beat it), then low losing cards, then the rest.
+    """
+    tmask = SUIT_MASK << (13 * trump)
+    alive = _alive(h)
+    if pos == 0:
+        partner = h[(seat + 2) & 3]
+        o1 = h[(seat + 1) & 3]
+        o2 = h[(seat + 3) & 3]
+        first = 0
+        lows = 0
+        for s in range(4):
+            sm = SUIT_MASK << (13 * s)
+            x = moves & sm
+            if x == 0:
+                continue
+            lows |= x & -x
+            top = 1 << (63 - ctlz(alive & sm))
+            safe = s == trump or (
+                ((o1 & sm) != 0 or (o1 & tmask) == 0) and ((o2 & sm) != 0 or (o2 & tmask) == 0)
+            )
+            if safe:
+                if x & top:
+                    first |= top
+                elif partner & top:
+                    first |= x & -x
+        second = lows & ~first
+        return first, second, moves & ~first & ~second
+    if (best_seat & 1) == (seat & 1):
+        second = moves & ~tmask
+        if second == 0:
+            return 0, moves, 0
+        return 0, second, moves & tmask
+    bs = best // 13
+    above_best = ~((2 << best) - 1)
+    winners = moves & (((SUIT_MASK << (13 * bs)) & above_best) | (tmask if bs != trump else 0))
+    first = winners & -winners
+    if pos == 1 and first != 0:
+        # Second hand wins only when the third hand cannot beat the card.
+        nxt = h[(seat + 1) & 3]
+        fs = (63 - ctlz(first)) // 13
+        higher = (SUIT_MASK << (13 * fs)) & ~((first << 1) - 1)
+        can_ruff = fs != trump and (nxt & (SUIT_MASK << (13 * bs))) == 0 and (nxt & tmask) != 0
+        if nxt & higher or can_ruff:
+            first = 0
+    second = moves & ~winners & ~tmask
+    return first, second, (moves ^ first) & ~second
+
+
+# Per-depth fields of the explicit search stack (depth = cards played since the root).
+_F_LEADER = 0
+_F_POS = 1
+_F_LED = 2
+_F_BEST = 3
+_F_BSEAT = 4
+_F_TCARDS = 5
+_F_NEED = 6
+_F_M0 = 7  # moves left to try, in three ordered masks
+_F_M1 = 8
+_F_M2 = 9
+_F_CARD = 10  # the card being tried
+_F_SLOT = 11  # 1 when the result goes to the table, -1 when not
+_F_K1 = 12
+_F_K2 = 13
+_F_TARGET = 14
+_NF = 15
+
+
+@njit(cache=True)
+def _search(
+    h, trump, tt_keys, tt_vals, stats, leader, pos, led, best, best_seat, tcards, team, need, kot
+):
+    """Whether ``team`` can take ``need`` of the remaining tricks (in a row with ``kot``).
+
+    An explicit-stack depth-first search (numba's on-disk cache cannot hold
+    recursive functions). ``h`` (int64[4]) is changed during the search and
+    restored. ``pos`` cards are in the current trick (``tcards``), led suit
+    ``led``, winning so far ``best`` by ``best_seat``. ``stats[0]`` counts the
+    nodes entered; a positive ``stats[1]`` (when there is one) is a node limit
+    past which the search gives up and returns False (the caller must check).
+    """
+    st = np.empty((53, _NF), np.int64)
+    limit = stats[1] if stats.shape[0] > 1 else 0
+    d = 0
+    st[0, _F_LEADER] = leader
+    st[0, _F_POS] = pos
+    st[0, _F_LED] = led
+    st[0, _F_BEST] = best
+    st[0, _F_BSEAT] = best_seat
+    st[0, _F_TCARDS] = tcards
+    st[0, _F_NEED] = need
+    entering = True
+    ret = False
+    while True:
+        if entering:
+            # Evaluate the node at depth d: a bound decides it, or set up its moves.
+            stats[0] += 1
+            if limit > 0 and stats[0] > limit:
+                return False  # over budget: the caller sees stats[0] > stats[1]
+            leader = st[d, _F_LEADER]
+            pos = st[d, _F_POS]
+            need = st[d, _F_NEED]
+            st[d, _F_SLOT] = -1
+            decided = False
+            if pos == 0:
+                lead_team = leader & 1
+                nrem = popcount(h[leader])
+                if need <= 0:
+                    decided, ret = True, True
+                elif need > nrem:
+                    decided, ret = True, False
+                elif nrem == 1:
+                    decided, ret = True, (_last_trick(h, trump, leader) & 1) == team
+                else:
+                    # Sure tricks: the leader's cashable tops (in a row), and
+                    # each team's top trumps (not in a row, so not for kot).
+                    qt = _quick_tricks(h, trump, leader)
+                    if kot:
+                        if lead_team == team:
+                            decided, ret = qt >= need, True
+                        else:
+                            decided, ret = qt > 0, False
+                    else:
+                        sure_lead = max(qt, _trump_run_tricks(h, trump, lead_team))
+                        sure_other = _trump_run_tricks(h, trump, 1 - lead_team)
+                        ours = sure_lead if lead_team == team else sure_other
+                        theirs = sure_other if lead_team == team else sure_lead
+                        if ours >= need:
+                            decided, ret = True, True
+                        elif nrem - theirs < need:
+                            decided, ret = True, False
+                    if not decided and (not kot or lead_team == team):
+                        # Bounds are on the leader's team's tricks (in a row with
+                        # kot); ``team`` reaches ``need`` iff that count reaches
+                        # ``target`` (for the other team: iff it stays below).
+                        target = need if lead_team == team else nrem - need + 1
+                        k1, k2 = _key(h, trump, leader, kot)
+                        slot = _tt_find(tt_keys, k1, k2)
+                        if slot >= 0:
+                            if tt_vals[slot, 0] >= target:
+                                decided, ret = True, lead_team == team
+                            elif tt_vals[slot, 1] < target:
+                                decided, ret = True, lead_team != team
+                        if not decided:
+                            st[d, _F_SLOT] = 1
+                            st[d, _F_K1] = k1
+                            st[d, _F_K2] = k2
+                            st[d, _F_TARGET] = target
+            if decided:
+                if d == 0:
+                    return ret
+                d -= 1
+                entering = False
+            else:
+                seat = (leader + pos) & 3
+                legal = legal_mask(h[seat], st[d, _F_LED])
+                moves = _equivalents(legal, _alive(h) | st[d, _F_TCARDS])
+                m0, m1, m2 = _order(h, moves, pos, seat, st[d, _F_BEST], st[d, _F_BSEAT], trump)
+                st[d, _F_M0] = m0
+                st[d, _F_M1] = m1
+                st[d, _F_M2] = m2
+                ret = (seat & 1) != team  # the value if no move reaches the goal
+                entering = False
+                st[d, _F_CARD] = -1
+        else:
+            # Back at depth d with ``ret``: the value of the child just searched
+            # (or, right after entering, no child yet: CARD is -1).
+            leader = st[d, _F_LEADER]
+            pos = st[d, _F_POS]
+            seat = (leader + pos) & 3
+            maximize = (seat & 1) == team
+            c = st[d, _F_CARD]
+            if c >= 0:
+                h[seat] |= 1 << c
+            done = c >= 0 and ret == maximize
+            if not done:
+                # The next move, if any.
+                if st[d, _F_M0] != 0:
+                    mm = st[d, _F_M0]
+                    c = 63 - ctlz(mm)
+                    st[d, _F_M0] = mm ^ (1 << c)
+                elif st[d, _F_M1] != 0:
+                    mm = st[d, _F_M1]
+                    c = ctz(mm)
+                    st[d, _F_M1] = mm ^ (1 << c)
+                elif st[d, _F_M2] != 0:
+                    mm = st[d, _F_M2]
+                    c = ctz(mm)
+                    st[d, _F_M2] = mm ^ (1 << c)
+                else:
+                    c = -1
+                    ret = not maximize
+                    done = True
+            if done:
+                if st[d, _F_SLOT] >= 0:
+                    k1 = st[d, _F_K1]
+                    k2 = st[d, _F_K2]
+                    target = st[d, _F_TARGET]
+                    lead_team = leader & 1
+                    slot = _tt_slot_for(tt_keys, tt_vals, k1, k2, popcount(h[leader]))
+                    if ret == (lead_team == team):
+                        tt_vals[slot, 0] = max(tt_vals[slot, 0], target)
+                    else:
+                        tt_vals[slot, 1] = min(tt_vals[slot, 1], target - 1)
+                if d == 0:
+                    return ret
+                d -= 1
+                continue
+            # Play card c and enter the child position.
+            st[d, _F_CARD] = c
+            h[seat] ^= 1 << c
+            need = st[d, _F_NEED]
+            if pos == 0:
+                nled = c // 13
+                nbest = c
+                nseat = seat
+            else:
+                nled = st[d, _F_LED]
+                best = st[d, _F_BEST]
+                if beats(c, best, trump):
+                    nbest = c
+                    nseat = seat
+                else:
+                    nbest = best
+                    nseat = st[d, _F_BSEAT]
+            e = d + 1
+            if pos == 3:
+                if (nseat & 1) == team:
+                    need -= 1
+                elif kot:
+                    ret = False  # the run is broken: no need to look further
+                    continue
+                st[e, _F_LEADER] = nseat
+                st[e, _F_POS] = 0
+                st[e, _F_LED] = -1
+                st[e, _F_BEST] = -1
+                st[e, _F_BSEAT] = -1
+                st[e, _F_TCARDS] = 0
+            else:
+                st[e, _F_LEADER] = leader
+                st[e, _F_POS] = pos + 1
+                st[e, _F_LED] = nled
+                st[e, _F_BEST] = nbest
+                st[e, _F_BSEAT] = nseat
+                st[e, _F_TCARDS] = st[d, _F_TCARDS] | (1 << c)
+            st[e, _F_NEED] = need
+            d = e
+            entering = True
+
+
+@njit(inline="always")
+def _trick_state(trump, leader, trick, ntrick):
+    """``(led, best, best_seat, tcards)`` of a trick with ``ntrick`` cards played."""
+    if ntrick == 0:
+        return -1, -1, -1, 0
+    led = trick[0] // 13
+    best = trick[0]
+    best_seat = leader
+    tcards = 1 << trick[0]
+    for k in range(1, ntrick):
+        c = trick[k]
+        tcards |= 1 << c
+        if beats(c, best, trump):
+            best = c
+            best_seat = (leader + k) & 3
+    return led, best, best_seat, tcards
+
+
+@njit(cache=True)
+def reach_nb(hands, trump, leader, trick, ntrick, team, need, kot, tt_keys, tt_vals, stats):
+    """Whether ``team`` can take ``need`` of the remaining tricks, double dummy.
+
+    Parameters
+    ----------
+    hands : int64[4]
+        Cards each seat still holds (masks); not changed.
+    trump, leader : int
+        Trump suit 0..3 and the seat that led (or leads) the current trick.
+    trick : int64[>=3]
+        The cards already in the current trick, in play order, ``ntrick`` of them
+        (0..3); the seat to move is ``(leader + ntrick) % 4``.
+    team, need : int
+        The question: can team ``team`` (0 or 1) win ``need`` tricks from here,
+        the current trick included?
+    kot : bool
+        Ask instead whether it can win the next ``need`` tricks in a row.
+    tt_keys, tt_vals : arrays from :func:`new_table`
+        Transposition table, kept between calls.
+    stats : int64[>=1]
+        ``stats[0]`` is increased by the number of search nodes visited; with a
+        second slot, a positive ``stats[1]`` is a node limit: past it the
+        search gives up and returns False (``stats[0] > stats[1]`` tells).
+    """
+    led, best, best_seat, tcards = _trick_state(trump, leader, trick, ntrick)
+    h = hands.copy()
+    return _search(
+        h,
+        trump,
+        tt_keys,
+        tt_vals,
+        stats,
+        leader,
+        ntrick,
+        led,
+        best,
+        best_seat,
+        tcards,
+        team,
+        need,
+        kot,
+    )
+
+
+@njit(cache=True)
+def tricks_nb(hands, trump, leader, trick, ntrick, team, tt_keys, tt_vals, stats):
+    """Double-dummy number of the remaining tricks (current one included) ``team`` takes.
+
+    A binary search over zero-window searches; the table's bounds make the
+    repeated searches cheap.
+    """
+    led, best, best_seat, tcards = _trick_state(trump, leader, trick, ntrick)
+    h = hands.copy()
+    nrem = popcount(h[(leader + ntrick) & 3])
+    lo = 0
+    hi = nrem
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _search(
+            h,
+            trump,
+            tt_keys,
+            tt_vals,
+            stats,
+            leader,
+            ntrick,
+            led,
+            best,
+            best_seat,
+            tcards,
+            team,
+            mid,
+            False,
+        ):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def analyse_nb(hands, trump, leader, full, tt_keys, tt_vals, stats, out):
+    """The ``hokm-sim dd`` questions for one deal at a trick boundary, into ``out``.
+
+    ``out`` (int64[5]) gets team 0's and team 1's double-dummy tricks, whether
+    the leader's team reaches 7, and with ``full`` (13 cards each) whether the
+    leader's team can take the first 7 tricks in a row (Kot) and whether the
+    other team can (Hakem Kot when the leader is the Hakem); -1 otherwise.
+    """
+    trick = np.zeros(3, np.int64)
+    lt = leader & 1
+    n = popcount(hands[leader])
+    t = tricks_nb(hands, trump, leader, trick, 0, lt, tt_keys, tt_vals, stats)
+    out[lt] = t
+    out[1 - lt] = n - t
+    out[2] = 1 if t >= 7 else 0
+    out[3] = -1
+    out[4] = -1
+    if full:
+        out[3] = (
+            1
+            if reach_nb(hands, trump, leader, trick, 0, lt, 7, True, tt_keys, tt_vals, stats)
+            else 0
+        )
+        out[4] = (
+            1
+            if reach_nb(hands, trump, leader, trick, 0, 1 - lt, 7, True, tt_keys, tt_vals, stats)
+            else 0
+        )
+
+
+@njit(cache=True, parallel=True)
+def analyse_many_nb(hands, trump, leader, full, chunks, tt_bits, out, nodes):
+    """:func:`analyse_nb` for every deal, ``chunks`` blocks of deals in parallel.
+
+    ``hands`` int64[n, 4], ``trump``/``leader``/``full`` int64[n]; ``out``
+    int64[n, 5]; ``nodes`` int64[chunks] gets each block's node count. Each
+    block owns its transposition table of ``2**tt_bits`` slots.
+    """
+    n = hands.shape[0]
+    size = -(-n // chunks)
+    for b in prange(chunks):
+        tt_keys, tt_vals = new_table(tt_bits)
+        stats = np.zeros(1, np.int64)
+        for i in range(b * size, min(n, (b + 1) * size)):
+            analyse_nb(hands[i], trump[i], leader[i], full[i] != 0, tt_keys, tt_vals, stats, out[i])
+        nodes[b] = stats[0]
+
+
+@njit(cache=True)
+def play_nb(hands, trump, leader, trick, ntrick, card):
+    """Play ``card`` for the seat to move: ``(hands, leader, trick, ntrick, winner)``.
+
+    Returns new arrays (the inputs are not changed). When the card completes
+    the trick, the trick is cleared, its winner leads and ``winner`` is that
+    seat; otherwise ``winner`` is -1.
+    """
+    seat = (leader + ntrick) & 3
+    h = hands.copy()
+    h[seat] ^= 1 << card
+    t = np.zeros(3, np.int64)
+    for k in range(ntrick):
+        t[k] = trick[k]
+    if ntrick < 3:
+        t[ntrick] = card
+        return h, leader, t, ntrick + 1, -1
+    best = trick[0]
+    best_seat = leader
+    for k in range(1, 4):
+        c = trick[k] if k < 3 else card
+        if beats(c, best, trump):
+            best = c
+            best_seat = (leader + k) & 3
+    return h, best_seat, np.zeros(3, np.int64), 0, best_seat
+
+
+@njit(cache=True)
+def card_values_nb(hands, trump, leader, trick, ntrick, tt_keys, tt_vals, stats, out):
+    """Double-dummy value of every legal card of the seat to move, into ``out`` (int64[52]).
+
+    ``out[c]`` is the number of the remaining tricks (the current one
+    included) the mover's team takes after playing ``c`` with best play
+    from then on; -1 for cards it may not play. Equivalent cards are solved
+    once.
+    """
+    seat = (leader + ntrick) & 3
+    team = seat & 1
+    led = trick[0] // 13 if ntrick > 0 else -1
+    legal = legal_mask(hands[seat], led)
+    tcards = 0
+    for k in range(ntrick):
+        tcards |= 1 << trick[k]
+    reps = _equivalents(legal, _alive(hands) | tcards)
+    out[:] = -1
+    m = reps
+    while m != 0:
+        c = 63 - ctlz(m)
+        m ^= 1 << c
+        h, nl, t, nt, w = play_nb(hands, trump, leader, trick, ntrick, c)
+        won = 1 if w >= 0 and (w & 1) == team else 0
+        out[c] = won + tricks_nb(h, trump, nl, t, nt, team, tt_keys, tt_vals, stats)
+    # Every card takes the value of the run it belongs to (runs are topped by reps).
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        a = (_alive(hands) | tcards) & sm
+        v = -1
+        x = a
+        while x != 0:
+            c = 63 - ctlz(x)
+            x ^= 1 << c
+            if (legal >> c) & 1:
+                if (reps >> c) & 1:
+                    v = out[c]
+                out[c] = v
+            else:
+                v = -1
+
+
+@njit(cache=True, parallel=True)
+def trump_study_nb(hands, hakem, chunks, tt_bits, out, nodes):
+    """For each deal and each trump suit, whether the Hakem's team can force 7.
+
+    ``hands`` int64[n, 4], ``hakem`` int64[n] (the Hakem leads); ``out``
+    int64[n, 4] gets 1 or 0 per trump C, D, H, S; ``nodes`` int64[chunks] each
+    block's node count. Blocks of deals run in parallel, each with its own
+    table of ``2**tt_bits`` slots.
+    """
+    n = hands.shape[0]
+    size = -(-n // chunks)
+    for b in prange(chunks):
+        tt_keys, tt_vals = new_table(tt_bits)
+        stats = np.zeros(1, np.int64)
+        trick = np.zeros(3, np.int64)
+        for i in range(b * size, min(n, (b + 1) * size)):
+            for s in range(4):
+                ok = reach_nb(
+                    hands[i], s, hakem[i], trick, 0, hakem[i] & 1, 7, False, tt_keys, tt_vals, stats
+                )
+                out[i, s] = 1 if ok else 0
+        nodes[b] = stats[0]

@@ -1,0 +1,120 @@
+"""How much does each trump heuristic give away against perfect play? (``hokm-sim dd-study``)
+
+For each seeded deal (the engine's deals: ``hokm-sim run --hands`` deal ``d``,
+Hakem ``d % 4``, who leads), the solver answers for each of the four trumps
+whether the Hakem's team can force 7 tricks with every hand open. A
+heuristic's call (asked exactly as the engine asks it, see
+:mod:`hokm_sim.trumpstudy`) is then judged by whether its suit forces 7,
+against the best suit in hindsight. Double dummy flatters the side that
+knows least, so these are bounds on what a call can give, not table results.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from hokm_sim.dd.deals import engine_deals
+from hokm_sim.dd.solver import DEFAULT_TT_BITS, trump_study_nb
+from hokm_sim.registry import Strategy
+from hokm_sim.stats import paired_rate_difference, wilson
+
+
+@dataclass
+class DDStudy:
+    """Per-deal arrays of a study: which trumps force 7, and each heuristic's call."""
+
+    seed: int
+    five: np.ndarray  # int64 [N]: the Hakem's first five cards
+    forces: np.ndarray  # int64 [N, 4]: 1 if the Hakem's team forces 7 with trump C, D, H, S
+    calls: dict[str, np.ndarray]  # heuristic -> int64 [N] suit called
+    nodes: int
+    seconds: float
+
+
+def heuristic_calls(h: Strategy, seed: int, deals: int, threads: int) -> np.ndarray:
+    """The suit ``h`` calls as Hakem on each deal, from the engine's study kernel."""
+    from hokm_sim.trumpstudy import _run
+
+    return _run(h, seed, deals, False, threads, None)[:, 2]
+
+
+def collect(heuristics: list[Strategy], seed: int, deals: int, threads: int) -> DDStudy:
+    """Solve every deal with every trump and ask each heuristic for its call."""
+    hands, hakem, five = engine_deals(seed, 0, deals)
+    chunks = max(1, min(threads, deals))
+    out = np.zeros((deals, 4), np.int64)
+    nodes = np.zeros(chunks, np.int64)
+    t = time.perf_counter()
+    trump_study_nb(hands, hakem, chunks, DEFAULT_TT_BITS, out, nodes)
+    seconds = time.perf_counter() - t
+    calls = {h.name: heuristic_calls(h, seed, deals, threads) for h in heuristics}
+    return DDStudy(seed, five, out, calls, int(nodes.sum()), seconds)
+
+
+def summarize(s: DDStudy) -> dict:
+    """Rates with 95% intervals: perfect call, each suit on average, each heuristic."""
+    n = len(s.five)
+    best = s.forces.max(axis=1)
+    out: dict = {
+        "deals": n,
+        "seed": s.seed,
+        "solver": {"nodes": s.nodes, "seconds": round(s.seconds, 2)},
+        "perfect": wilson(int(best.sum()), n).to_dict(),
+        "any_suit": {
+            "value": float(s.forces.mean()),
+            "n": n,
+            "note": "mean over the four suits of each deal (a uniformly random call)",
+        },
+        "heuristics": {},
+    }
+    for name, call in s.calls.items():
+        got = s.forces[np.arange(n), call]
+        lost = int(((best == 1) & (got == 0)).sum())
+        out["heuristics"][name] = {
+            "forces_7": wilson(int(got.sum()), n).to_dict(),
+            "loss_vs_perfect": paired_rate_difference(lost, 0, n).to_dict(),
+            "best_call_when_one_forces": wilson(int(got.sum()), int(best.sum())).to_dict(),
+        }
+    return out
+
+
+def markdown(summary: dict, command: str) -> str:
+    """The report: one table row per heuristic, the perfect call on top."""
+    from hokm_sim import __version__
+    from hokm_sim.report import cell
+
+    n = summary["deals"]
+    lines = [
+        f"# Double-dummy trump study: {n:,} deals",
+        "",
+        f"Seed {summary['seed']}; the engine's deals (Hakem = deal % 4, who leads). "
+        "Rate at which the Hakem's team can force 7 tricks with all hands open, "
+        "for the best trump in hindsight and for each heuristic's call; loss = "
+        "share of deals where some trump forces 7 but the call does not.",
+        "",
+        "| call | forces 7 | loss vs perfect | right when a trump forces 7 |",
+        "|---|---|---|---|",
+        f"| perfect (best of 4) | {cell(summary['perfect'])} | - | - |",
+        f"| any suit (mean of 4) | {summary['any_suit']['value']:.4f} | - | - |",
+    ]
+    for name, h in summary["heuristics"].items():
+        lines.append(
+            f"| {name} | {cell(h['forces_7'])} | {cell(h['loss_vs_perfect'])} | "
+            f"{cell(h['best_call_when_one_forces'])} |"
+        )
+    sv = summary["solver"]
+    lines += [
+        "",
+        f"Solver: {4 * n:,} questions, {sv['nodes']:,} nodes in {sv['seconds']} s.",
+        "",
+        "## Reproduce",
+        "",
+        f"    {command}",
+        "",
+        f"hokm-sim {__version__}",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,51 @@
+"""PIMC: samples the hands it cannot see, solves each double dummy, plays the best card on average.
+
+At every card it deals the unseen cards ``k`` times consistently with what
+its seat knows (its hand, every card played and by whom, the voids shown,
+how many cards each seat holds), solves each deal double dummy for every
+card it may play (:mod:`hokm_sim.dd.solver`) and plays the card with the
+best average hand points (win 1, Kot 2, Hakem Kot 3, losses negative); among
+equally good cards it plays ``expert``'s card when that is one of them. As
+Hakem it completes its five cards ``k`` times and calls the suit whose deals
+score best. ``nodes`` bounds one sample's search: samples over it are
+dropped, and when none is left (early in a hand, where deals are hardest)
+it plays and calls as ``expert`` does. The work lives in
+:mod:`hokm_sim.dd.pimc`; the README gives strength and cost against
+``expert``.
+"""
+
+import numpy as np
+from hokm_sim.strategies import expert
+
+from hokm_sim.botkit import PARAM_SIZE, njit
+from hokm_sim.dd.pimc import choose_among, pimc_scores, pimc_trump_scores
+
+PARAMS = {"k": 10, "nodes": 200000}
+
+EXPERT_PARAMS = np.zeros(PARAM_SIZE)
+EXPERT_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())
+
+
+@njit
+def choose_trump(view, params, mem, rng):
+    """The suit whose sampled deals score best for the Hakem's team (ties: expert's call)."""
+    fallback = expert.choose_trump(view, EXPERT_PARAMS, mem, rng)
+    totals = np.zeros(4)
+    if pimc_trump_scores(view, params, rng, totals) == 0:
+        return fallback
+    best = fallback
+    for s in range(4):
+        if totals[s] > totals[best]:
+            best = s
+    return best
+
+
+@njit
+def play_card(view, params, mem, rng):
+    """The card with the best average double-dummy hand points over the samples."""
+    fallback = expert.play_card(view, EXPERT_PARAMS, mem, rng)
+    totals = np.zeros(52)
+    moves, used = pimc_scores(view, params, rng, totals)
+    if used == 0:
+        return fallback
+    return choose_among(moves, totals, fallback)

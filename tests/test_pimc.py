@@ -1,0 +1,115 @@
+"""The ``pimc`` bot: consistent samples, determinism, legal play in the engine.
+
+Its samples of the hidden hands must never hold a card the seat has seen
+(its own, or any played) and must respect every void shown and each seat's
+card count; a seed fixes every decision; the engine (which rejects illegal
+cards) plays whole hands with it.
+"""
+
+from __future__ import annotations
+
+import random as pyrandom
+from pathlib import Path
+
+import numpy as np
+from test_strategies import bot, trump_view, view_of
+
+from hokm_sim import reference as ref
+from hokm_sim.cards import mask_of
+from hokm_sim.dd.pimc import sample_hands, sample_view
+from hokm_sim.engine.records import C_TRICKS
+from hokm_sim.engine.view import V_HAND, V_PLAYED, V_PLAYED_BY, V_SEAT, V_VOIDS
+
+FAST = "pimc(k=3,nodes=20000)"
+
+
+def _views(seed: int, n: int) -> list[np.ndarray]:
+    """Views of random decisions in hands of random legal play (the reference's rules)."""
+    rnd = pyrandom.Random(seed)
+    out: list[np.ndarray] = []
+    while len(out) < n:
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        stop = rnd.randrange(1, 40)
+        seen = []
+
+        def choose(seat, hand, trick, legal, pv, seen=seen, stop=stop):
+            if len(seen) == stop:
+                out.append(view_of(seat, hand, trick, legal, pv))
+            seen.append(1)
+            return rnd.choice(sorted(legal))
+
+        ref.play_hand(deck, rnd.randrange(4), lambda five, h: rnd.randrange(4), choose)
+    return out[:n]
+
+
+def test_samples_hold_only_unseen_cards_and_respect_voids_and_counts():
+    rng = np.array([7, 0, 0, 0], np.uint64)
+    hands = np.zeros(4, np.int64)
+    voided = 0
+    for v in _views(1, 300):
+        seat = int(v[V_SEAT])
+        unseen = ((1 << 52) - 1) & ~int(v[V_HAND]) & ~int(v[V_PLAYED])
+        voided += int(v[V_VOIDS]) != 0
+        for _ in range(5):
+            assert sample_view(v, rng, hands)
+            assert hands[seat] == v[V_HAND]
+            others = [int(hands[s]) for s in range(4) if s != seat]
+            assert sum(bin(h).count("1") for h in others) == bin(unseen).count("1")
+            assert int(np.bitwise_or.reduce(others)) == unseen  # only unseen cards, each once
+            for s in range(4):
+                if s == seat:
+                    continue
+                assert bin(int(hands[s])).count("1") == 13 - bin(int(v[V_PLAYED_BY + s])).count("1")
+                for suit in range(4):
+                    if int(v[V_VOIDS]) >> (s * 4 + suit) & 1:
+                        assert (int(hands[s]) >> (13 * suit)) & 0x1FFF == 0
+    assert voided > 50  # the voids were really put to the test
+
+
+def test_samples_spread_over_the_consistent_deals():
+    # Seat 0 has seen its hand only; seat 1 is void in clubs: every club
+    # unseen must go to seats 2 and 3, and both get some.
+    rng = np.array([3, 0, 0, 0], np.uint64)
+    hand = mask_of(range(13, 26))  # all diamonds
+    unseen = ((1 << 52) - 1) & ~hand
+    counts = np.array([13, 13, 13, 13], np.int64)
+    out = np.zeros(4, np.int64)
+    got = set()
+    for _ in range(200):
+        assert sample_hands(rng, 0, hand, unseen, counts, 1 << (1 * 4 + 0), out)
+        assert out[1] & 0x1FFF == 0
+        got.add(bin(int(out[2]) & 0x1FFF).count("1"))
+    assert len(got) > 3
+
+
+def test_decisions_are_deterministic_for_a_seed():
+    b = bot("pimc(k=4,nodes=100000)")
+    for v in _views(2, 12):
+        assert b.play(v) == b.play(v.copy())
+        assert (int(v[V_HAND]) >> b.play(v)) & 1
+    rnd = pyrandom.Random(4)
+    for _ in range(3):
+        v = trump_view(rnd.sample(range(52), 5), rnd.randrange(4))
+        t = b.trump(v)
+        assert 0 <= t <= 3 and b.trump(v.copy()) == t
+
+
+def test_pimc_plays_whole_hands_legally_and_reproducibly(runner):
+    r = runner(FAST, "expert")
+    first = r.counts(2024, 12, duplicate=True)  # an illegal card would raise
+    again = r.counts(2024, 12, duplicate=True)
+    assert first[C_TRICKS : C_TRICKS + 128].sum() == 24
+    np.testing.assert_array_equal(first, again)
+
+
+def test_engines_with_pimc_hash_the_solver_and_others_do_not():
+    """An edit of hokm_sim/dd must recompile engines that call it, and only those."""
+    from hokm_sim.compiled import _library_dirs
+    from hokm_sim.registry import builtin_bots
+
+    dd_dir = Path(sample_view.py_func.__code__.co_filename).parent
+    bots = builtin_bots()
+    assert _library_dirs(bots["pimc"].path) == [dd_dir]
+    for name in ("expert", "longest", "random", "weighted"):
+        assert _library_dirs(bots[name].path) == []

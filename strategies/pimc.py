@@ -18,7 +18,7 @@ import numpy as np
 from hokm_sim.strategies import expert
 
 from hokm_sim.botkit import PARAM_SIZE, njit
-from hokm_sim.dd.pimc import choose_among, pimc_scores, pimc_trump_scores
+from hokm_sim.dd.pimc import pimc_card, pimc_trump
 
 PARAMS = {"k": 10, "nodes": 200000}
 
@@ -29,23 +29,10 @@ EXPERT_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())
 @njit
 def choose_trump(view, params, mem, rng):
     """The suit whose sampled deals score best for the Hakem's team (ties: expert's call)."""
-    fallback = expert.choose_trump(view, EXPERT_PARAMS, mem, rng)
-    totals = np.zeros(4)
-    if pimc_trump_scores(view, params, rng, totals) == 0:
-        return fallback
-    best = fallback
-    for s in range(4):
-        if totals[s] > totals[best]:
-            best = s
-    return best
+    return pimc_trump(view, params, rng, expert.choose_trump(view, EXPERT_PARAMS, mem, rng))
 
 
 @njit
 def play_card(view, params, mem, rng):
     """The card with the best average double-dummy hand points over the samples."""
-    fallback = expert.play_card(view, EXPERT_PARAMS, mem, rng)
-    totals = np.zeros(52)
-    moves, used = pimc_scores(view, params, rng, totals)
-    if used == 0:
-        return fallback
-    return choose_among(moves, totals, fallback)
+    return pimc_card(view, params, rng, expert.play_card(view, EXPERT_PARAMS, mem, rng))

@@ -321,3 +321,33 @@ def _value_after_lead(hands, trump, hakem, team, keys, vals, stats, trick):
         return 2.0 if kot else 1.0
     kot = reach_nb(hands, trump, hakem, trick, 0, 1 - team, TRICKS_TO_WIN, True, keys, vals, stats)
     return -3.0 if kot else -1.0
+
+
+@njit(cache=True)
+def pimc_card(view, params, rng, fallback):
+    """The card ``pimc`` plays: the best average over the samples (:func:`pimc_scores`);
+    ``fallback`` (``expert``'s card) among equal best, or when no sample finished.
+
+    The scratch arrays are made here, not in the bot: the bot's decision is
+    inlined into the engine's card loop, which runs without reference
+    counting and so may not allocate.
+    """
+    totals = np.zeros(52)
+    moves, used = pimc_scores(view, params, rng, totals)
+    if used == 0:
+        return fallback
+    return choose_among(moves, totals, fallback)
+
+
+@njit(cache=True)
+def pimc_trump(view, params, rng, fallback):
+    """The suit ``pimc`` calls: the best sampled total (:func:`pimc_trump_scores`);
+    ``fallback`` (``expert``'s call) on ties or when no sample finished."""
+    totals = np.zeros(4)
+    if pimc_trump_scores(view, params, rng, totals) == 0:
+        return fallback
+    best = fallback
+    for s in range(4):
+        if totals[s] > totals[best]:
+            best = s
+    return best

@@ -1142,6 +1142,7 @@ def _study_markdown(s: dict, command: str) -> str:
     help="Fresh deals for the held-out test of the learned table.",
 )
 @click.option("--threads", type=int, callback=_threads, help="Threads [default: all cores].")
+@scheduler_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")
 def trump_study(
@@ -1151,6 +1152,7 @@ def trump_study(
     seed: int | None,
     eval_hands: int,
     threads: int,
+    scheduler: str | None,
     out: Path | None,
     force: bool,
 ) -> None:
@@ -1171,6 +1173,7 @@ def trump_study(
     from hokm_sim import plots
     from hokm_sim import trumpstudy as ts
     from hokm_sim.api import RunConfig, execute
+    from hokm_sim.distributed import ClusterError, SchedulerError
     from hokm_sim.progress import Progress
     from hokm_sim.registry import Strategy
     from hokm_sim.report import default_folder, verdict
@@ -1187,26 +1190,39 @@ def trump_study(
     _check_out(folder, force)
     prog = Progress(hands * (4 + len(heur)), "hands")
     try:
-        data = ts.collect(play, heur, seed, hands, threads, prog.update)
+        data = ts.collect(play, heur, seed, hands, threads, prog.update, scheduler)
+        prog.close()
+        s = ts.summarize(data, play.name)
+        table = ts.learn_table(data)
+        bot = ts.write_table_bot(folder, table)
+        learned = resolve(str(bot))
+        a = Strategy(
+            name="trump=learned table,play=" + play.name,
+            trump=learned.trump,
+            play=play.play,
+            play_params=play.play_params,
+        )
+        base = resolve(f"trump=longest,play={player}")
+        eval_seed = (seed + 0x9E3779B97F4A7C15) % 2**63  # fresh deals, not those learned from
+        cfg = RunConfig(
+            a=a.name,
+            b=base.name,
+            hands=eval_hands,
+            seed=eval_seed,
+            threads=threads,
+            scheduler=scheduler,
+        )
+        summ = execute(cfg, a, base)
     except StrategyFault as exc:
         prog.close()
         _fail_fault(exc)
-    prog.close()
-    s = ts.summarize(data, play.name)
-    table = ts.learn_table(data)
-    bot = ts.write_table_bot(folder, table)
-    learned = resolve(str(bot))
-    a = Strategy(
-        name="trump=learned table,play=" + play.name,
-        trump=learned.trump,
-        play=play.play,
-        play_params=play.play_params,
-    )
-    base = resolve(f"trump=longest,play={player}")
-    eval_seed = (seed + 0x9E3779B97F4A7C15) % 2**63  # fresh deals, not those learned from
-    summ = execute(
-        RunConfig(a=a.name, b=base.name, hands=eval_hands, seed=eval_seed, threads=threads), a, base
-    )
+    except SchedulerError as exc:
+        prog.close()
+        raise click.BadParameter(str(exc), param_hint="--scheduler") from None
+    except ClusterError as exc:
+        prog.close()
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
     d = summ.data
     s["table"] = {
         "classes": len(table["classes"]),

@@ -26,10 +26,12 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
+
+import numpy as np
 
 from hokm_sim.registry import Strategy, resolve
 from hokm_sim.runner import Batch, Runner, StrategyFault
@@ -119,6 +121,19 @@ class Local:
                 per_batch=work.per_task,
             )
 
+    def study(
+        self,
+        strategy: Strategy,
+        seed: int,
+        n: int,
+        suits: bool,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        """Trump-study rows of deals ``0 .. n - 1`` (see :mod:`hokm_sim.trumpstudy`)."""
+        from hokm_sim.trumpstudy import local_rows
+
+        return local_rows(strategy, seed, n, suits, self.threads, progress)
+
 
 def portable_spec(s: Strategy) -> str:
     """A spec string that resolves to ``s`` in a worker process: bot files by
@@ -175,6 +190,22 @@ def play_task(
     return batch
 
 
+def study_task(
+    specs: tuple[str, str, str, str, str], seed: int, start: int, count: int, suits: bool
+) -> tuple[int, np.ndarray] | StrategyFault:
+    """Trump-study rows of one task on a worker with one numba thread, or the fault."""
+    import numba
+
+    from hokm_sim.trumpstudy import study_rows
+
+    runner = worker_runner(*specs)
+    numba.set_num_threads(1)
+    try:
+        return start, study_rows(runner, seed, start, count, suits)
+    except StrategyFault as fault:
+        return fault  # a result: retrying would only find it again
+
+
 class Dask:
     """Plays ranges as tasks on a Dask cluster through a connected ``Client``."""
 
@@ -198,6 +229,60 @@ class Dask:
         want = -(-total // (8 * self.workers()))
         return chunk * min(TASK_CHUNKS, max(1, -(-want // chunk)))
 
+    def _specs(self, a: Strategy, b: Strategy) -> tuple[str, str, str, str, str]:
+        """What a worker needs to build the pair's engine, and the name it must get."""
+        runner = Runner(a, b)  # the engine name workers must match
+        return (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__)
+
+    def study(
+        self,
+        strategy: Strategy,
+        seed: int,
+        n: int,
+        suits: bool,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        """Trump-study rows of deals ``0 .. n - 1`` as Dask tasks, placed by deal index.
+
+        Each row depends only on its deal, so the rows are those of a local
+        study whatever the workers or the order tasks finish in. A strategy
+        fault is raised once, the earliest by deal.
+        """
+        from distributed import as_completed
+
+        from hokm_sim.trumpstudy import STUDY_COLUMNS
+
+        size = self.task_size(Work(strategy, strategy, seed), [(0, n)])
+        specs = self._specs(strategy, strategy)
+        futures = [
+            self.client.submit(
+                study_task, specs, seed, s, min(size, n - s), suits, retries=RETRIES, pure=False
+            )
+            for s in range(0, n, size)
+        ]
+        out = np.zeros((n, STUDY_COLUMNS), np.int64)
+        faults: list[StrategyFault] = []
+        try:
+            for fut in as_completed(futures, loop=self.client.loop):
+                try:
+                    result = fut.result()
+                except Exception as exc:  # the task failed on every worker it was given
+                    detail = " ".join(str(exc).split()) or type(exc).__name__
+                    raise ClusterError(f"a Dask task failed after retries: {detail}") from exc
+                if isinstance(result, StrategyFault):
+                    faults.append(result)
+                    continue
+                start, rows = result
+                out[start : start + len(rows)] = rows
+                if progress:
+                    progress(len(rows) * (4 if suits else 1))
+        finally:
+            for f in futures:
+                f.cancel()
+        if faults:
+            raise min(faults, key=lambda f: f.hand)
+        return out
+
     def batches(
         self, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = False
     ) -> Iterator[Batch]:
@@ -214,14 +299,7 @@ class Dask:
         size = self.task_size(work, ranges)
         todo = [(s + o, min(size, n - o)) for s, n in ranges for o in range(0, n, size)]
         todo.reverse()
-        runner = Runner(work.a, work.b)  # the engine name workers must match
-        specs = (
-            portable_spec(work.a),
-            work.a.name,
-            portable_spec(work.b),
-            work.b.name,
-            runner.engine.__name__,
-        )
+        specs = self._specs(work.a, work.b)
         kw = {
             "seed": work.seed,
             "matches": work.matches,

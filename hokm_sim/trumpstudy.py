@@ -26,6 +26,8 @@ from hokm_sim.registry import Strategy
 from hokm_sim.runner import HAND_CHUNK, Runner, check_threads
 
 HONOURS = {12: 4, 11: 3, 10: 2, 9: 1}  # A K Q J high-card points
+STUDY_COLUMNS = 11
+"""Columns of a study row (see ``kernels.study_chunk``)."""
 
 
 @dataclass
@@ -40,7 +42,31 @@ class StudyData:
     calls: dict[str, np.ndarray]  # heuristic -> int64 [N] suit called
 
 
-def _run(
+def study_rows(runner: Runner, seed: int, start: int, count: int, suits: bool) -> np.ndarray:
+    """Study rows of deals ``start .. start + count - 1`` (``kernels.study_chunk``),
+    on the threads numba is set to; raises :class:`StrategyFault` at a strategy error."""
+    from hokm_sim.engine import kernels as k
+
+    out = np.zeros((count, STUDY_COLUMNS), np.int64)
+    errs = np.zeros((-(-count // HAND_CHUNK), k.ERR_SIZE), np.int64)
+    runner.engine.run_study(
+        runner.params_a,
+        runner.params_b,
+        np.uint64(seed),
+        start,
+        count,
+        HAND_CHUNK,
+        suits,
+        out,
+        errs,
+    )
+    bad = np.flatnonzero(errs[:, k.E_CODE])
+    if bad.size:
+        raise runner._fault(errs[bad.min()], seed, False, 7)
+    return out
+
+
+def local_rows(
     strategy: Strategy,
     seed: int,
     n: int,
@@ -48,31 +74,16 @@ def _run(
     threads: int | None,
     progress: Callable[[int], None] | None,
 ) -> np.ndarray:
+    """Study rows of deals ``0 .. n - 1`` on this machine's threads."""
     import numba
-
-    from hokm_sim.engine import kernels as k
 
     runner = Runner(strategy, strategy)
     numba.set_num_threads(check_threads(threads))
-    out = np.zeros((n, 11), np.int64)
+    out = np.zeros((n, STUDY_COLUMNS), np.int64)
     step = HAND_CHUNK * 16
     for start in range(0, n, step):
         m = min(step, n - start)
-        errs = np.zeros((-(-m // HAND_CHUNK), k.ERR_SIZE), np.int64)
-        runner.engine.run_study(
-            runner.params_a,
-            runner.params_b,
-            np.uint64(seed),
-            start,
-            m,
-            HAND_CHUNK,
-            suits,
-            out[start : start + m],
-            errs,
-        )
-        bad = np.flatnonzero(errs[:, k.E_CODE])
-        if bad.size:
-            raise runner._fault(errs[bad.min()], seed, False, 7)
+        out[start : start + m] = study_rows(runner, seed, start, m, suits)
         if progress:
             progress(m * (4 if suits else 1))
     return out
@@ -85,19 +96,27 @@ def collect(
     deals: int,
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
 ) -> StudyData:
-    """Play every deal with each trump (``player`` in all seats) and ask each heuristic."""
-    out = _run(player, seed, deals, True, threads, progress)
-    calls = {}
-    for h in heuristics:
-        caller = Strategy(
-            name=h.name,
-            trump=h.trump,
-            play=player.play,
-            trump_params=h.trump_params,
-            play_params=player.play_params,
-        )
-        calls[h.name] = _run(caller, seed, deals, False, threads, progress)[:, 2]
+    """Play every deal with each trump (``player`` in all seats) and ask each heuristic.
+
+    ``scheduler`` (``local:N`` or a Dask address) plays the deals as Dask
+    tasks instead of on this machine's ``threads``; the rows are the same.
+    """
+    from hokm_sim.distributed import open_backend
+
+    with open_backend(scheduler, threads) as backend:
+        out = backend.study(player, seed, deals, True, progress)
+        calls = {}
+        for h in heuristics:
+            caller = Strategy(
+                name=h.name,
+                trump=h.trump,
+                play=player.play,
+                trump_params=h.trump_params,
+                play_params=player.play_params,
+            )
+            calls[h.name] = backend.study(caller, seed, deals, False, progress)[:, 2]
     return StudyData(seed, out[:, 0], out[:, 1], out[:, 3:7], out[:, 7:11], calls)
 
 

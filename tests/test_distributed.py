@@ -196,6 +196,29 @@ def test_tournament_blocks_on_dask_are_the_local_ones(cluster):
     assert np.array_equal(local.blocks, remote.blocks) and local.blocks.sum() == 20_000
 
 
+def test_trump_study_rows_on_dask_are_the_local_ones(cluster):
+    from hokm_sim import trumpstudy as ts
+
+    address, _ = cluster
+    player, heur = resolve(A), [resolve("points")]
+    local = ts.collect(player, heur, seed=4, deals=20_000, threads=1)
+    remote = ts.collect(player, heur, seed=4, deals=20_000, scheduler=address)
+    for field in ("five", "hand", "points", "tricks"):
+        assert np.array_equal(getattr(local, field), getattr(remote, field)), field
+    assert np.array_equal(local.calls["points"], remote.calls["points"])
+    assert local.points.any() and (remote.five != 0).all()
+
+
+def test_trump_study_with_an_unreachable_scheduler_is_one_line(tmp_path):
+    res = CliRunner().invoke(
+        main,
+        ["trump-study", "--player", A, "--heuristics", "longest", "--hands", "1000", "--seed",
+         "1", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "s")],
+    )  # fmt: skip
+    assert res.exit_code == 2
+    assert len(res.output.strip().splitlines()) == 1 and "--scheduler" in res.output
+
+
 def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_cleanly(tmp_path):
     """SIGINT to the whole process group (a terminal's Ctrl-C) of `run --scheduler local:1`:
     the workers ignore it, the client stops after the tasks in flight, writes a partial

@@ -36,9 +36,9 @@ class DDStudy:
 
 def heuristic_calls(h: Strategy, seed: int, deals: int, threads: int) -> np.ndarray:
     """The suit ``h`` calls as Hakem on each deal, from the engine's study kernel."""
-    from hokm_sim.trumpstudy import _run
+    from hokm_sim.trumpstudy import local_rows
 
-    return _run(h, seed, deals, False, threads, None)[:, 2]
+    return local_rows(h, seed, deals, False, threads, None)[:, 2]
 
 
 def collect(heuristics: list[Strategy], seed: int, deals: int, threads: int) -> DDStudy:

@@ -9,7 +9,10 @@ equally good cards it plays ``expert``'s card when that is one of them. As
 Hakem it completes its five cards ``k`` times and calls the suit whose deals
 score best. ``nodes`` bounds one sample's search: samples over it are
 dropped, and when none is left (early in a hand, where deals are hardest)
-it plays and calls as ``expert`` does. The work lives in
+it plays and calls as ``expert`` does. ``ms`` (0: none) is a time budget
+per decision in milliseconds: sampling stops when it is spent, and the
+decision uses the samples finished by then. Runs with ``ms`` set depend on
+the machine's speed and load and are not reproducible from the seed. The work lives in
 :mod:`hokm_sim.dd.pimc`; the README gives strength and cost against
 ``expert``.
 """
@@ -20,7 +23,7 @@ from hokm_sim.strategies import expert
 from hokm_sim.botkit import PARAM_SIZE, njit
 from hokm_sim.dd.pimc import pimc_card, pimc_trump
 
-PARAMS = {"k": 10, "nodes": 200000}
+PARAMS = {"k": 10, "nodes": 200000, "ms": 0}
 
 EXPERT_PARAMS = np.zeros(PARAM_SIZE)
 EXPERT_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())

@@ -16,7 +16,15 @@ from test_strategies import bot, trump_view, view_of
 
 from hokm_sim import reference as ref
 from hokm_sim.cards import mask_of
-from hokm_sim.dd.pimc import sample_hands, sample_view
+from hokm_sim.dd.pimc import (
+    P_K,
+    P_MS,
+    P_NODES,
+    pimc_scores,
+    pimc_trump_scores,
+    sample_hands,
+    sample_view,
+)
 from hokm_sim.engine.records import C_TRICKS
 from hokm_sim.engine.view import V_HAND, V_PLAYED, V_PLAYED_BY, V_SEAT, V_VOIDS
 
@@ -93,6 +101,46 @@ def test_decisions_are_deterministic_for_a_seed():
         v = trump_view(rnd.sample(range(52), 5), rnd.randrange(4))
         t = b.trump(v)
         assert 0 <= t <= 3 and b.trump(v.copy()) == t
+
+
+def _params(k: int, nodes: int, ms: float) -> np.ndarray:
+    p = np.zeros(16)
+    p[P_K], p[P_NODES], p[P_MS] = k, nodes, ms
+    return p
+
+
+def test_a_time_budget_stops_sampling_and_keeps_finished_samples():
+    """k far beyond what fits in 50 ms: the budget ends the sampling, finished samples count."""
+    checked = 0
+    for v in _views(5, 30):
+        if checked == 3 or bin(int(v[V_HAND])).count("1") > 9:
+            continue
+        totals = np.zeros(52)
+        moves, used = pimc_scores(v, _params(1_000_000, 20_000, 50.0), _rng(1), totals)
+        if bin(int(moves)).count("1") > 1:
+            assert 1 <= used < 1_000_000
+            checked += 1
+    assert checked == 3
+    used = pimc_trump_scores(
+        trump_view([0, 13, 26, 39, 12], 1), _params(1_000_000, 20_000, 50.0), _rng(1), np.zeros(4)
+    )
+    assert 1 <= used < 1_000_000
+
+
+def test_with_no_time_left_pimc_plays_and_calls_as_expert():
+    """A budget spent before the first sample leaves expert's choices."""
+    b = bot("pimc(k=8,nodes=0,ms=0.000001)")
+    expert = bot("expert")
+    for v in _views(3, 20):
+        assert b.play(v) == expert.play(v.copy())
+    rnd = pyrandom.Random(6)
+    for _ in range(5):
+        v = trump_view(rnd.sample(range(52), 5), rnd.randrange(4))
+        assert b.trump(v) == expert.trump(v.copy())
+
+
+def _rng(seed: int) -> np.ndarray:
+    return np.array([seed, 0, 0, 0], np.uint64)
 
 
 def test_pimc_plays_whole_hands_legally_and_reproducibly(runner):

@@ -13,7 +13,11 @@ Scores are the hand's points from the seat's team's side, as the rules give
 them: win 1, lose -1; a Kot made 2 (3 when the defenders make it, the Hakem
 Kot) and a Kot suffered -2 (-3). A search that runs past the node budget
 drops its sample, so the cost of a decision is bounded; the bot decides by
-other means when every sample was dropped.
+other means when every sample was dropped. A time budget (``params[P_MS]``)
+stops a decision's sampling when the time is up: the sample in progress is
+dropped and the decision uses the samples already finished. Decisions made
+under a time budget depend on the machine's speed and load, so they are not
+reproducible from the seed; node budgets are.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hokm_sim.dd.clock import now_ns
 from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb
 from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctz, popcount
 from hokm_sim.engine.rng import rand_below
@@ -44,6 +49,8 @@ P_K = 0
 """``params`` slot: samples per decision."""
 P_NODES = 1
 """``params`` slot: node budget of one sample's searches (0: no limit)."""
+P_MS = 2
+"""``params`` slot: time budget of one decision in milliseconds (0: no limit)."""
 PIMC_TT_BITS = 16
 """Table size of one decision (2**16 slots, about 1.5 MB), shared by its samples."""
 MAX_TRIES = 200
@@ -130,6 +137,20 @@ def _try_deal(rng, seat, hand, cards, n, counts, voids, cap, out):
 
 
 @njit(inline="always")
+def _deadline(params):
+    """The monotonic-clock time (ns) a decision must stop sampling by, 0 for none."""
+    ms = params[P_MS]
+    if ms <= 0:
+        return 0
+    return now_ns() + max(1, int(ms * 1e6))
+
+
+@njit(inline="always")
+def _out_of_time(deadline):
+    return deadline > 0 and now_ns() >= deadline
+
+
+@njit(inline="always")
 def _hand_points(ours, theirs, kot_made, kot_lost, we_are_hakem):
     """Points for the seat's team of a hand decided as given (double dummy)."""
     if ours >= TRICKS_TO_WIN:
@@ -175,9 +196,10 @@ def pimc_scores(view, params, rng, totals):
 
     Returns ``(moves, used)``: the mask of cards scored (one per run of
     equivalent cards, the run's top card) and how many samples completed
-    within the node budget (``totals`` sums over those only). With one
-    sensible move there is nothing to sample: ``used`` is 0.
+    within the node and time budgets (``totals`` sums over those only). With
+    one sensible move there is nothing to sample: ``used`` is 0.
     """
+    deadline = _deadline(params)
     legal = view[V_LEGAL]
     seat = view[V_SEAT]
     hand = view[V_HAND]
@@ -209,6 +231,8 @@ def pimc_scores(view, params, rng, totals):
     values = np.zeros(52, np.float64)
     used = 0
     for _ in range(k_samples):
+        if _out_of_time(deadline):
+            break
         sample_view(view, rng, hands)
         stats[0] = 0
         complete = True
@@ -231,8 +255,8 @@ def pimc_scores(view, params, rng, totals):
                 vals,
                 stats,
             )
-            if budget > 0 and stats[0] > budget:  # the search gave up: drop the sample
-                complete = False
+            if (budget > 0 and stats[0] > budget) or _out_of_time(deadline):
+                complete = False  # over a budget: drop the sample
                 break
         if complete:
             used += 1
@@ -275,8 +299,9 @@ def pimc_trump_scores(view, params, rng, totals):
     Each of ``params[P_K]`` samples completes the Hakem's hand from its five
     cards and deals the other seats; every suit is tried as trump on it (the
     Hakem leads). ``totals`` (float64[4]) gets the sums over the samples that
-    completed within the node budget; returns how many did.
+    completed within the node and time budgets; returns how many did.
     """
+    deadline = _deadline(params)
     seat = view[V_SEAT]
     five = view[V_HAND]
     k_samples = max(1, int(params[P_K]))
@@ -294,6 +319,8 @@ def pimc_trump_scores(view, params, rng, totals):
     totals[:] = 0.0
     used = 0
     for _ in range(k_samples):
+        if _out_of_time(deadline):
+            break
         # The 47 unseen cards go to all four seats (seat -1: nobody is left
         # out), 8 of them to the Hakem beside its five.
         sample_hands(rng, -1, 0, unseen, counts, 0, hands)
@@ -302,7 +329,7 @@ def pimc_trump_scores(view, params, rng, totals):
         complete = True
         for s in range(4):
             values[s] = _value_after_lead(hands, s, seat, team, keys, vals, stats, trick)
-            if budget > 0 and stats[0] > budget:
+            if (budget > 0 and stats[0] > budget) or _out_of_time(deadline):
                 complete = False
                 break
         if complete:

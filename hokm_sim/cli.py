@@ -129,9 +129,15 @@ target_option = click.option(
 )
 
 
+EXIT_ERROR = 4
+"""Exit code of a run stopped by an error that is not the user's input: a strategy
+that broke the rules or a cluster that failed. Apart from 1, which ``regress``
+uses for its verdict "regression", so that a CI pipeline can tell them apart."""
+
+
 def _fail_fault(exc: StrategyFault) -> None:
     click.echo(f"Error: {exc}", err=True)
-    sys.exit(1)
+    sys.exit(EXIT_ERROR)
 
 
 class OneLineErrors(click.Group):
@@ -543,7 +549,7 @@ def run(
             f"Error: {exc}; finished work is kept: continue with hokm-sim run --resume {folder}",
             err=True,
         )
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
     finally:
         if writer is not None:
             writer.close()
@@ -615,9 +621,13 @@ def tournament(
     except StrategyFault as exc:
         prog.close()
         _fail_fault(exc)
-    except (SchedulerError, ClusterError) as exc:
+    except SchedulerError as exc:
         prog.close()
         raise click.UsageError(str(exc)) from None
+    except ClusterError as exc:
+        prog.close()
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
     prog.close()
     summary = t.summary()
     command = " ".join(
@@ -892,8 +902,11 @@ def regress(
         res = sequential(Runner(cand, base), cfg, report_progress)
     except StrategyFault as exc:
         _fail_fault(exc)
-    except (SchedulerError, ClusterError) as exc:
+    except SchedulerError as exc:
         raise click.UsageError(str(exc)) from None
+    except ClusterError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
     if tty:
         sys.stderr.write("\n")
     values = np.array(res.values)
@@ -1222,7 +1235,7 @@ def trump_study(
     except ClusterError as exc:
         prog.close()
         click.echo(f"Error: {exc}", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
     d = summ.data
     s["table"] = {
         "classes": len(table["classes"]),

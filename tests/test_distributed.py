@@ -120,7 +120,7 @@ def test_strategy_fault_on_dask_is_the_local_one_in_one_line(tmp_path, cluster):
     remote = CliRunner().invoke(
         main, [*args, "--scheduler", address, "--task-size", "8192", "--out", str(tmp_path / "r")]
     )
-    assert local.exit_code == remote.exit_code == 1
+    assert local.exit_code == remote.exit_code == 4
     assert remote.output == local.output
     assert len(remote.output.strip().splitlines()) == 1
     assert (
@@ -285,6 +285,39 @@ def test_a_task_that_raises_is_retried_and_counts_are_unchanged(cluster):
     finally:
         client.run(mend)
     assert np.array_equal(got.counts, api.run(A, B, hands=40_000, seed=9, threads=1).counts)
+
+
+def test_a_task_that_always_fails_stops_the_run_with_exit_4_in_one_line(cluster, tmp_path):
+    """Retries spent: one line saying why and how to resume, exit code 4 (not 1, which
+    regress uses for its verdict)."""
+    address, client = cluster
+
+    def break_always() -> None:
+        import hokm_sim.distributed as d
+
+        def broken(*args):
+            raise RuntimeError("injected permanent failure")
+
+        d._unbroken, d.worker_runner = d.worker_runner, broken
+
+    def mend() -> None:
+        import hokm_sim.distributed as d
+
+        d.worker_runner = d._unbroken
+
+    client.run(break_always)
+    try:
+        out = tmp_path / "r"
+        res = CliRunner().invoke(
+            main, ["run", A, B, "--hands", "20k", "--seed", "3", "--scheduler", address,
+                   "--out", str(out)],
+        )  # fmt: skip
+    finally:
+        client.run(mend)
+    assert res.exit_code == 4, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "injected permanent failure" in lines[0]
+    assert f"--resume {out}" in lines[0]
 
 
 def test_a_worker_with_other_files_fails_loudly():

@@ -157,7 +157,7 @@ def test_runner_counts_raises_a_replayable_fault(runner, pair, faulty, duplicate
         assert f"trick {exc.trick + 1};" in str(exc) if exc.trick >= 0 else "trump" in str(exc)
         hint = exc.replay
     result = _invoke(shlex.split(hint)[1:])
-    assert result.exit_code == 1
+    assert result.exit_code == 4
     assert _error_line(result) == f"Error: {exc}", "the replay hint gives another error"
 
 
@@ -237,13 +237,13 @@ def test_cli_reports_a_fault_in_one_line_and_replays_it(runner, command, case):
         "bench": ["bench", "--hands", "20000", "--threads", "1"],
     }[command] + ["--a", a, "--b", b]
     result = _invoke(args)
-    assert result.exit_code == 1, (result.output, result.exception)
+    assert result.exit_code == 4, (result.output, result.exception)
     assert result.stdout == ""
     line = _error_line(result)
     assert line.startswith("Error: strategy ")
     hint = _check_message(line, spec(mode), seed, row)
     replay = _invoke(shlex.split(hint)[1:])
-    assert replay.exit_code == 1
+    assert replay.exit_code == 4
     assert _error_line(replay) == line
 
 

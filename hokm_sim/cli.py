@@ -2,7 +2,7 @@
 
 Every usage error is one line naming the problem and the valid choices, with
 exit code 2; a strategy that breaks the rules stops the run with one line
-(exit code 1) that says how to replay the hand.
+(exit code 4) that says how to replay the hand.
 """
 
 from __future__ import annotations

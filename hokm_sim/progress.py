@@ -47,6 +47,7 @@ class Progress:
         self.done = self.initial = initial
         self.start = time.perf_counter()
         self._last = 0.0
+        self._closed = False
 
     def line(self) -> str:
         """The current progress line."""
@@ -70,7 +71,8 @@ class Progress:
             self.stream.flush()
 
     def close(self) -> None:
-        """End the progress line."""
-        if self.enabled:
+        """End the progress line (once: later calls do nothing, so error paths may call it)."""
+        if self.enabled and not self._closed:
             self.stream.write("\n")
             self.stream.flush()
+        self._closed = True

@@ -8,7 +8,10 @@ cards) plays whole hands with it.
 
 from __future__ import annotations
 
+import os
 import random as pyrandom
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -149,6 +152,22 @@ def test_pimc_plays_whole_hands_legally_and_reproducibly(runner):
     again = r.counts(2024, 12, duplicate=True)
     assert first[C_TRICKS : C_TRICKS + 128].sum() == 24
     np.testing.assert_array_equal(first, again)
+
+
+def test_a_pimc_engine_compiles_from_cold_caches(tmp_path):
+    """The first compile of pimc's calls happens inside the engine's card loop (no
+    reference counting there); it must still compile. It once did only when the
+    calls had been compiled elsewhere first."""
+    env = dict(
+        os.environ, NUMBA_CACHE_DIR=str(tmp_path / "nb"), HOKM_SIM_CACHE=str(tmp_path / "hc")
+    )
+    code = (
+        "from hokm_sim.registry import resolve; from hokm_sim.runner import Runner; "
+        "Runner(resolve('pimc(k=1,nodes=500)'), resolve('longest'))"
+        ".counts(1, 2, duplicate=False, threads=1)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
 
 
 def test_engines_with_pimc_hash_the_solver_and_others_do_not():

@@ -350,7 +350,15 @@ def _value_after_lead(hands, trump, hakem, team, keys, vals, stats, trick):
     return -3.0 if kot else -1.0
 
 
-@njit(cache=True)
+# The two entry points the bot calls are compiled with reference counting on
+# purpose (``_nrt=True``): a function called from the engine's card loop,
+# which runs without it, inherits that setting unless it sets its own, and
+# then could not make its scratch arrays. (Before this was explicit, a pimc
+# engine compiled only when these functions had been compiled elsewhere
+# first, e.g. in the same process or from numba's cache.)
+
+
+@njit(cache=True, _nrt=True)
 def pimc_card(view, params, rng, fallback):
     """The card ``pimc`` plays: the best average over the samples (:func:`pimc_scores`);
     ``fallback`` (``expert``'s card) among equal best, or when no sample finished.
@@ -366,7 +374,7 @@ def pimc_card(view, params, rng, fallback):
     return choose_among(moves, totals, fallback)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def pimc_trump(view, params, rng, fallback):
     """The suit ``pimc`` calls: the best sampled total (:func:`pimc_trump_scores`);
     ``fallback`` (``expert``'s call) on ties or when no sample finished."""

@@ -92,6 +92,30 @@ def test_kot_search_agrees_with_minimax_runs():
                 assert got == (run >= need), (hands, trump, leader, trick, team, need)
 
 
+def test_abstracted_table_agrees_with_the_search_without_a_table():
+    # Table entries hold for every position that agrees on the cards a result
+    # rests on: with five to seven cards a hand they match positions other
+    # than their own. A small table also fills up and starts afresh.
+    rng = np.random.default_rng(14)
+    off = new_table(-1)
+    tables = [new_table(18), new_table(6)]
+    stats = np.zeros(1, np.int64)
+    for i in range(4000):
+        n = int(rng.integers(5, 8))
+        hands, trump, leader, trick = _random_ending(rng, n)
+        want = _solve(hands, trump, leader, trick, 0, off)
+        tt = tables[i % 2]
+        assert _solve(hands, trump, leader, trick, 0, tt) == want, (hands, trump, leader, trick)
+        arr = np.array([mask_of(h) for h in hands], np.int64)
+        t = np.zeros(3, np.int64)
+        t[: len(trick)] = trick
+        for team in (0, 1):
+            need = int(rng.integers(1, n + 1))
+            args = (arr, trump, leader, t, len(trick), team, need, True)
+            got = reach_nb(*args, tt[0], tt[1], stats)
+            assert got == reach_nb(*args, off[0], off[1], stats), (hands, trump, leader, trick)
+
+
 def test_card_values_agree_with_minimax():
     rng = np.random.default_rng(13)
     for n in _sizes(rng, 150, 15):

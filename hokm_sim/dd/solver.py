@@ -23,12 +23,17 @@ Techniques (node counts measured with ``benchmarks/dd_speed.py``):
 - sure tricks: the top cards the leader can cash before an opponent with
   trumps runs out of the suit, and each team's run of top trumps, bound
   both sides;
-- a transposition table at trick boundaries keyed by relative ranks
-  (per suit, who holds each alive card in rank order, seats counted from the
-  leader), the trump suit and the Kot flag, holding lower and upper bounds
-  on the leader's team's tricks, so one entry serves every target and many
-  deals (positions that differ only in cards already played are one entry);
-  buckets of four slots, the first kept for the biggest position;
+- a transposition table at trick boundaries with partition search
+  ("winning ranks", as in Bo Haglund's DDS): every node returns the cards
+  its result rests on (winners of tricks won by rank, not the only card of
+  their suit in the trick; the top cards behind a sure-trick bound; the
+  cards a table entry was matched on; a whole run of equivalent cards when
+  any of it counts), and an entry keeps who holds each alive card only down
+  to the lowest such card of each suit, plus every hand's suit lengths (the
+  signature). It then serves every position that agrees on those: cards
+  below are interchangeable small cards. Entries hold lower and upper
+  bounds on the leader's team's tricks, so one serves every target; a
+  signature's entries are scanned in turn (up to 128 kept);
 - move ordering: on lead, cashing winners and low cards to partner's winner
   first; cheapest winning card when an opponent is winning (second hand only
   when the third cannot beat it), low cards when partner is;
@@ -59,17 +64,33 @@ _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 _HASH_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
 
 
+TT_MAX_ENTRIES = 128
+"""Most entries kept per signature (the oldest give way past it)."""
+_TT_FIRST = 4  # entries a new signature gets room for (doubled as it fills)
+
+
 @njit(cache=True)
 def new_table(bits):
-    """A transposition table of ``2**bits`` slots: ``(keys int64[n, 2], vals int8[n, 3])``.
+    """A transposition table of ``2**bits`` entries: ``(keys int64[r, 3], vals int8[2**bits, 2])``.
 
-    ``vals[i]`` holds a lower and an upper bound on the tricks the leader's
-    team takes from the position with key ``keys[i]`` and how many tricks the
-    position has left (the bucket's first slot keeps the biggest). Slots come
-    in buckets of four (``2 <= bits <= 34``).
+    Row 0 of ``keys`` is the header (next free entry, entry count, index
+    size), rows ``1 .. 2**(bits-2)`` an open-addressed index by signature
+    (the signature, its first entry, and its entry count and room packed),
+    then one row per entry: the holder pattern (two planes) kept on the
+    cards of a mask, and the mask. ``vals`` holds each entry's lower and
+    upper bounds on the tricks the leader's team takes. A signature's entries
+    are contiguous, moved to twice the room as they fill; when room runs out
+    the table starts afresh. ``new_table(-1)`` (no rows) turns the table off.
     """
-    n = 1 << bits
-    return np.full((n, 2), TT_EMPTY, np.int64), np.zeros((n, 3), np.int8)
+    if bits < 0:
+        return np.zeros((0, 3), np.int64), np.zeros((0, 2), np.int8)
+    ne = 1 << bits
+    ni = 1 << max(bits - 2, 1)
+    keys = np.full((1 + ni + ne, 3), TT_EMPTY, np.int64)
+    keys[0, 0] = 0
+    keys[0, 1] = ne
+    keys[0, 2] = ni
+    return keys, np.zeros((ne, 2), np.int8)
 
 
 @njit(inline="always")
@@ -90,12 +111,20 @@ def _top_run(mine, alive):
 
 
 @njit(inline="always")
+def _top_cards(alive_s, k):
+    """The ``k`` highest cards of ``alive_s`` (one suit's alive cards)."""
+    n = popcount(alive_s)
+    return pdep(((1 << k) - 1) << (n - k), alive_s)
+
+
+@njit(inline="always")
 def _quick_tricks(h, trump, leader):
     """Tricks the leader can cash from the top before the other side gets in.
 
     Top trumps count in full; top cards of a side suit count up to the
     length of that suit in each opponent's hand that still holds a trump (an
-    opponent without trumps cannot ruff). A lower bound for the leader's team.
+    opponent without trumps cannot ruff). A lower bound for the leader's team,
+    and the cards it rests on (the top cards counted).
     """
     me = h[leader]
     o1 = h[(leader + 1) & 3]
@@ -103,6 +132,7 @@ def _quick_tricks(h, trump, leader):
     alive = _alive(h)
     tmask = SUIT_MASK << (13 * trump)
     total = 0
+    sup = 0
     for s in range(4):
         sm = SUIT_MASK << (13 * s)
         mine = me & sm
@@ -114,84 +144,163 @@ def _quick_tricks(h, trump, leader):
                 run = min(run, popcount(o1 & sm))
             if o2 & tmask:
                 run = min(run, popcount(o2 & sm))
-        total += run
-    return min(total, popcount(me))
+        if run > 0:
+            total += run
+            sup |= _top_cards(alive & sm, run)
+    return min(total, popcount(me)), sup
 
 
 @njit(inline="always")
-def _key(h, trump, leader, kot):
-    """Relative-rank key of a trick-boundary position: ``(k1, k2)``, both < 2**62.
+def _sig(h, trump, leader, kot):
+    """Signature of a trick-boundary position: every hand's length in every suit.
 
-    For each suit, the alive cards in rank order and who holds each one
-    (two bits, seats counted from the leader) packed one suit after another;
-    the suit lengths, trump and Kot flag in the top bits.
+    Seats counted from the leader; suits 0..2 in 4 bits each (suit 3 follows
+    from the number of tricks left), then tricks left, trump and the Kot flag.
     """
-    alive = _alive(h)
+    sig = 0
+    for k in range(4):
+        x = h[(leader + k) & 3]
+        for s in range(3):
+            sig |= popcount(x & (SUIT_MASK << (13 * s))) << (4 * (3 * k + s))
+    return sig | (popcount(h[leader]) << 48) | (trump << 52) | (kot << 54)
+
+
+@njit(inline="always")
+def _pattern(h, leader, alive):
+    """Who holds each alive card, in rank order suit by suit: two bit planes.
+
+    Seat ``k`` places from the leader holds the card where plane one has bit
+    ``k & 1`` and plane two bit ``k >> 1``.
+    """
     b0 = h[(leader + 1) & 3] | h[(leader + 3) & 3]
     b1 = h[(leader + 2) & 3] | h[(leader + 3) & 3]
-    k1 = 0
-    k2 = 0
-    lens = 0
-    sh = 0
-    for s in range(4):
-        u = alive & (SUIT_MASK << (13 * s))
-        n = popcount(u)
-        k1 |= pext(b0, u) << sh
-        k2 |= pext(b1, u) << sh
-        lens |= n << (4 * s)
-        sh += n
-    k1 |= ((lens & 0xFF) << 52) | (trump << 60)
-    k2 |= ((lens >> 8) << 52) | (kot << 60)
-    return k1, k2
+    return pext(b0, alive), pext(b1, alive)
 
 
 @njit(inline="always")
-def _tt_slot(k1, k2, n):
-    """The table slot of a key in a table of ``n`` slots."""
-    x = (k1 ^ (k2 >> 31) ^ (k2 << 33)) * _HASH_MUL
+def _tt_index(tt_keys, sig, create):
+    """Index row of a signature (made if ``create``), or -1."""
+    ni = tt_keys[0, 2]
+    x = sig * _HASH_MUL
     x ^= (x >> 29) & 0x7FFFFFFFF
     x *= _HASH_MUL2
-    return (x >> 32) & (n - 1)
-
-
-@njit(inline="always")
-def _tt_find(tt_keys, k1, k2):
-    """Slot holding the key, or -1."""
-    b = _tt_slot(k1, k2, tt_keys.shape[0]) & ~3
-    for j in range(b, b + 4):
-        if tt_keys[j, 0] == k1 and tt_keys[j, 1] == k2:
-            return j
+    i = x >> 32
+    for k in range(16):
+        r = 1 + ((i + k) & (ni - 1))
+        s = tt_keys[r, 0]
+        if s == sig:
+            return r
+        if s == TT_EMPTY:
+            if create:
+                tt_keys[r, 0] = sig
+                tt_keys[r, 1] = 0
+                tt_keys[r, 2] = 0
+                return r
+            return -1
     return -1
 
 
 @njit(inline="always")
-def _tt_slot_for(tt_keys, tt_vals, k1, k2, nrem):
-    """Slot to store the key in: its own, else a new one in its bucket of four.
+def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
+    """``(1, mask)`` if an entry matching the position says the leader's team
+    reaches ``target``, ``(-1, mask)`` if it says not, else ``(0, 0)``."""
+    r = _tt_index(tt_keys, sig, False)
+    if r < 0:
+        return 0, 0
+    start = tt_keys[r, 1]
+    n = min(tt_keys[r, 2] & 0xFFFFFFFF, tt_keys[r, 2] >> 32)
+    e0 = 1 + tt_keys[0, 2]
+    for e in range(start, start + n):
+        m = tt_keys[e0 + e, 2]
+        if (p1 & m) == tt_keys[e0 + e, 0] and (p2 & m) == tt_keys[e0 + e, 1]:
+            if tt_vals[e, 0] >= target:
+                return 1, m
+            if tt_vals[e, 1] < target:
+                return -1, m
+    return 0, 0
 
-    The bucket's first slot keeps the position with most tricks left (it
-    saved most work); the other three take new entries in turn by key, so
-    recent small positions are kept too. A new entry starts with the bounds
-    ``[0, nrem]``.
+
+@njit(inline="always")
+def _tt_clear(tt_keys):
+    ni = tt_keys[0, 2]
+    for r in range(1, 1 + ni):
+        tt_keys[r, 0] = TT_EMPTY
+    tt_keys[0, 0] = 0
+
+
+@njit(inline="always")
+def _tt_store(tt_keys, tt_vals, sig, p1, p2, mask, nrem, reached, target):
+    """Record that the leader's team reaches ``target`` (or not, ``reached``
+    false) in every position with this signature and pattern on ``mask``.
+
+    The entry with the same mask and pattern is tightened; else a new one is
+    added (past :data:`TT_MAX_ENTRIES`, over the oldest).
     """
-    j = _tt_slot(k1, k2, tt_keys.shape[0])
-    b = j & ~3
-    for i in range(b, b + 4):
-        if tt_keys[i, 0] == k1 and tt_keys[i, 1] == k2:
-            return i
-    victim = b if nrem >= tt_vals[b, 2] else b + 1 + (j & 3) % 3
-    if victim == b and tt_keys[b, 0] != TT_EMPTY:
-        i = b + 1 + (j & 3) % 3
-        tt_keys[i, 0] = tt_keys[b, 0]
-        tt_keys[i, 1] = tt_keys[b, 1]
-        tt_vals[i, 0] = tt_vals[b, 0]
-        tt_vals[i, 1] = tt_vals[b, 1]
-        tt_vals[i, 2] = tt_vals[b, 2]
-    tt_keys[victim, 0] = k1
-    tt_keys[victim, 1] = k2
-    tt_vals[victim, 0] = 0
-    tt_vals[victim, 1] = nrem
-    tt_vals[victim, 2] = nrem
-    return victim
+    r = _tt_index(tt_keys, sig, True)
+    if r < 0:
+        _tt_clear(tt_keys)
+        r = _tt_index(tt_keys, sig, True)
+    q1 = p1 & mask
+    q2 = p2 & mask
+    e0 = 1 + tt_keys[0, 2]
+    start = tt_keys[r, 1]
+    cnt = tt_keys[r, 2] & 0xFFFFFFFF
+    cap = tt_keys[r, 2] >> 32
+    j = -1
+    for e in range(start, start + min(cnt, cap)):
+        if tt_keys[e0 + e, 2] == mask and tt_keys[e0 + e, 0] == q1 and tt_keys[e0 + e, 1] == q2:
+            j = e
+            break
+    if j < 0:
+        if cnt < cap:
+            j = start + cnt
+            cnt += 1
+        elif cap < TT_MAX_ENTRIES:
+            # Move to twice the room (or start afresh when there is none).
+            new_cap = max(_TT_FIRST, 2 * cap)
+            at = tt_keys[0, 0]
+            if at + new_cap > tt_keys[0, 1]:
+                _tt_clear(tt_keys)
+                r = _tt_index(tt_keys, sig, True)
+                at = 0
+                cnt = 0
+                new_cap = _TT_FIRST
+            for k in range(cnt):
+                tt_keys[e0 + at + k, 0] = tt_keys[e0 + start + k, 0]
+                tt_keys[e0 + at + k, 1] = tt_keys[e0 + start + k, 1]
+                tt_keys[e0 + at + k, 2] = tt_keys[e0 + start + k, 2]
+                tt_vals[at + k, 0] = tt_vals[start + k, 0]
+                tt_vals[at + k, 1] = tt_vals[start + k, 1]
+            tt_keys[0, 0] = at + new_cap
+            start = at
+            cap = new_cap
+            tt_keys[r, 1] = start
+            j = start + cnt
+            cnt += 1
+        else:
+            j = start + cnt % cap
+            cnt = cnt + 1 if cnt + 1 < 2 * cap else cap
+        tt_keys[r, 2] = cnt | (cap << 32)
+        tt_keys[e0 + j, 0] = q1
+        tt_keys[e0 + j, 1] = q2
+        tt_keys[e0 + j, 2] = mask
+        tt_vals[j, 0] = 0
+        tt_vals[j, 1] = nrem
+    if reached:
+        tt_vals[j, 0] = max(tt_vals[j, 0], target)
+    else:
+        tt_vals[j, 1] = min(tt_vals[j, 1], target - 1)
+
+
+@njit(inline="always")
+def _extend(w, alive):
+    """Every alive card at or above the lowest card of ``w``, suit by suit."""
+    out = 0
+    for s in range(4):
+        x = w & (SUIT_MASK << (13 * s))
+        if x != 0:
+            out |= alive & (SUIT_MASK << (13 * s)) & ~((x & -x) - 1)
+    return out
 
 
 @njit(inline="always")
@@ -215,7 +324,8 @@ def _equivalents(cards, alive):
 
 @njit(inline="always")
 def _last_trick(h, trump, leader):
-    """Winner of the last trick, each hand holding one card."""
+    """Winner of the last trick, each hand holding one card, and the winning
+    card's bit when it beat another card of its suit (its rank mattered)."""
     best = ctz(h[leader])
     best_seat = leader
     for k in range(1, 4):
@@ -224,12 +334,13 @@ def _last_trick(h, trump, leader):
         if beats(c, best, trump):
             best = c
             best_seat = seat
-    return best_seat
+    sm = SUIT_MASK << (13 * (best // 13))
+    return best_seat, (1 << best) if popcount(_alive(h) & sm) > 1 else 0
 
 
 @njit(inline="always")
 def _trump_run_tricks(h, trump, team):
-    """Tricks ``team`` is sure of with the top trumps it holds.
+    """Tricks ``team`` is sure of with the top trumps it holds, and those trumps.
 
     Every card in the run of highest alive trumps held by ``team`` wins the
     trick it falls on (only a higher trump, also the team's, can beat it),
@@ -241,10 +352,9 @@ def _trump_run_tricks(h, trump, team):
     alive = _alive(h) & tm
     run = _top_run(ours, alive)
     if run == 0:
-        return 0
-    n = popcount(alive)
-    top = pdep(((1 << run) - 1) << (n - run), alive)
-    return max(popcount(h[team] & top), popcount(h[team + 2] & top))
+        return 0, 0
+    top = _top_cards(alive, run)
+    return max(popcount(h[team] & top), popcount(h[team + 2] & top)), top
 
 
 @njit(inline="always")
@@ -317,10 +427,13 @@ _F_M1 = 8
 _F_M2 = 9
 _F_CARD = 10  # the card being tried
 _F_SLOT = 11  # 1 when the result goes to the table, -1 when not
-_F_K1 = 12
+_F_K1 = 12  # the position's holder pattern (two planes) and signature
 _F_K2 = 13
 _F_TARGET = 14
-_NF = 15
+_F_SIG = 15
+_F_W = 16  # cards the result rests on, gathered over the moves tried
+_F_TW = 17  # the card tried, when it completes a trick: the winner's bit if it won by rank
+_NF = 18
 
 
 @njit(cache=True)
@@ -335,9 +448,16 @@ def _search(
     ``led``, winning so far ``best`` by ``best_seat``. ``stats[0]`` counts the
     nodes entered; a positive ``stats[1]`` (when there is one) is a node limit
     past which the search gives up and returns False (the caller must check).
+
+    Every node also returns the cards its result rests on (``retw``): the
+    winners of tricks won by rank, the top cards behind a sure-trick bound,
+    the cards a table entry was matched on. A result stored in the table
+    holds for every position that agrees with this one on each suit's alive
+    cards down to the lowest such card, and on every hand's suit lengths.
     """
     st = np.empty((53, _NF), np.int64)
     limit = stats[1] if stats.shape[0] > 1 else 0
+    use_tt = tt_keys.shape[0] > 0
     d = 0
     st[0, _F_LEADER] = leader
     st[0, _F_POS] = pos
@@ -348,6 +468,7 @@ def _search(
     st[0, _F_NEED] = need
     entering = True
     ret = False
+    retw = 0
     while True:
         if entering:
             # Evaluate the node at depth d: a bound decides it, or set up its moves.
@@ -358,7 +479,9 @@ def _search(
             pos = st[d, _F_POS]
             need = st[d, _F_NEED]
             st[d, _F_SLOT] = -1
+            st[d, _F_W] = 0
             decided = False
+            retw = 0
             if pos == 0:
                 lead_team = leader & 1
                 nrem = popcount(h[leader])
@@ -367,41 +490,49 @@ def _search(
                 elif need > nrem:
                     decided, ret = True, False
                 elif nrem == 1:
-                    decided, ret = True, (_last_trick(h, trump, leader) & 1) == team
+                    ws, retw = _last_trick(h, trump, leader)
+                    decided, ret = True, (ws & 1) == team
                 else:
                     # Sure tricks: the leader's cashable tops (in a row), and
                     # each team's top trumps (not in a row, so not for kot).
-                    qt = _quick_tricks(h, trump, leader)
+                    qt, qsup = _quick_tricks(h, trump, leader)
                     if kot:
                         if lead_team == team:
-                            decided, ret = qt >= need, True
-                        else:
-                            decided, ret = qt > 0, False
+                            if qt >= need:
+                                decided, ret, retw = True, True, qsup
+                        elif qt > 0:
+                            decided, ret, retw = True, False, qsup
                     else:
-                        sure_lead = max(qt, _trump_run_tricks(h, trump, lead_team))
-                        sure_other = _trump_run_tricks(h, trump, 1 - lead_team)
-                        ours = sure_lead if lead_team == team else sure_other
-                        theirs = sure_other if lead_team == team else sure_lead
+                        tl, tlsup = _trump_run_tricks(h, trump, lead_team)
+                        to, tosup = _trump_run_tricks(h, trump, 1 - lead_team)
+                        if tl > qt:
+                            qt, qsup = tl, tlsup
+                        if lead_team == team:
+                            ours, osup, theirs, tsup = qt, qsup, to, tosup
+                        else:
+                            ours, osup, theirs, tsup = to, tosup, qt, qsup
                         if ours >= need:
-                            decided, ret = True, True
+                            decided, ret, retw = True, True, osup
                         elif nrem - theirs < need:
-                            decided, ret = True, False
-                    if not decided and (not kot or lead_team == team):
+                            decided, ret, retw = True, False, tsup
+                    if not decided and use_tt and (not kot or lead_team == team):
                         # Bounds are on the leader's team's tricks (in a row with
                         # kot); ``team`` reaches ``need`` iff that count reaches
                         # ``target`` (for the other team: iff it stays below).
                         target = need if lead_team == team else nrem - need + 1
-                        k1, k2 = _key(h, trump, leader, kot)
-                        slot = _tt_find(tt_keys, k1, k2)
-                        if slot >= 0:
-                            if tt_vals[slot, 0] >= target:
-                                decided, ret = True, lead_team == team
-                            elif tt_vals[slot, 1] < target:
-                                decided, ret = True, lead_team != team
-                        if not decided:
+                        sig = _sig(h, trump, leader, kot)
+                        alive = _alive(h)
+                        p1, p2 = _pattern(h, leader, alive)
+                        r, m = _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target)
+                        if r != 0:
+                            decided = True
+                            ret = (r > 0) == (lead_team == team)
+                            retw = pdep(m, alive)
+                        else:
                             st[d, _F_SLOT] = 1
-                            st[d, _F_K1] = k1
-                            st[d, _F_K2] = k2
+                            st[d, _F_K1] = p1
+                            st[d, _F_K2] = p2
+                            st[d, _F_SIG] = sig
                             st[d, _F_TARGET] = target
             if decided:
                 if d == 0:
@@ -420,16 +551,34 @@ def _search(
                 entering = False
                 st[d, _F_CARD] = -1
         else:
-            # Back at depth d with ``ret``: the value of the child just searched
-            # (or, right after entering, no child yet: CARD is -1).
+            # Back at depth d with ``ret`` and ``retw``: the value of the child
+            # just searched and the cards it rests on (or, right after
+            # entering, no child yet: CARD is -1).
             leader = st[d, _F_LEADER]
             pos = st[d, _F_POS]
             seat = (leader + pos) & 3
             maximize = (seat & 1) == team
             c = st[d, _F_CARD]
+            done = False
+            wnode = 0
             if c >= 0:
                 h[seat] |= 1 << c
-            done = c >= 0 and ret == maximize
+                wm = retw | st[d, _F_TW]
+                # The card stood for its run of equivalent cards: if the
+                # result rests on any card of the run, it rests on all of it.
+                sm = SUIT_MASK << (13 * (c // 13))
+                if wm & sm:
+                    a = (_alive(h) | st[d, _F_TCARDS]) & sm
+                    cp = pext(h[seat] & sm, a)
+                    pc = popcount(a & ((1 << c) - 1))
+                    low = 64 - ctlz(~cp & ((1 << pc) - 1))
+                    if low < pc and wm & pdep(((2 << pc) - 1) & ~((1 << low) - 1), a):
+                        wm |= pdep(1 << low, a)
+                if ret == maximize:
+                    done = True
+                    wnode = wm
+                else:
+                    st[d, _F_W] |= wm
             if not done:
                 # The next move, if any.
                 if st[d, _F_M0] != 0:
@@ -448,23 +597,30 @@ def _search(
                     c = -1
                     ret = not maximize
                     done = True
+                    wnode = st[d, _F_W]
             if done:
                 if st[d, _F_SLOT] >= 0:
-                    k1 = st[d, _F_K1]
-                    k2 = st[d, _F_K2]
-                    target = st[d, _F_TARGET]
-                    lead_team = leader & 1
-                    slot = _tt_slot_for(tt_keys, tt_vals, k1, k2, popcount(h[leader]))
-                    if ret == (lead_team == team):
-                        tt_vals[slot, 0] = max(tt_vals[slot, 0], target)
-                    else:
-                        tt_vals[slot, 1] = min(tt_vals[slot, 1], target - 1)
+                    alive = _alive(h)
+                    mask = pext(_extend(wnode, alive), alive)
+                    _tt_store(
+                        tt_keys,
+                        tt_vals,
+                        st[d, _F_SIG],
+                        st[d, _F_K1],
+                        st[d, _F_K2],
+                        mask,
+                        popcount(h[leader]),
+                        ret == ((leader & 1) == team),
+                        st[d, _F_TARGET],
+                    )
+                retw = wnode
                 if d == 0:
                     return ret
                 d -= 1
                 continue
             # Play card c and enter the child position.
             st[d, _F_CARD] = c
+            st[d, _F_TW] = 0
             h[seat] ^= 1 << c
             need = st[d, _F_NEED]
             if pos == 0:
@@ -482,10 +638,14 @@ def _search(
                     nseat = st[d, _F_BSEAT]
             e = d + 1
             if pos == 3:
+                four = st[d, _F_TCARDS] | (1 << c)
+                if popcount(four & (SUIT_MASK << (13 * (nbest // 13)))) > 1:
+                    st[d, _F_TW] = 1 << nbest
                 if (nseat & 1) == team:
                     need -= 1
                 elif kot:
                     ret = False  # the run is broken: no need to look further
+                    retw = 0
                     continue
                 st[e, _F_LEADER] = nseat
                 st[e, _F_POS] = 0

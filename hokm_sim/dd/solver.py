@@ -34,9 +34,14 @@ Techniques (node counts measured with ``benchmarks/dd_speed.py``):
   below are interchangeable small cards. Entries hold lower and upper
   bounds on the leader's team's tricks, so one serves every target; a
   signature's entries are scanned in turn (up to 128 kept);
-- move ordering: on lead, cashing winners and low cards to partner's winner
-  first; cheapest winning card when an opponent is winning (second hand only
-  when the third cannot beat it), low cards when partner is;
+- move ordering: leads by weights after DDS's for trump games (cashing the
+  suit's top card, a card to partner's top card or partner's ruff, who holds
+  the suit's top three cards, who can ruff, few cards for the opponents to
+  choose from), with the lead that last cut the search off at the same depth
+  (the killer) preferred; followers: the cheapest card that beats an
+  opponent's (second hand only when the third cannot beat it), low cards
+  when partner is winning;
+- the table's entries that serve move one place up their signature's list;
 - the last trick is counted directly.
 
 Tried and left out because they did not reduce nodes: trying the table's
@@ -213,10 +218,25 @@ def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
     for e in range(start, start + n):
         m = tt_keys[e0 + e, 2]
         if (p1 & m) == tt_keys[e0 + e, 0] and (p2 & m) == tt_keys[e0 + e, 1]:
+            r = 0
             if tt_vals[e, 0] >= target:
-                return 1, m
-            if tt_vals[e, 1] < target:
-                return -1, m
+                r = 1
+            elif tt_vals[e, 1] < target:
+                r = -1
+            if r != 0:
+                if e > start:
+                    # Move the entry one place up: entries that serve often
+                    # come to be found first.
+                    f = e - 1
+                    for k in range(3):
+                        t = tt_keys[e0 + f, k]
+                        tt_keys[e0 + f, k] = tt_keys[e0 + e, k]
+                        tt_keys[e0 + e, k] = t
+                    for k in range(2):
+                        t8 = tt_vals[f, k]
+                        tt_vals[f, k] = tt_vals[e, k]
+                        tt_vals[e, k] = t8
+                return r, m
     return 0, 0
 
 
@@ -359,40 +379,14 @@ def _trump_run_tricks(h, trump, team):
 
 @njit(inline="always")
 def _order(h, moves, pos, seat, best, best_seat, trump):
-    """Split the moves into three masks tried in order (the first from its top card).
+    """Split a follower's moves into three masks tried in order (the first from its top card).
 
-    On lead: first the top cards that cash (the suit's highest alive card,
-    in trumps or where no opponent can ruff yet) and low cards toward
-    partner's such top card; then the lowest card of each suit; then the
-    rest. Partner winning: low cards, trumps last. An opponent winning: the
+    Partner winning: low cards, trumps last. An opponent winning: the
     cheapest card that beats it first (second hand only when the next seat
-    cannot beat it), then low losing cards, then the rest.
+    cannot beat it), then low losing cards, then the rest. (Leads are
+    ordered by :func:`_lead_list`.)
     """
     tmask = SUIT_MASK << (13 * trump)
-    alive = _alive(h)
-    if pos == 0:
-        partner = h[(seat + 2) & 3]
-        o1 = h[(seat + 1) & 3]
-        o2 = h[(seat + 3) & 3]
-        first = 0
-        lows = 0
-        for s in range(4):
-            sm = SUIT_MASK << (13 * s)
-            x = moves & sm
-            if x == 0:
-                continue
-            lows |= x & -x
-            top = 1 << (63 - ctlz(alive & sm))
-            safe = s == trump or (
-                ((o1 & sm) != 0 or (o1 & tmask) == 0) and ((o2 & sm) != 0 or (o2 & tmask) == 0)
-            )
-            if safe:
-                if x & top:
-                    first |= top
-                elif partner & top:
-                    first |= x & -x
-        second = lows & ~first
-        return first, second, moves & ~first & ~second
     if (best_seat & 1) == (seat & 1):
         second = moves & ~tmask
         if second == 0:
@@ -412,6 +406,161 @@ def _order(h, moves, pos, seat, best, best_seat, trump):
             first = 0
     second = moves & ~winners & ~tmask
     return first, second, (moves ^ first) & ~second
+
+
+@njit(inline="always")
+def _ruffs(hand, sm, tmask):
+    """Whether a hand is void in a suit and holds a trump."""
+    return (hand & sm) == 0 and (hand & tmask) != 0
+
+
+@njit(inline="always")
+def _holder(h, card_bit):
+    """Seat holding a card (-1 for none)."""
+    for k in range(4):
+        if h[k] & card_bit:
+            return k
+    return -1
+
+
+@njit(inline="always")
+def _lead_list(h, moves, seat, trump, killer, out, wts):
+    """The leads in ``moves`` in the order to try them, into ``out``; returns how many.
+
+    Weights after Bo Haglund's DDS for leads in a trump game: a lead that
+    should win the trick (cashing the suit's top card, a card to partner's
+    top card, partner's ruff), which of the four hands hold the suit's top
+    three cards, who can ruff, few cards for the opponents to choose from;
+    the lead that last cut the search off at this depth is preferred.
+    """
+    tmask = SUIT_MASK << (13 * trump)
+    alive = _alive(h)
+    lho = (seat + 1) & 3
+    pd = (seat + 2) & 3
+    rho = (seat + 3) & 3
+    nrem = popcount(h[seat])
+    tp = h[pd] & tmask
+    tlh = h[lho] & tmask
+    trh = h[rho] & tmask
+    n = 0
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        x = moves & sm
+        if x == 0:
+            continue
+        side = s != trump
+        a = alive & sm
+        len_l = popcount(h[seat] & sm)
+        len_lh = popcount(h[lho] & sm)
+        len_rh = popcount(h[rho] & sm)
+        len_p = popcount(h[pd] & sm)
+        top = 1 << (63 - ctlz(a))
+        a2 = a ^ top
+        second_bit = (1 << (63 - ctlz(a2))) if a2 else 0
+        a3 = a2 ^ second_bit
+        third_bit = (1 << (63 - ctlz(a3))) if a3 else 0
+        win_h = _holder(h, top)
+        sec_h = _holder(h, second_bit) if second_bit else -1
+        thi_h = _holder(h, third_bit) if third_bit else -1
+        count_lh = (len_lh if len_lh else nrem) << 2
+        count_rh = (len_rh if len_rh else nrem) << 2
+        bonus = -(((count_lh + count_rh) << 5) // 13)
+        if side and (_ruffs(h[lho], sm, tmask) or _ruffs(h[rho], sm, tmask)):
+            bonus -= 12
+        if side and len_p == 0 and tp != 0 and len_rh > 0:
+            bonus += 17
+        if win_h == rho or sec_h == rho:
+            if len_rh != 1:
+                bonus -= 12
+        elif win_h == lho and sec_h == pd and len_p != 1:
+            bonus += 27
+        if side and len_l == 1 and (h[seat] & tmask) != 0 and len_p > 1 and win_h == pd:
+            bonus += 19
+        p_top = h[pd] & sm
+        o_top = (h[lho] | h[rho]) & sm
+        single_top = (len_lh == 1 and win_h == lho) or (len_rh == 1 and win_h == rho)
+        while x != 0:
+            c = 63 - ctlz(x)
+            b = 1 << c
+            x ^= b
+            delta = bonus
+            rrank = 14 - popcount(a & ~((b << 1) - 1))
+            below = a & (b - 1)
+            seq = below != 0 and (h[seat] >> (63 - ctlz(below))) & 1 == 1
+            win = False
+            if b == top:
+                if not side:
+                    win = True
+                elif len_p != 0 or tp == 0:
+                    win = (len_lh != 0 or tlh == 0) and (len_rh != 0 or trh == 0)
+                else:
+                    win = (len_lh != 0 or tp > tlh) and (len_rh != 0 or tp > trh)
+            elif p_top > o_top and (63 - ctlz(p_top | 1)) > (63 - ctlz(o_top | 1)):
+                win = not side or ((len_lh != 0 or tlh == 0) and (len_rh != 0 or trh == 0))
+            elif side and len_p == 0 and tp != 0:
+                lr = len_lh == 0 and tlh != 0
+                rr = len_rh == 0 and trh != 0
+                if lr and rr:
+                    win = tp > (tlh | trh)
+                elif lr:
+                    win = tp > tlh
+                elif rr:
+                    win = tp > trh
+                else:
+                    win = True
+            if win:
+                if single_top:
+                    w = delta + 35 + rrank
+                elif win_h == seat:
+                    if sec_h == pd:
+                        w = delta + 48 + rrank
+                    elif b == top:
+                        w = delta + 31
+                    else:
+                        w = delta - 3 + rrank
+                elif win_h == pd:
+                    w = delta + (42 if sec_h == seat else 28) + rrank
+                elif seq and b == second_bit:
+                    w = delta + 40
+                elif seq:
+                    w = delta + 22 + rrank
+                else:
+                    w = delta + 11 + rrank
+                if c == killer:
+                    w += 55
+            else:
+                if sec_h == pd and thi_h == pd:
+                    delta += 20
+                elif len_p > 1 and (
+                    (sec_h == seat and thi_h == pd) or (sec_h == pd and thi_h == seat)
+                ):
+                    delta += 13
+                if single_top:
+                    w = delta + rrank + 2
+                elif win_h == seat:
+                    if sec_h == pd:
+                        w = delta + 33 + rrank
+                    elif b == top:
+                        w = delta + 38
+                    else:
+                        w = delta - 14 + rrank
+                elif win_h == pd:
+                    w = delta + 34 + rrank
+                elif seq and b == second_bit:
+                    w = delta + 35
+                else:
+                    w = delta + 17 - (c % 13 + 2)
+                if c == killer:
+                    w += 18
+            k = n
+            while k > 0 and wts[k - 1] < w:
+                wts[k] = wts[k - 1]
+                out[k] = out[k - 1]
+                k -= 1
+            wts[k] = w
+            out[k] = c
+            n += 1
+    return n
 
 
 # Per-depth fields of the explicit search stack (depth = cards played since the root).
@@ -456,6 +605,9 @@ def _search(
     cards down to the lowest such card, and on every hand's suit lengths.
     """
     st = np.empty((53, _NF), np.int64)
+    lst = np.empty((53, 13), np.int64)
+    wts = np.empty(13, np.int64)
+    killer = np.full(53, -1, np.int64)
     limit = stats[1] if stats.shape[0] > 1 else 0
     use_tt = tt_keys.shape[0] > 0
     d = 0
@@ -543,10 +695,15 @@ def _search(
                 seat = (leader + pos) & 3
                 legal = legal_mask(h[seat], st[d, _F_LED])
                 moves = _equivalents(legal, _alive(h) | st[d, _F_TCARDS])
-                m0, m1, m2 = _order(h, moves, pos, seat, st[d, _F_BEST], st[d, _F_BSEAT], trump)
-                st[d, _F_M0] = m0
-                st[d, _F_M1] = m1
-                st[d, _F_M2] = m2
+                if pos == 0:
+                    st[d, _F_M0] = _lead_list(h, moves, seat, trump, killer[d], lst[d], wts)
+                    st[d, _F_M1] = 0
+                    st[d, _F_M2] = -1
+                else:
+                    m0, m1, m2 = _order(h, moves, pos, seat, st[d, _F_BEST], st[d, _F_BSEAT], trump)
+                    st[d, _F_M0] = m0
+                    st[d, _F_M1] = m1
+                    st[d, _F_M2] = m2
                 ret = (seat & 1) != team  # the value if no move reaches the goal
                 entering = False
                 st[d, _F_CARD] = -1
@@ -577,11 +734,23 @@ def _search(
                 if ret == maximize:
                     done = True
                     wnode = wm
+                    if pos == 0:
+                        killer[d] = c
                 else:
                     st[d, _F_W] |= wm
             if not done:
                 # The next move, if any.
-                if st[d, _F_M0] != 0:
+                if st[d, _F_M2] < 0:
+                    k = st[d, _F_M1]
+                    if k < st[d, _F_M0]:
+                        c = lst[d, k]
+                        st[d, _F_M1] = k + 1
+                    else:
+                        c = -1
+                        ret = not maximize
+                        done = True
+                        wnode = st[d, _F_W]
+                elif st[d, _F_M0] != 0:
                     mm = st[d, _F_M0]
                     c = 63 - ctlz(mm)
                     st[d, _F_M0] = mm ^ (1 << c)

@@ -42,6 +42,9 @@ Techniques (node counts measured with ``benchmarks/dd_speed.py``):
   opponent's (second hand only when the third cannot beat it), low cards
   when partner is winning;
 - the table's entries that serve move one place up their signature's list;
+- small cards (as DDS does): once a card fails and is lower than every card
+  of its suit the failure rested on, the hand's other cards of that suit
+  below those are not tried (they are interchangeable small cards there);
 - the last trick is counted directly.
 
 Tried and left out because they did not reduce nodes: trying the table's
@@ -582,7 +585,8 @@ _F_TARGET = 14
 _F_SIG = 15
 _F_W = 16  # cards the result rests on, gathered over the moves tried
 _F_TW = 17  # the card tried, when it completes a trick: the winner's bit if it won by rank
-_NF = 18
+_F_SKIP = 18  # cards not worth trying: below every card a failed move rested on
+_NF = 19
 
 
 @njit(cache=True)
@@ -632,6 +636,7 @@ def _search(
             need = st[d, _F_NEED]
             st[d, _F_SLOT] = -1
             st[d, _F_W] = 0
+            st[d, _F_SKIP] = 0
             decided = False
             retw = 0
             if pos == 0:
@@ -738,10 +743,24 @@ def _search(
                         killer[d] = c
                 else:
                     st[d, _F_W] |= wm
+                    # A failed card below every card of its suit its result
+                    # rested on stands for the hand's other such cards (as
+                    # in DDS): they are small cards all the same, and fail too.
+                    wsuit = wm & sm
+                    lowest = wsuit & -wsuit
+                    if (lowest == 0 or (1 << c) < lowest) and (st[d, _F_SKIP] & sm) == 0:
+                        skip = sm & ((lowest - 1) if lowest else -1)
+                        st[d, _F_SKIP] |= skip
+                        if st[d, _F_M2] >= 0:
+                            st[d, _F_M0] &= ~skip
+                            st[d, _F_M1] &= ~skip
+                            st[d, _F_M2] &= ~skip
             if not done:
                 # The next move, if any.
                 if st[d, _F_M2] < 0:
                     k = st[d, _F_M1]
+                    while k < st[d, _F_M0] and (st[d, _F_SKIP] >> lst[d, k]) & 1:
+                        k += 1
                     if k < st[d, _F_M0]:
                         c = lst[d, k]
                         st[d, _F_M1] = k + 1

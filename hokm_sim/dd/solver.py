@@ -381,7 +381,7 @@ def _trump_run_tricks(h, trump, team):
 
 
 @njit(inline="always")
-def _order(h, moves, pos, seat, best, best_seat, trump):
+def _order(h, moves, pos, seat, led, best, best_seat, trump):
     """Split a follower's moves into three masks tried in order (the first from its top card).
 
     Partner winning: low cards, trumps last. An opponent winning: the
@@ -390,12 +390,32 @@ def _order(h, moves, pos, seat, best, best_seat, trump):
     ordered by :func:`_lead_list`.)
     """
     tmask = SUIT_MASK << (13 * trump)
+    bs = best // 13
+    if pos == 2 and bs == led and (moves & (SUIT_MASK << (13 * bs))) == moves:
+        # Third hand following the suit of the winning card (as DDS): win
+        # with the cheapest card the fourth hand cannot beat, when there is one
+        # and it is needed; else low.
+        nxt = h[(seat + 1) & 3] & (SUIT_MASK << (13 * bs))
+        top = 1 << (63 - ctlz(moves))
+        if nxt == 0:
+            if (best_seat & 1) == (seat & 1):
+                return 0, moves, 0
+            above = moves & ~((2 << best) - 1)
+            first = above & -above
+            return first, moves ^ first, 0
+        max4 = 1 << (63 - ctlz(nxt))
+        if ((best_seat & 1) == (seat & 1) and (1 << best) > max4) or top < (nxt & -nxt):
+            return 0, moves, 0
+        if top > max4 and top > (1 << best):
+            above = moves & ~((max4 << 1) - 1) & ~((2 << best) - 1)
+            first = above & -above
+            return first, moves ^ first, 0
+        return 0, moves, 0
     if (best_seat & 1) == (seat & 1):
         second = moves & ~tmask
         if second == 0:
             return 0, moves, 0
         return 0, second, moves & tmask
-    bs = best // 13
     above_best = ~((2 << best) - 1)
     winners = moves & (((SUIT_MASK << (13 * bs)) & above_best) | (tmask if bs != trump else 0))
     first = winners & -winners
@@ -705,7 +725,9 @@ def _search(
                     st[d, _F_M1] = 0
                     st[d, _F_M2] = -1
                 else:
-                    m0, m1, m2 = _order(h, moves, pos, seat, st[d, _F_BEST], st[d, _F_BSEAT], trump)
+                    m0, m1, m2 = _order(
+                        h, moves, pos, seat, st[d, _F_LED], st[d, _F_BEST], st[d, _F_BSEAT], trump
+                    )
                     st[d, _F_M0] = m0
                     st[d, _F_M1] = m1
                     st[d, _F_M2] = m2

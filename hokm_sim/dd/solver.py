@@ -586,6 +586,54 @@ def _lead_list(h, moves, seat, trump, killer, out, wts):
     return n
 
 
+@njit(inline="always")
+def _void_list(h, moves, seat, led, best, best_seat, trump, out, wts):
+    """A follower void in the led suit: its cards in the order to try them, into ``out``.
+
+    Weights after DDS: with partner winning, discard low from long suits
+    (not from a guarded second-best card); else ruff as cheaply as wins,
+    then discard the same way; under-ruffs last.
+    """
+    alive = _alive(h)
+    me = h[seat]
+    ours = (best_seat & 1) == (seat & 1)
+    bs = best // 13
+    n = 0
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        x = moves & sm
+        if x == 0:
+            continue
+        ln = popcount(me & sm)
+        val = (ln << 6) // 24
+        a = alive & sm
+        if ln == 2 and popcount(a) >= 2:
+            second = 1 << (63 - ctlz(a ^ (1 << (63 - ctlz(a)))))
+            if me & second:
+                val -= 2
+        while x != 0:
+            c = ctz(x)
+            x ^= 1 << c
+            rank = c % 13 + 2
+            if led == trump:
+                w = -rank + val
+            elif ours:
+                w = (2 if s == trump else 25) - rank + val
+            elif s == trump:
+                w = 50 - rank if (bs != trump or c > best) else -30 - rank
+            else:
+                w = 14 - rank + val
+            k = n
+            while k > 0 and wts[k - 1] < w:
+                wts[k] = wts[k - 1]
+                out[k] = out[k - 1]
+                k -= 1
+            wts[k] = w
+            out[k] = c
+            n += 1
+    return n
+
+
 # Per-depth fields of the explicit search stack (depth = cards played since the root).
 _F_LEADER = 0
 _F_POS = 1
@@ -722,6 +770,20 @@ def _search(
                 moves = _equivalents(legal, _alive(h) | st[d, _F_TCARDS])
                 if pos == 0:
                     st[d, _F_M0] = _lead_list(h, moves, seat, trump, killer[d], lst[d], wts)
+                    st[d, _F_M1] = 0
+                    st[d, _F_M2] = -1
+                elif (h[seat] & (SUIT_MASK << (13 * st[d, _F_LED]))) == 0:
+                    st[d, _F_M0] = _void_list(
+                        h,
+                        moves,
+                        seat,
+                        st[d, _F_LED],
+                        st[d, _F_BEST],
+                        st[d, _F_BSEAT],
+                        trump,
+                        lst[d],
+                        wts,
+                    )
                     st[d, _F_M1] = 0
                     st[d, _F_M2] = -1
                 else:

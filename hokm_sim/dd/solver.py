@@ -587,7 +587,7 @@ def _lead_list(h, moves, seat, trump, killer, out, wts):
 
 
 @njit(inline="always")
-def _void_list(h, moves, seat, led, best, best_seat, trump, out, wts):
+def _void_list(h, moves, pos, seat, led, best, best_seat, trump, out, wts):
     """A follower void in the led suit: its cards in the order to try them, into ``out``.
 
     Weights after DDS: with partner winning, discard low from long suits
@@ -598,6 +598,18 @@ def _void_list(h, moves, seat, led, best, best_seat, trump, out, wts):
     me = h[seat]
     ours = (best_seat & 1) == (seat & 1)
     bs = best // 13
+    tmask = SUIT_MASK << (13 * trump)
+    lm = SUIT_MASK << (13 * led)
+    nxt = h[(seat + 1) & 3]
+    c_next = nxt & lm
+    t_next = nxt & tmask
+    # Third hand with partner (the leader) winning: is partner sure to win?
+    leader_sure = (
+        pos != 2
+        or best_seat != (seat + 2) & 3
+        or bs != led
+        or ((1 << best) > c_next and (c_next != 0 or t_next == 0))
+    )
     n = 0
     for s in range(4):
         sm = SUIT_MASK << (13 * s)
@@ -617,8 +629,16 @@ def _void_list(h, moves, seat, led, best, best_seat, trump, out, wts):
             rank = c % 13 + 2
             if led == trump:
                 w = -rank + val
-            elif ours:
+            elif ours and leader_sure:
                 w = (2 if s == trump else 25) - rank + val
+            elif ours:
+                # Partner's card may be beaten by the fourth hand: ruff it.
+                if s != trump:
+                    w = -rank + val
+                elif c_next != 0 or (1 << c) > t_next:
+                    w = 48 - rank
+                else:
+                    w = -12 - rank
             elif s == trump:
                 w = 50 - rank if (bs != trump or c > best) else -30 - rank
             else:
@@ -776,6 +796,7 @@ def _search(
                     st[d, _F_M0] = _void_list(
                         h,
                         moves,
+                        pos,
                         seat,
                         st[d, _F_LED],
                         st[d, _F_BEST],

@@ -185,7 +185,7 @@ def _pattern(h, leader, alive):
     return pext(b0, alive), pext(b1, alive)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _tt_index(tt_keys, sig, create):
     """Index row of a signature (made if ``create``), or -1."""
     ni = tt_keys[0, 2]
@@ -208,13 +208,42 @@ def _tt_index(tt_keys, sig, create):
     return -1
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
     """``(1, mask)`` if an entry matching the position says the leader's team
     reaches ``target``, ``(-1, mask)`` if it says not, else ``(0, 0)``."""
     r = _tt_index(tt_keys, sig, False)
-    if r < 0:
-        return 0, 0
+    res = 0
+    mask = 0
+    if r >= 0:
+        start = tt_keys[r, 1]
+        e0 = 1 + tt_keys[0, 2]
+        e = start
+        end = start + min(tt_keys[r, 2] & 0xFFFFFFFF, tt_keys[r, 2] >> 32)
+        while e < end:
+            m = tt_keys[e0 + e, 2]
+            if (p1 & m) == tt_keys[e0 + e, 0] and (p2 & m) == tt_keys[e0 + e, 1]:
+                if tt_vals[e, 0] >= target:
+                    res = 1
+                elif tt_vals[e, 1] < target:
+                    res = -1
+                if res != 0:
+                    mask = m
+                    break
+            e += 1
+        if res != 0 and e > start:
+            # Move the entry one place up: entries that serve often come to
+            # be found first.
+            f = e - 1
+            for k in range(3):
+                t = tt_keys[e0 + f, k]
+                tt_keys[e0 + f, k] = tt_keys[e0 + e, k]
+                tt_keys[e0 + e, k] = t
+            for k in range(2):
+                t8 = tt_vals[f, k]
+                tt_vals[f, k] = tt_vals[e, k]
+                tt_vals[e, k] = t8
+    return res, mask
     start = tt_keys[r, 1]
     n = min(tt_keys[r, 2] & 0xFFFFFFFF, tt_keys[r, 2] >> 32)
     e0 = 1 + tt_keys[0, 2]
@@ -243,7 +272,7 @@ def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
     return 0, 0
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _tt_clear(tt_keys):
     ni = tt_keys[0, 2]
     for r in range(1, 1 + ni):
@@ -251,7 +280,7 @@ def _tt_clear(tt_keys):
     tt_keys[0, 0] = 0
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _tt_store(tt_keys, tt_vals, sig, p1, p2, mask, nrem, reached, target):
     """Record that the leader's team reaches ``target`` (or not, ``reached``
     false) in every position with this signature and pattern on ``mask``.
@@ -381,7 +410,7 @@ def _trump_run_tricks(h, trump, team):
 
 
 @njit(inline="always")
-def _order(h, moves, pos, seat, led, best, best_seat, trump):
+def _order(nxt_hand, moves, pos, seat, led, best, best_seat, trump):
     """Split a follower's moves into three masks tried in order (the first from its top card).
 
     Partner winning: low cards, trumps last. An opponent winning: the
@@ -395,7 +424,7 @@ def _order(h, moves, pos, seat, led, best, best_seat, trump):
         # Third hand following the suit of the winning card (as DDS): win
         # with the cheapest card the fourth hand cannot beat, when there is one
         # and it is needed; else low.
-        nxt = h[(seat + 1) & 3] & (SUIT_MASK << (13 * bs))
+        nxt = nxt_hand & (SUIT_MASK << (13 * bs))
         top = 1 << (63 - ctlz(moves))
         if nxt == 0:
             if (best_seat & 1) == (seat & 1):
@@ -421,7 +450,7 @@ def _order(h, moves, pos, seat, led, best, best_seat, trump):
     first = winners & -winners
     if pos == 1 and first != 0:
         # Second hand wins only when the third hand cannot beat the card.
-        nxt = h[(seat + 1) & 3]
+        nxt = nxt_hand
         fs = (63 - ctlz(first)) // 13
         higher = (SUIT_MASK << (13 * fs)) & ~((first << 1) - 1)
         can_ruff = fs != trump and (nxt & (SUIT_MASK << (13 * bs))) == 0 and (nxt & tmask) != 0
@@ -446,9 +475,9 @@ def _holder(h, card_bit):
     return -1
 
 
-@njit(inline="always")
-def _lead_list(h, moves, seat, trump, killer, out, wts):
-    """The leads in ``moves`` in the order to try them, into ``out``; returns how many.
+@njit(cache=True)
+def _lead_list(h, moves, seat, trump, killer, out, row, wts):
+    """The leads in ``moves`` in the order to try them, into ``out[row]``; returns how many.
 
     Weights after Bo Haglund's DDS for leads in a trump game: a lead that
     should win the trick (cashing the suit's top card, a card to partner's
@@ -578,17 +607,17 @@ def _lead_list(h, moves, seat, trump, killer, out, wts):
             k = n
             while k > 0 and wts[k - 1] < w:
                 wts[k] = wts[k - 1]
-                out[k] = out[k - 1]
+                out[row, k] = out[row, k - 1]
                 k -= 1
             wts[k] = w
-            out[k] = c
+            out[row, k] = c
             n += 1
     return n
 
 
-@njit(inline="always")
-def _void_list(h, moves, pos, seat, led, best, best_seat, trump, out, wts):
-    """A follower void in the led suit: its cards in the order to try them, into ``out``.
+@njit(cache=True)
+def _void_list(h, moves, pos, seat, led, best, best_seat, trump, out, row, wts):
+    """A follower void in the led suit: its cards in the order to try them, into ``out[row]``.
 
     Weights after DDS: with partner winning, discard low from long suits
     (not from a guarded second-best card); else ruff as cheaply as wins,
@@ -646,10 +675,10 @@ def _void_list(h, moves, pos, seat, led, best, best_seat, trump, out, wts):
             k = n
             while k > 0 and wts[k - 1] < w:
                 wts[k] = wts[k - 1]
-                out[k] = out[k - 1]
+                out[row, k] = out[row, k - 1]
                 k -= 1
             wts[k] = w
-            out[k] = c
+            out[row, k] = c
             n += 1
     return n
 
@@ -789,7 +818,7 @@ def _search(
                 legal = legal_mask(h[seat], st[d, _F_LED])
                 moves = _equivalents(legal, _alive(h) | st[d, _F_TCARDS])
                 if pos == 0:
-                    st[d, _F_M0] = _lead_list(h, moves, seat, trump, killer[d], lst[d], wts)
+                    st[d, _F_M0] = _lead_list(h, moves, seat, trump, killer[d], lst, d, wts)
                     st[d, _F_M1] = 0
                     st[d, _F_M2] = -1
                 elif (h[seat] & (SUIT_MASK << (13 * st[d, _F_LED]))) == 0:
@@ -802,14 +831,22 @@ def _search(
                         st[d, _F_BEST],
                         st[d, _F_BSEAT],
                         trump,
-                        lst[d],
+                        lst,
+                        d,
                         wts,
                     )
                     st[d, _F_M1] = 0
                     st[d, _F_M2] = -1
                 else:
                     m0, m1, m2 = _order(
-                        h, moves, pos, seat, st[d, _F_LED], st[d, _F_BEST], st[d, _F_BSEAT], trump
+                        h[(seat + 1) & 3],
+                        moves,
+                        pos,
+                        seat,
+                        st[d, _F_LED],
+                        st[d, _F_BEST],
+                        st[d, _F_BSEAT],
+                        trump,
                     )
                     st[d, _F_M0] = m0
                     st[d, _F_M1] = m1

@@ -94,11 +94,13 @@ def new_table(bits):
         return np.zeros((0, 3), np.int64), np.zeros((0, 2), np.int8)
     ne = 1 << bits
     ni = 1 << max(bits - 2, 1)
-    keys = np.full((1 + ni + ne, 3), TT_EMPTY, np.int64)
+    # Only the index needs clearing: an entry row is written before it is read.
+    keys = np.empty((1 + ni + ne, 3), np.int64)
+    keys[: 1 + ni] = TT_EMPTY
     keys[0, 0] = 0
     keys[0, 1] = ne
     keys[0, 2] = ni
-    return keys, np.zeros((ne, 2), np.int8)
+    return keys, np.empty((ne, 2), np.int8)
 
 
 @njit(inline="always")

@@ -21,8 +21,10 @@ Techniques (node counts measured with ``benchmarks/dd_speed.py``):
   (in hands or on the table) are one move (holding K and Q once the A has
   gone is one choice, not two);
 - sure tricks: the top cards the leader can cash before an opponent with
-  trumps runs out of the suit, and each team's run of top trumps, bound
-  both sides;
+  trumps runs out of the suit; with the top trumps to draw the opponents'
+  trumps, every trump the leader holds and its side suits' top cards (up to
+  partner's length while partner may have to ruff); each team's run of top
+  trumps; bound both sides;
 - a transposition table at trick boundaries with partition search
   ("winning ranks", as in Bo Haglund's DDS): every node returns the cards
   its result rests on (winners of tricks won by rank, not the only card of
@@ -128,7 +130,7 @@ def _top_cards(alive_s, k):
 
 
 @njit(inline="always")
-def _quick_tricks(h, trump, leader):
+def _quick_tricks(h, trump, leader, kot):
     """Tricks the leader can cash from the top before the other side gets in.
 
     Top trumps count in full; top cards of a side suit count up to the
@@ -157,7 +159,39 @@ def _quick_tricks(h, trump, leader):
         if run > 0:
             total += run
             sup |= _top_cards(alive & sm, run)
-    return min(total, popcount(me)), sup
+    total = min(total, popcount(me))
+    # Drawing trumps: with the top t trumps and no opponent holding more than
+    # t, the leader leads them t times, the opponents' trumps fall, its side
+    # suits' top cards cash (up to partner's length if partner still has a
+    # trump, since partner could otherwise have to ruff) and every trump it
+    # has left wins a trick later (in a row only when partner has none).
+    tm = alive & tmask
+    mine_t = me & tmask
+    t = _top_run(mine_t, tm)
+    if t > 0 and t >= popcount(o1 & tmask) and t >= popcount(o2 & tmask):
+        partner = h[(leader + 2) & 3]
+        pt_left = popcount(partner & tmask) - t
+        tot2 = t
+        sup2 = _top_cards(tm, t)
+        for s in range(4):
+            if s == trump:
+                continue
+            sm = SUIT_MASK << (13 * s)
+            mine = me & sm
+            if mine == 0:
+                continue
+            run = _top_run(mine, alive & sm)
+            if pt_left > 0:
+                run = min(run, popcount(partner & sm))
+            if run > 0:
+                tot2 += run
+                sup2 |= _top_cards(alive & sm, run)
+        if not kot or pt_left <= 0:
+            tot2 += popcount(mine_t) - t
+        tot2 = min(tot2, popcount(me))
+        if tot2 > total:
+            return tot2, sup2
+    return total, sup
 
 
 @njit(inline="always")
@@ -771,7 +805,7 @@ def _search(
                 else:
                     # Sure tricks: the leader's cashable tops (in a row), and
                     # each team's top trumps (not in a row, so not for kot).
-                    qt, qsup = _quick_tricks(h, trump, leader)
+                    qt, qsup = _quick_tricks(h, trump, leader, kot)
                     if kot:
                         if lead_team == team:
                             if qt >= need:

@@ -1,8 +1,11 @@
 """The double-dummy solver against a plain minimax, symmetries and hand-made deals.
 
 The oracle (``dd_minimax``) tries every legal card of every seat with no
-pruning; thousands of random endings of up to four cards a hand, some in the
-middle of a trick, must get the same trick counts and Kot answers. Rotating
+pruning; thousands of random endings of up to four cards a hand (and some of
+five), some in the middle of a trick, must get the same trick counts and Kot
+answers. Longer endings (five to seven cards, where the table's entries
+serve positions other than their own) must get the same answers with the
+table as without it. Rotating
 the seats swaps the teams' counts; renaming the suits changes nothing.
 Hand-made deals have answers that follow from the rules alone.
 """
@@ -89,6 +92,29 @@ def test_kot_search_agrees_with_minimax_runs():
                 got = reach_nb(
                     arr, trump, leader, t, len(trick), team, need, True, keys, vals, stats
                 )
+                assert got == (run >= need), (hands, trump, leader, trick, team, need)
+
+
+def test_solver_agrees_with_minimax_on_five_card_endings():
+    # Five cards a hand: table entries match other positions, small cards
+    # are skipped and suits are drawn, all checked against the plain minimax.
+    rng = np.random.default_rng(15)
+    tt = new_table(12)
+    keys, vals = new_table(12)
+    stats = np.zeros(1, np.int64)
+    for i in range(40):
+        hands, trump, leader, trick = _random_ending(rng, 5)
+        want = team0_tricks(hands, trump, leader, tuple(trick))
+        assert _solve(hands, trump, leader, trick, 0, tt) == want, (hands, trump, leader, trick)
+        if i % 8 == 0:
+            team = i // 8 % 2
+            run = team_run(hands, trump, leader, team, tuple(trick))
+            arr = np.array([mask_of(h) for h in hands], np.int64)
+            t = np.zeros(3, np.int64)
+            t[: len(trick)] = trick
+            for need in range(1, 6):
+                args = (arr, trump, leader, t, len(trick), team, need, True)
+                got = reach_nb(*args, keys, vals, stats)
                 assert got == (run >= need), (hands, trump, leader, trick, team, need)
 
 

@@ -13,7 +13,7 @@ played out to the end. A Hokm hand stops when a team reaches 7, which never
 changes who gets there first: a team reaches 7 first exactly when its
 double-dummy total (tricks taken plus tricks still to come) is 7 or more.
 
-Techniques (node counts measured with ``benchmarks/dd_speed.py``):
+Techniques, most of them after Bo Haglund's DDS for bridge:
 
 - true/false search against a target, cut off as soon as the target is made
   or out of reach;
@@ -25,36 +25,57 @@ Techniques (node counts measured with ``benchmarks/dd_speed.py``):
   trumps, every trump the leader holds and its side suits' top cards (up to
   partner's length while partner may have to ruff); each team's run of top
   trumps; bound both sides;
-- a transposition table at trick boundaries with partition search
-  ("winning ranks", as in Bo Haglund's DDS): every node returns the cards
-  its result rests on (winners of tricks won by rank, not the only card of
-  their suit in the trick; the top cards behind a sure-trick bound; the
-  cards a table entry was matched on; a whole run of equivalent cards when
-  any of it counts), and an entry keeps who holds each alive card only down
-  to the lowest such card of each suit, plus every hand's suit lengths (the
-  signature). It then serves every position that agrees on those: cards
-  below are interchangeable small cards. Entries hold lower and upper
-  bounds on the leader's team's tricks, so one serves every target; a
-  signature's entries are scanned in turn (up to 128 kept);
-- move ordering: leads by weights after DDS's for trump games (cashing the
-  suit's top card, a card to partner's top card or partner's ruff, who holds
-  the suit's top three cards, who can ruff, few cards for the opponents to
-  choose from), with the lead that last cut the search off at the same depth
-  (the killer) preferred; followers: the cheapest card that beats an
+- partition search ("winning ranks"): every node returns the cards its
+  result rests on: winners of tricks won by rank (not the only card of their
+  suit in the trick), the top cards behind a sure-trick bound, the cards a
+  table entry was matched on, and a whole run of equivalent cards when any
+  of it counts. Such a result holds for every position that agrees on each
+  suit's alive cards down to the lowest card it rests on and on every
+  hand's suit lengths: the cards below are interchangeable small cards;
+- a transposition table at trick boundaries built on that: entries grouped
+  by signature (every hand's length in every suit, trump, Kot flag), each
+  keeping who holds the alive cards of each suit only down to that lowest
+  card, with lower and upper bounds on the leader's team's tricks (one entry
+  serves every target and many deals); a signature's entries are scanned in
+  turn, those that serve move up, up to 128 kept;
+- small cards: once a card fails and is lower than every card of its suit
+  the failure rested on, the hand's other cards of that suit below those
+  are not tried (they would fail the same way);
+- move ordering by DDS-style weights: leads (cashing the suit's top card, a
+  card to partner's top card or partner's ruff, who holds the suit's top
+  three cards, who can ruff, few cards for the opponents to choose from,
+  the lead that last cut the search off at the same depth); third hand
+  following wins with the cheapest card the fourth cannot beat when it is
+  needed, else plays low; a void hand ruffs as cheaply as wins, ruffs
+  partner's card in third seat when the fourth hand may beat it, and
+  discards low from long suits; otherwise the cheapest card that beats an
   opponent's (second hand only when the third cannot beat it), low cards
   when partner is winning;
-- the table's entries that serve move one place up their signature's list;
-- small cards (as DDS does): once a card fails and is lower than every card
-  of its suit the failure rested on, the hand's other cards of that suit
-  below those are not tried (they are interchangeable small cards there);
 - the last trick is counted directly.
 
-Tried and left out because they did not reduce nodes: trying the table's
-stored best lead first, and always keeping the biggest positions.
+Measured with ``NUMBA_NUM_THREADS=1 python benchmarks/dd_speed.py --deals
+200 --seed 1`` (the Hakem's team reaching 7 from 13 cards; nodes per
+question, median / p90 / p99, one core): 1.31M / 14.8M / 72M nodes (57 ms /
+755 ms / 3.6 s) before this work; with the partition table 152k / 1.47M /
+14.6M (first 100 deals); with DDS lead weights 87k / 1.25M / 4.05M; with the
+small-card skip 56k / 743k / 2.51M; with the third-hand and void orderings
+17k / 229k / 1.22M; drawing trumps in the sure tricks 1-5% fewer. Now about
+17k / 229k / 1.2M nodes, 1.5-1.9 ms / 20-30 ms / 110-170 ms at 8-10 M nodes
+a second (seed 2 alike).
+
+Tried and left out: trying the table's stored best lead first and always
+keeping the biggest positions (old exact-key table); signature buckets of 8
+or 32 shared slots (too few entries per signature: the tail grew); 64 or
+256 entries per signature (no better than 128); DDS's weights for a second
+hand following suit (3% fewer nodes on two seeds, more on a third, no
+faster); a killer move for followers (many more nodes) and for leads ahead
+of the weights (mixed); cards of a hand counted as equivalent across cards
+of the current trick other than the winning one (no change); a smaller
+table (more restarts, more nodes).
 
 The table (``tt_keys``, ``tt_vals``, from :func:`new_table`) can be shared
-by any number of searches and deals: its keys hold everything a stored bound
-depends on.
+by any number of searches and deals: its entries hold everything a stored
+bound depends on. When it is full it starts afresh.
 """
 
 from __future__ import annotations
@@ -67,15 +88,15 @@ from hokm_sim.engine.bits import SUIT_MASK, ctlz, ctz, popcount
 from hokm_sim.engine.rules import beats, legal_mask
 
 TT_EMPTY = -1
-"""Key value of an empty table slot (real keys are non-negative)."""
+"""Signature of an empty index row (real signatures are non-negative)."""
 DEFAULT_TT_BITS = 20
-"""log2 of the number of table slots for a stand-alone solve (2**20 slots, about 19 MB)."""
+"""log2 of the number of table entries for a stand-alone solve (2**20 entries, about 33 MB)."""
 _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 _HASH_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
 
 
 TT_MAX_ENTRIES = 128
-"""Most entries kept per signature (the oldest give way past it)."""
+"""Most entries kept per signature (past it new entries overwrite old ones in turn)."""
 _TT_FIRST = 4  # entries a new signature gets room for (doubled as it fills)
 
 
@@ -322,7 +343,7 @@ def _tt_store(tt_keys, tt_vals, sig, p1, p2, mask, nrem, reached, target):
     false) in every position with this signature and pattern on ``mask``.
 
     The entry with the same mask and pattern is tightened; else a new one is
-    added (past :data:`TT_MAX_ENTRIES`, over the oldest).
+    added (past :data:`TT_MAX_ENTRIES`, over the existing ones in turn).
     """
     r = _tt_index(tt_keys, sig, True)
     if r < 0:

@@ -1,8 +1,11 @@
 """The double-dummy solver against a plain minimax, symmetries and hand-made deals.
 
 The oracle (``dd_minimax``) tries every legal card of every seat with no
-pruning; thousands of random endings of up to four cards a hand, some in the
-middle of a trick, must get the same trick counts and Kot answers. Rotating
+pruning; thousands of random endings of up to four cards a hand (and some of
+five), some in the middle of a trick, must get the same trick counts and Kot
+answers. Longer endings (five to seven cards, where the table's entries
+serve positions other than their own) must get the same answers with the
+table as without it. Rotating
 the seats swaps the teams' counts; renaming the suits changes nothing.
 Hand-made deals have answers that follow from the rules alone.
 """
@@ -90,6 +93,53 @@ def test_kot_search_agrees_with_minimax_runs():
                     arr, trump, leader, t, len(trick), team, need, True, keys, vals, stats
                 )
                 assert got == (run >= need), (hands, trump, leader, trick, team, need)
+
+
+def test_solver_agrees_with_minimax_on_five_card_endings():
+    # Five cards a hand: table entries match other positions, small cards
+    # are skipped and suits are drawn, all checked against the plain minimax.
+    rng = np.random.default_rng(15)
+    tt = new_table(12)
+    keys, vals = new_table(12)
+    stats = np.zeros(1, np.int64)
+    for i in range(40):
+        hands, trump, leader, trick = _random_ending(rng, 5)
+        want = team0_tricks(hands, trump, leader, tuple(trick))
+        assert _solve(hands, trump, leader, trick, 0, tt) == want, (hands, trump, leader, trick)
+        if i % 8 == 0:
+            team = i // 8 % 2
+            run = team_run(hands, trump, leader, team, tuple(trick))
+            arr = np.array([mask_of(h) for h in hands], np.int64)
+            t = np.zeros(3, np.int64)
+            t[: len(trick)] = trick
+            for need in range(1, 6):
+                args = (arr, trump, leader, t, len(trick), team, need, True)
+                got = reach_nb(*args, keys, vals, stats)
+                assert got == (run >= need), (hands, trump, leader, trick, team, need)
+
+
+def test_abstracted_table_agrees_with_the_search_without_a_table():
+    # Table entries hold for every position that agrees on the cards a result
+    # rests on: with five to seven cards a hand they match positions other
+    # than their own. A small table also fills up and starts afresh.
+    rng = np.random.default_rng(14)
+    off = new_table(-1)
+    tables = [new_table(18), new_table(6)]
+    stats = np.zeros(1, np.int64)
+    for i in range(4000):
+        n = int(rng.integers(5, 8))
+        hands, trump, leader, trick = _random_ending(rng, n)
+        want = _solve(hands, trump, leader, trick, 0, off)
+        tt = tables[i % 2]
+        assert _solve(hands, trump, leader, trick, 0, tt) == want, (hands, trump, leader, trick)
+        arr = np.array([mask_of(h) for h in hands], np.int64)
+        t = np.zeros(3, np.int64)
+        t[: len(trick)] = trick
+        for team in (0, 1):
+            need = int(rng.integers(1, n + 1))
+            args = (arr, trump, leader, t, len(trick), team, need, True)
+            got = reach_nb(*args, tt[0], tt[1], stats)
+            assert got == reach_nb(*args, off[0], off[1], stats), (hands, trump, leader, trick)
 
 
 def test_card_values_agree_with_minimax():

@@ -13,7 +13,7 @@ played out to the end. A Hokm hand stops when a team reaches 7, which never
 changes who gets there first: a team reaches 7 first exactly when its
 double-dummy total (tricks taken plus tricks still to come) is 7 or more.
 
-Techniques (node counts measured with ``benchmarks/dd_speed.py``):
+Techniques, most of them after Bo Haglund's DDS for bridge:
 
 - true/false search against a target, cut off as soon as the target is made
   or out of reach;
@@ -21,25 +21,61 @@ Techniques (node counts measured with ``benchmarks/dd_speed.py``):
   (in hands or on the table) are one move (holding K and Q once the A has
   gone is one choice, not two);
 - sure tricks: the top cards the leader can cash before an opponent with
-  trumps runs out of the suit, and each team's run of top trumps, bound
-  both sides;
-- a transposition table at trick boundaries keyed by relative ranks
-  (per suit, who holds each alive card in rank order, seats counted from the
-  leader), the trump suit and the Kot flag, holding lower and upper bounds
-  on the leader's team's tricks, so one entry serves every target and many
-  deals (positions that differ only in cards already played are one entry);
-  buckets of four slots, the first kept for the biggest position;
-- move ordering: on lead, cashing winners and low cards to partner's winner
-  first; cheapest winning card when an opponent is winning (second hand only
-  when the third cannot beat it), low cards when partner is;
+  trumps runs out of the suit; with the top trumps to draw the opponents'
+  trumps, every trump the leader holds and its side suits' top cards (up to
+  partner's length while partner may have to ruff); each team's run of top
+  trumps; bound both sides;
+- partition search ("winning ranks"): every node returns the cards its
+  result rests on: winners of tricks won by rank (not the only card of their
+  suit in the trick), the top cards behind a sure-trick bound, the cards a
+  table entry was matched on, and a whole run of equivalent cards when any
+  of it counts. Such a result holds for every position that agrees on each
+  suit's alive cards down to the lowest card it rests on and on every
+  hand's suit lengths: the cards below are interchangeable small cards;
+- a transposition table at trick boundaries built on that: entries grouped
+  by signature (every hand's length in every suit, trump, Kot flag), each
+  keeping who holds the alive cards of each suit only down to that lowest
+  card, with lower and upper bounds on the leader's team's tricks (one entry
+  serves every target and many deals); a signature's entries are scanned in
+  turn, those that serve move up, up to 128 kept;
+- small cards: once a card fails and is lower than every card of its suit
+  the failure rested on, the hand's other cards of that suit below those
+  are not tried (they would fail the same way);
+- move ordering by DDS-style weights: leads (cashing the suit's top card, a
+  card to partner's top card or partner's ruff, who holds the suit's top
+  three cards, who can ruff, few cards for the opponents to choose from,
+  the lead that last cut the search off at the same depth); third hand
+  following wins with the cheapest card the fourth cannot beat when it is
+  needed, else plays low; a void hand ruffs as cheaply as wins, ruffs
+  partner's card in third seat when the fourth hand may beat it, and
+  discards low from long suits; otherwise the cheapest card that beats an
+  opponent's (second hand only when the third cannot beat it), low cards
+  when partner is winning;
 - the last trick is counted directly.
 
-Tried and left out because they did not reduce nodes: trying the table's
-stored best lead first, and always keeping the biggest positions.
+Measured with ``NUMBA_NUM_THREADS=1 python benchmarks/dd_speed.py --deals
+200 --seed 1`` (the Hakem's team reaching 7 from 13 cards; nodes per
+question, median / p90 / p99, one core): 1.31M / 14.8M / 72M nodes (57 ms /
+755 ms / 3.6 s) before this work; with the partition table 152k / 1.47M /
+14.6M (first 100 deals); with DDS lead weights 87k / 1.25M / 4.05M; with the
+small-card skip 56k / 743k / 2.51M; with the third-hand and void orderings
+17k / 229k / 1.22M; drawing trumps in the sure tricks 1-5% fewer. Now about
+17k / 229k / 1.2M nodes, 1.5-1.9 ms / 20-30 ms / 110-170 ms at 8-10 M nodes
+a second (seed 2 alike).
+
+Tried and left out: trying the table's stored best lead first and always
+keeping the biggest positions (old exact-key table); signature buckets of 8
+or 32 shared slots (too few entries per signature: the tail grew); 64 or
+256 entries per signature (no better than 128); DDS's weights for a second
+hand following suit (3% fewer nodes on two seeds, more on a third, no
+faster); a killer move for followers (many more nodes) and for leads ahead
+of the weights (mixed); cards of a hand counted as equivalent across cards
+of the current trick other than the winning one (no change); a smaller
+table (more restarts, more nodes).
 
 The table (``tt_keys``, ``tt_vals``, from :func:`new_table`) can be shared
-by any number of searches and deals: its keys hold everything a stored bound
-depends on.
+by any number of searches and deals: its entries hold everything a stored
+bound depends on. When it is full it starts afresh.
 """
 
 from __future__ import annotations
@@ -52,24 +88,42 @@ from hokm_sim.engine.bits import SUIT_MASK, ctlz, ctz, popcount
 from hokm_sim.engine.rules import beats, legal_mask
 
 TT_EMPTY = -1
-"""Key value of an empty table slot (real keys are non-negative)."""
+"""Signature of an empty index row (real signatures are non-negative)."""
 DEFAULT_TT_BITS = 20
-"""log2 of the number of table slots for a stand-alone solve (2**20 slots, about 19 MB)."""
+"""log2 of the number of table entries for a stand-alone solve (2**20 entries, about 33 MB)."""
 _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 _HASH_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
 
 
+TT_MAX_ENTRIES = 128
+"""Most entries kept per signature (past it new entries overwrite old ones in turn)."""
+_TT_FIRST = 4  # entries a new signature gets room for (doubled as it fills)
+
+
 @njit(cache=True)
 def new_table(bits):
-    """A transposition table of ``2**bits`` slots: ``(keys int64[n, 2], vals int8[n, 3])``.
+    """A transposition table of ``2**bits`` entries: ``(keys int64[r, 3], vals int8[2**bits, 2])``.
 
-    ``vals[i]`` holds a lower and an upper bound on the tricks the leader's
-    team takes from the position with key ``keys[i]`` and how many tricks the
-    position has left (the bucket's first slot keeps the biggest). Slots come
-    in buckets of four (``2 <= bits <= 34``).
+    Row 0 of ``keys`` is the header (next free entry, entry count, index
+    size), rows ``1 .. 2**(bits-2)`` an open-addressed index by signature
+    (the signature, its first entry, and its entry count and room packed),
+    then one row per entry: the holder pattern (two planes) kept on the
+    cards of a mask, and the mask. ``vals`` holds each entry's lower and
+    upper bounds on the tricks the leader's team takes. A signature's entries
+    are contiguous, moved to twice the room as they fill; when room runs out
+    the table starts afresh. ``new_table(-1)`` (no rows) turns the table off.
     """
-    n = 1 << bits
-    return np.full((n, 2), TT_EMPTY, np.int64), np.zeros((n, 3), np.int8)
+    if bits < 0:
+        return np.zeros((0, 3), np.int64), np.zeros((0, 2), np.int8)
+    ne = 1 << bits
+    ni = 1 << max(bits - 2, 1)
+    # Only the index needs clearing: an entry row is written before it is read.
+    keys = np.empty((1 + ni + ne, 3), np.int64)
+    keys[: 1 + ni] = TT_EMPTY
+    keys[0, 0] = 0
+    keys[0, 1] = ne
+    keys[0, 2] = ni
+    return keys, np.empty((ne, 2), np.int8)
 
 
 @njit(inline="always")
@@ -90,12 +144,20 @@ def _top_run(mine, alive):
 
 
 @njit(inline="always")
-def _quick_tricks(h, trump, leader):
+def _top_cards(alive_s, k):
+    """The ``k`` highest cards of ``alive_s`` (one suit's alive cards)."""
+    n = popcount(alive_s)
+    return pdep(((1 << k) - 1) << (n - k), alive_s)
+
+
+@njit(inline="always")
+def _quick_tricks(h, trump, leader, kot):
     """Tricks the leader can cash from the top before the other side gets in.
 
     Top trumps count in full; top cards of a side suit count up to the
     length of that suit in each opponent's hand that still holds a trump (an
-    opponent without trumps cannot ruff). A lower bound for the leader's team.
+    opponent without trumps cannot ruff). A lower bound for the leader's team,
+    and the cards it rests on (the top cards counted).
     """
     me = h[leader]
     o1 = h[(leader + 1) & 3]
@@ -103,6 +165,7 @@ def _quick_tricks(h, trump, leader):
     alive = _alive(h)
     tmask = SUIT_MASK << (13 * trump)
     total = 0
+    sup = 0
     for s in range(4):
         sm = SUIT_MASK << (13 * s)
         mine = me & sm
@@ -114,84 +177,239 @@ def _quick_tricks(h, trump, leader):
                 run = min(run, popcount(o1 & sm))
             if o2 & tmask:
                 run = min(run, popcount(o2 & sm))
-        total += run
-    return min(total, popcount(me))
+        if run > 0:
+            total += run
+            sup |= _top_cards(alive & sm, run)
+    total = min(total, popcount(me))
+    # Drawing trumps: with the top t trumps and no opponent holding more than
+    # t, the leader leads them t times, the opponents' trumps fall, its side
+    # suits' top cards cash (up to partner's length if partner still has a
+    # trump, since partner could otherwise have to ruff) and every trump it
+    # has left wins a trick later (in a row only when partner has none).
+    tm = alive & tmask
+    mine_t = me & tmask
+    t = _top_run(mine_t, tm)
+    if t > 0 and t >= popcount(o1 & tmask) and t >= popcount(o2 & tmask):
+        partner = h[(leader + 2) & 3]
+        pt_left = popcount(partner & tmask) - t
+        tot2 = t
+        sup2 = _top_cards(tm, t)
+        for s in range(4):
+            if s == trump:
+                continue
+            sm = SUIT_MASK << (13 * s)
+            mine = me & sm
+            if mine == 0:
+                continue
+            run = _top_run(mine, alive & sm)
+            if pt_left > 0:
+                run = min(run, popcount(partner & sm))
+            if run > 0:
+                tot2 += run
+                sup2 |= _top_cards(alive & sm, run)
+        if not kot or pt_left <= 0:
+            tot2 += popcount(mine_t) - t
+        tot2 = min(tot2, popcount(me))
+        if tot2 > total:
+            return tot2, sup2
+    return total, sup
 
 
 @njit(inline="always")
-def _key(h, trump, leader, kot):
-    """Relative-rank key of a trick-boundary position: ``(k1, k2)``, both < 2**62.
+def _sig(h, trump, leader, kot):
+    """Signature of a trick-boundary position: every hand's length in every suit.
 
-    For each suit, the alive cards in rank order and who holds each one
-    (two bits, seats counted from the leader) packed one suit after another;
-    the suit lengths, trump and Kot flag in the top bits.
+    Seats counted from the leader; suits 0..2 in 4 bits each (suit 3 follows
+    from the number of tricks left), then tricks left, trump and the Kot flag.
     """
-    alive = _alive(h)
+    sig = 0
+    for k in range(4):
+        x = h[(leader + k) & 3]
+        for s in range(3):
+            sig |= popcount(x & (SUIT_MASK << (13 * s))) << (4 * (3 * k + s))
+    return sig | (popcount(h[leader]) << 48) | (trump << 52) | (kot << 54)
+
+
+@njit(inline="always")
+def _pattern(h, leader, alive):
+    """Who holds each alive card, in rank order suit by suit: two bit planes.
+
+    Seat ``k`` places from the leader holds the card where plane one has bit
+    ``k & 1`` and plane two bit ``k >> 1``.
+    """
     b0 = h[(leader + 1) & 3] | h[(leader + 3) & 3]
     b1 = h[(leader + 2) & 3] | h[(leader + 3) & 3]
-    k1 = 0
-    k2 = 0
-    lens = 0
-    sh = 0
-    for s in range(4):
-        u = alive & (SUIT_MASK << (13 * s))
-        n = popcount(u)
-        k1 |= pext(b0, u) << sh
-        k2 |= pext(b1, u) << sh
-        lens |= n << (4 * s)
-        sh += n
-    k1 |= ((lens & 0xFF) << 52) | (trump << 60)
-    k2 |= ((lens >> 8) << 52) | (kot << 60)
-    return k1, k2
+    return pext(b0, alive), pext(b1, alive)
 
 
-@njit(inline="always")
-def _tt_slot(k1, k2, n):
-    """The table slot of a key in a table of ``n`` slots."""
-    x = (k1 ^ (k2 >> 31) ^ (k2 << 33)) * _HASH_MUL
+@njit(cache=True)
+def _tt_index(tt_keys, sig, create):
+    """Index row of a signature (made if ``create``), or -1."""
+    ni = tt_keys[0, 2]
+    x = sig * _HASH_MUL
     x ^= (x >> 29) & 0x7FFFFFFFF
     x *= _HASH_MUL2
-    return (x >> 32) & (n - 1)
-
-
-@njit(inline="always")
-def _tt_find(tt_keys, k1, k2):
-    """Slot holding the key, or -1."""
-    b = _tt_slot(k1, k2, tt_keys.shape[0]) & ~3
-    for j in range(b, b + 4):
-        if tt_keys[j, 0] == k1 and tt_keys[j, 1] == k2:
-            return j
+    i = x >> 32
+    for k in range(16):
+        r = 1 + ((i + k) & (ni - 1))
+        s = tt_keys[r, 0]
+        if s == sig:
+            return r
+        if s == TT_EMPTY:
+            if create:
+                tt_keys[r, 0] = sig
+                tt_keys[r, 1] = 0
+                tt_keys[r, 2] = 0
+                return r
+            return -1
     return -1
 
 
-@njit(inline="always")
-def _tt_slot_for(tt_keys, tt_vals, k1, k2, nrem):
-    """Slot to store the key in: its own, else a new one in its bucket of four.
+@njit(cache=True)
+def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
+    """``(1, mask)`` if an entry matching the position says the leader's team
+    reaches ``target``, ``(-1, mask)`` if it says not, else ``(0, 0)``."""
+    r = _tt_index(tt_keys, sig, False)
+    res = 0
+    mask = 0
+    if r >= 0:
+        start = tt_keys[r, 1]
+        e0 = 1 + tt_keys[0, 2]
+        e = start
+        end = start + min(tt_keys[r, 2] & 0xFFFFFFFF, tt_keys[r, 2] >> 32)
+        while e < end:
+            m = tt_keys[e0 + e, 2]
+            if (p1 & m) == tt_keys[e0 + e, 0] and (p2 & m) == tt_keys[e0 + e, 1]:
+                if tt_vals[e, 0] >= target:
+                    res = 1
+                elif tt_vals[e, 1] < target:
+                    res = -1
+                if res != 0:
+                    mask = m
+                    break
+            e += 1
+        if res != 0 and e > start:
+            # Move the entry one place up: entries that serve often come to
+            # be found first.
+            f = e - 1
+            for k in range(3):
+                t = tt_keys[e0 + f, k]
+                tt_keys[e0 + f, k] = tt_keys[e0 + e, k]
+                tt_keys[e0 + e, k] = t
+            for k in range(2):
+                t8 = tt_vals[f, k]
+                tt_vals[f, k] = tt_vals[e, k]
+                tt_vals[e, k] = t8
+    return res, mask
+    start = tt_keys[r, 1]
+    n = min(tt_keys[r, 2] & 0xFFFFFFFF, tt_keys[r, 2] >> 32)
+    e0 = 1 + tt_keys[0, 2]
+    for e in range(start, start + n):
+        m = tt_keys[e0 + e, 2]
+        if (p1 & m) == tt_keys[e0 + e, 0] and (p2 & m) == tt_keys[e0 + e, 1]:
+            r = 0
+            if tt_vals[e, 0] >= target:
+                r = 1
+            elif tt_vals[e, 1] < target:
+                r = -1
+            if r != 0:
+                if e > start:
+                    # Move the entry one place up: entries that serve often
+                    # come to be found first.
+                    f = e - 1
+                    for k in range(3):
+                        t = tt_keys[e0 + f, k]
+                        tt_keys[e0 + f, k] = tt_keys[e0 + e, k]
+                        tt_keys[e0 + e, k] = t
+                    for k in range(2):
+                        t8 = tt_vals[f, k]
+                        tt_vals[f, k] = tt_vals[e, k]
+                        tt_vals[e, k] = t8
+                return r, m
+    return 0, 0
 
-    The bucket's first slot keeps the position with most tricks left (it
-    saved most work); the other three take new entries in turn by key, so
-    recent small positions are kept too. A new entry starts with the bounds
-    ``[0, nrem]``.
+
+@njit(cache=True)
+def _tt_clear(tt_keys):
+    ni = tt_keys[0, 2]
+    for r in range(1, 1 + ni):
+        tt_keys[r, 0] = TT_EMPTY
+    tt_keys[0, 0] = 0
+
+
+@njit(cache=True)
+def _tt_store(tt_keys, tt_vals, sig, p1, p2, mask, nrem, reached, target):
+    """Record that the leader's team reaches ``target`` (or not, ``reached``
+    false) in every position with this signature and pattern on ``mask``.
+
+    The entry with the same mask and pattern is tightened; else a new one is
+    added (past :data:`TT_MAX_ENTRIES`, over the existing ones in turn).
     """
-    j = _tt_slot(k1, k2, tt_keys.shape[0])
-    b = j & ~3
-    for i in range(b, b + 4):
-        if tt_keys[i, 0] == k1 and tt_keys[i, 1] == k2:
-            return i
-    victim = b if nrem >= tt_vals[b, 2] else b + 1 + (j & 3) % 3
-    if victim == b and tt_keys[b, 0] != TT_EMPTY:
-        i = b + 1 + (j & 3) % 3
-        tt_keys[i, 0] = tt_keys[b, 0]
-        tt_keys[i, 1] = tt_keys[b, 1]
-        tt_vals[i, 0] = tt_vals[b, 0]
-        tt_vals[i, 1] = tt_vals[b, 1]
-        tt_vals[i, 2] = tt_vals[b, 2]
-    tt_keys[victim, 0] = k1
-    tt_keys[victim, 1] = k2
-    tt_vals[victim, 0] = 0
-    tt_vals[victim, 1] = nrem
-    tt_vals[victim, 2] = nrem
-    return victim
+    r = _tt_index(tt_keys, sig, True)
+    if r < 0:
+        _tt_clear(tt_keys)
+        r = _tt_index(tt_keys, sig, True)
+    q1 = p1 & mask
+    q2 = p2 & mask
+    e0 = 1 + tt_keys[0, 2]
+    start = tt_keys[r, 1]
+    cnt = tt_keys[r, 2] & 0xFFFFFFFF
+    cap = tt_keys[r, 2] >> 32
+    j = -1
+    for e in range(start, start + min(cnt, cap)):
+        if tt_keys[e0 + e, 2] == mask and tt_keys[e0 + e, 0] == q1 and tt_keys[e0 + e, 1] == q2:
+            j = e
+            break
+    if j < 0:
+        if cnt < cap:
+            j = start + cnt
+            cnt += 1
+        elif cap < TT_MAX_ENTRIES:
+            # Move to twice the room (or start afresh when there is none).
+            new_cap = max(_TT_FIRST, 2 * cap)
+            at = tt_keys[0, 0]
+            if at + new_cap > tt_keys[0, 1]:
+                _tt_clear(tt_keys)
+                r = _tt_index(tt_keys, sig, True)
+                at = 0
+                cnt = 0
+                new_cap = _TT_FIRST
+            for k in range(cnt):
+                tt_keys[e0 + at + k, 0] = tt_keys[e0 + start + k, 0]
+                tt_keys[e0 + at + k, 1] = tt_keys[e0 + start + k, 1]
+                tt_keys[e0 + at + k, 2] = tt_keys[e0 + start + k, 2]
+                tt_vals[at + k, 0] = tt_vals[start + k, 0]
+                tt_vals[at + k, 1] = tt_vals[start + k, 1]
+            tt_keys[0, 0] = at + new_cap
+            start = at
+            cap = new_cap
+            tt_keys[r, 1] = start
+            j = start + cnt
+            cnt += 1
+        else:
+            j = start + cnt % cap
+            cnt = cnt + 1 if cnt + 1 < 2 * cap else cap
+        tt_keys[r, 2] = cnt | (cap << 32)
+        tt_keys[e0 + j, 0] = q1
+        tt_keys[e0 + j, 1] = q2
+        tt_keys[e0 + j, 2] = mask
+        tt_vals[j, 0] = 0
+        tt_vals[j, 1] = nrem
+    if reached:
+        tt_vals[j, 0] = max(tt_vals[j, 0], target)
+    else:
+        tt_vals[j, 1] = min(tt_vals[j, 1], target - 1)
+
+
+@njit(inline="always")
+def _extend(w, alive):
+    """Every alive card at or above the lowest card of ``w``, suit by suit."""
+    out = 0
+    for s in range(4):
+        x = w & (SUIT_MASK << (13 * s))
+        if x != 0:
+            out |= alive & (SUIT_MASK << (13 * s)) & ~((x & -x) - 1)
+    return out
 
 
 @njit(inline="always")
@@ -215,7 +433,8 @@ def _equivalents(cards, alive):
 
 @njit(inline="always")
 def _last_trick(h, trump, leader):
-    """Winner of the last trick, each hand holding one card."""
+    """Winner of the last trick, each hand holding one card, and the winning
+    card's bit when it beat another card of its suit (its rank mattered)."""
     best = ctz(h[leader])
     best_seat = leader
     for k in range(1, 4):
@@ -224,12 +443,13 @@ def _last_trick(h, trump, leader):
         if beats(c, best, trump):
             best = c
             best_seat = seat
-    return best_seat
+    sm = SUIT_MASK << (13 * (best // 13))
+    return best_seat, (1 << best) if popcount(_alive(h) & sm) > 1 else 0
 
 
 @njit(inline="always")
 def _trump_run_tricks(h, trump, team):
-    """Tricks ``team`` is sure of with the top trumps it holds.
+    """Tricks ``team`` is sure of with the top trumps it holds, and those trumps.
 
     Every card in the run of highest alive trumps held by ``team`` wins the
     trick it falls on (only a higher trump, also the team's, can beat it),
@@ -241,60 +461,53 @@ def _trump_run_tricks(h, trump, team):
     alive = _alive(h) & tm
     run = _top_run(ours, alive)
     if run == 0:
-        return 0
-    n = popcount(alive)
-    top = pdep(((1 << run) - 1) << (n - run), alive)
-    return max(popcount(h[team] & top), popcount(h[team + 2] & top))
+        return 0, 0
+    top = _top_cards(alive, run)
+    return max(popcount(h[team] & top), popcount(h[team + 2] & top)), top
 
 
 @njit(inline="always")
-def _order(h, moves, pos, seat, best, best_seat, trump):
-    """Split the moves into three masks tried in order (the first from its top card).
+def _order(nxt_hand, moves, pos, seat, led, best, best_seat, trump):
+    """Split a follower's moves into three masks tried in order (the first from its top card).
 
-    On lead: first the top cards that cash (the suit's highest alive card,
-    in trumps or where no opponent can ruff yet) and low cards toward
-    partner's such top card; then the lowest card of each suit; then the
-    rest. Partner winning: low cards, trumps last. An opponent winning: the
+    Partner winning: low cards, trumps last. An opponent winning: the
     cheapest card that beats it first (second hand only when the next seat
-    cannot beat it), then low losing cards, then the rest.
+    cannot beat it), then low losing cards, then the rest. (Leads are
+    ordered by :func:`_lead_list`.)
     """
     tmask = SUIT_MASK << (13 * trump)
-    alive = _alive(h)
-    if pos == 0:
-        partner = h[(seat + 2) & 3]
-        o1 = h[(seat + 1) & 3]
-        o2 = h[(seat + 3) & 3]
-        first = 0
-        lows = 0
-        for s in range(4):
-            sm = SUIT_MASK << (13 * s)
-            x = moves & sm
-            if x == 0:
-                continue
-            lows |= x & -x
-            top = 1 << (63 - ctlz(alive & sm))
-            safe = s == trump or (
-                ((o1 & sm) != 0 or (o1 & tmask) == 0) and ((o2 & sm) != 0 or (o2 & tmask) == 0)
-            )
-            if safe:
-                if x & top:
-                    first |= top
-                elif partner & top:
-                    first |= x & -x
-        second = lows & ~first
-        return first, second, moves & ~first & ~second
+    bs = best // 13
+    if pos == 2 and bs == led and (moves & (SUIT_MASK << (13 * bs))) == moves:
+        # Third hand following the suit of the winning card (as DDS): win
+        # with the cheapest card the fourth hand cannot beat, when there is one
+        # and it is needed; else low.
+        nxt = nxt_hand & (SUIT_MASK << (13 * bs))
+        top = 1 << (63 - ctlz(moves))
+        if nxt == 0:
+            if (best_seat & 1) == (seat & 1):
+                return 0, moves, 0
+            above = moves & ~((2 << best) - 1)
+            first = above & -above
+            return first, moves ^ first, 0
+        max4 = 1 << (63 - ctlz(nxt))
+        if ((best_seat & 1) == (seat & 1) and (1 << best) > max4) or top < (nxt & -nxt):
+            return 0, moves, 0
+        if top > max4 and top > (1 << best):
+            above = moves & ~((max4 << 1) - 1) & ~((2 << best) - 1)
+            first = above & -above
+            return first, moves ^ first, 0
+        return 0, moves, 0
     if (best_seat & 1) == (seat & 1):
         second = moves & ~tmask
         if second == 0:
             return 0, moves, 0
         return 0, second, moves & tmask
-    bs = best // 13
     above_best = ~((2 << best) - 1)
     winners = moves & (((SUIT_MASK << (13 * bs)) & above_best) | (tmask if bs != trump else 0))
     first = winners & -winners
     if pos == 1 and first != 0:
         # Second hand wins only when the third hand cannot beat the card.
-        nxt = h[(seat + 1) & 3]
+        nxt = nxt_hand
         fs = (63 - ctlz(first)) // 13
         higher = (SUIT_MASK << (13 * fs)) & ~((first << 1) - 1)
         can_ruff = fs != trump and (nxt & (SUIT_MASK << (13 * bs))) == 0 and (nxt & tmask) != 0
@@ -302,6 +515,229 @@ def _order(h, moves, pos, seat, best, best_seat, trump):
             first = 0
     second = moves & ~winners & ~tmask
     return first, second, (moves ^ first) & ~second
+
+
+@njit(inline="always")
+def _ruffs(hand, sm, tmask):
+    """Whether a hand is void in a suit and holds a trump."""
+    return (hand & sm) == 0 and (hand & tmask) != 0
+
+
+@njit(inline="always")
+def _holder(h, card_bit):
+    """Seat holding a card (-1 for none)."""
+    for k in range(4):
+        if h[k] & card_bit:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def _lead_list(h, moves, seat, trump, killer, out, row, wts):
+    """The leads in ``moves`` in the order to try them, into ``out[row]``; returns how many.
+
+    Weights after Bo Haglund's DDS for leads in a trump game: a lead that
+    should win the trick (cashing the suit's top card, a card to partner's
+    top card, partner's ruff), which of the four hands hold the suit's top
+    three cards, who can ruff, few cards for the opponents to choose from;
+    the lead that last cut the search off at this depth is preferred.
+    """
+    tmask = SUIT_MASK << (13 * trump)
+    alive = _alive(h)
+    lho = (seat + 1) & 3
+    pd = (seat + 2) & 3
+    rho = (seat + 3) & 3
+    nrem = popcount(h[seat])
+    tp = h[pd] & tmask
+    tlh = h[lho] & tmask
+    trh = h[rho] & tmask
+    n = 0
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        x = moves & sm
+        if x == 0:
+            continue
+        side = s != trump
+        a = alive & sm
+        len_l = popcount(h[seat] & sm)
+        len_lh = popcount(h[lho] & sm)
+        len_rh = popcount(h[rho] & sm)
+        len_p = popcount(h[pd] & sm)
+        top = 1 << (63 - ctlz(a))
+        a2 = a ^ top
+        second_bit = (1 << (63 - ctlz(a2))) if a2 else 0
+        a3 = a2 ^ second_bit
+        third_bit = (1 << (63 - ctlz(a3))) if a3 else 0
+        win_h = _holder(h, top)
+        sec_h = _holder(h, second_bit) if second_bit else -1
+        thi_h = _holder(h, third_bit) if third_bit else -1
+        count_lh = (len_lh if len_lh else nrem) << 2
+        count_rh = (len_rh if len_rh else nrem) << 2
+        bonus = -(((count_lh + count_rh) << 5) // 13)
+        if side and (_ruffs(h[lho], sm, tmask) or _ruffs(h[rho], sm, tmask)):
+            bonus -= 12
+        if side and len_p == 0 and tp != 0 and len_rh > 0:
+            bonus += 17
+        if win_h == rho or sec_h == rho:
+            if len_rh != 1:
+                bonus -= 12
+        elif win_h == lho and sec_h == pd and len_p != 1:
+            bonus += 27
+        if side and len_l == 1 and (h[seat] & tmask) != 0 and len_p > 1 and win_h == pd:
+            bonus += 19
+        p_top = h[pd] & sm
+        o_top = (h[lho] | h[rho]) & sm
+        single_top = (len_lh == 1 and win_h == lho) or (len_rh == 1 and win_h == rho)
+        while x != 0:
+            c = 63 - ctlz(x)
+            b = 1 << c
+            x ^= b
+            delta = bonus
+            rrank = 14 - popcount(a & ~((b << 1) - 1))
+            below = a & (b - 1)
+            seq = below != 0 and (h[seat] >> (63 - ctlz(below))) & 1 == 1
+            win = False
+            if b == top:
+                if not side:
+                    win = True
+                elif len_p != 0 or tp == 0:
+                    win = (len_lh != 0 or tlh == 0) and (len_rh != 0 or trh == 0)
+                else:
+                    win = (len_lh != 0 or tp > tlh) and (len_rh != 0 or tp > trh)
+            elif p_top > o_top and (63 - ctlz(p_top | 1)) > (63 - ctlz(o_top | 1)):
+                win = not side or ((len_lh != 0 or tlh == 0) and (len_rh != 0 or trh == 0))
+            elif side and len_p == 0 and tp != 0:
+                lr = len_lh == 0 and tlh != 0
+                rr = len_rh == 0 and trh != 0
+                if lr and rr:
+                    win = tp > (tlh | trh)
+                elif lr:
+                    win = tp > tlh
+                elif rr:
+                    win = tp > trh
+                else:
+                    win = True
+            if win:
+                if single_top:
+                    w = delta + 35 + rrank
+                elif win_h == seat:
+                    if sec_h == pd:
+                        w = delta + 48 + rrank
+                    elif b == top:
+                        w = delta + 31
+                    else:
+                        w = delta - 3 + rrank
+                elif win_h == pd:
+                    w = delta + (42 if sec_h == seat else 28) + rrank
+                elif seq and b == second_bit:
+                    w = delta + 40
+                elif seq:
+                    w = delta + 22 + rrank
+                else:
+                    w = delta + 11 + rrank
+                if c == killer:
+                    w += 55
+            else:
+                if sec_h == pd and thi_h == pd:
+                    delta += 20
+                elif len_p > 1 and (
+                    (sec_h == seat and thi_h == pd) or (sec_h == pd and thi_h == seat)
+                ):
+                    delta += 13
+                if single_top:
+                    w = delta + rrank + 2
+                elif win_h == seat:
+                    if sec_h == pd:
+                        w = delta + 33 + rrank
+                    elif b == top:
+                        w = delta + 38
+                    else:
+                        w = delta - 14 + rrank
+                elif win_h == pd:
+                    w = delta + 34 + rrank
+                elif seq and b == second_bit:
+                    w = delta + 35
+                else:
+                    w = delta + 17 - (c % 13 + 2)
+                if c == killer:
+                    w += 18
+            k = n
+            while k > 0 and wts[k - 1] < w:
+                wts[k] = wts[k - 1]
+                out[row, k] = out[row, k - 1]
+                k -= 1
+            wts[k] = w
+            out[row, k] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _void_list(h, moves, pos, seat, led, best, best_seat, trump, out, row, wts):
+    """A follower void in the led suit: its cards in the order to try them, into ``out[row]``.
+
+    Weights after DDS: with partner winning, discard low from long suits
+    (not from a guarded second-best card); else ruff as cheaply as wins,
+    then discard the same way; under-ruffs last.
+    """
+    alive = _alive(h)
+    me = h[seat]
+    ours = (best_seat & 1) == (seat & 1)
+    bs = best // 13
+    tmask = SUIT_MASK << (13 * trump)
+    lm = SUIT_MASK << (13 * led)
+    nxt = h[(seat + 1) & 3]
+    c_next = nxt & lm
+    t_next = nxt & tmask
+    # Third hand with partner (the leader) winning: is partner sure to win?
+    leader_sure = (
+        pos != 2
+        or best_seat != (seat + 2) & 3
+        or bs != led
+        or ((1 << best) > c_next and (c_next != 0 or t_next == 0))
+    )
+    n = 0
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        x = moves & sm
+        if x == 0:
+            continue
+        ln = popcount(me & sm)
+        val = (ln << 6) // 24
+        a = alive & sm
+        if ln == 2 and popcount(a) >= 2:
+            second = 1 << (63 - ctlz(a ^ (1 << (63 - ctlz(a)))))
+            if me & second:
+                val -= 2
+        while x != 0:
+            c = ctz(x)
+            x ^= 1 << c
+            rank = c % 13 + 2
+            if led == trump:
+                w = -rank + val
+            elif ours and leader_sure:
+                w = (2 if s == trump else 25) - rank + val
+            elif ours:
+                # Partner's card may be beaten by the fourth hand: ruff it.
+                if s != trump:
+                    w = -rank + val
+                elif c_next != 0 or (1 << c) > t_next:
+                    w = 48 - rank
+                else:
+                    w = -12 - rank
+            elif s == trump:
+                w = 50 - rank if (bs != trump or c > best) else -30 - rank
+            else:
+                w = 14 - rank + val
+            k = n
+            while k > 0 and wts[k - 1] < w:
+                wts[k] = wts[k - 1]
+                out[row, k] = out[row, k - 1]
+                k -= 1
+            wts[k] = w
+            out[row, k] = c
+            n += 1
+    return n
 
 
 # Per-depth fields of the explicit search stack (depth = cards played since the root).
@@ -317,10 +753,14 @@ _F_M1 = 8
 _F_M2 = 9
 _F_CARD = 10  # the card being tried
 _F_SLOT = 11  # 1 when the result goes to the table, -1 when not
-_F_K1 = 12
+_F_K1 = 12  # the position's holder pattern (two planes) and signature
 _F_K2 = 13
 _F_TARGET = 14
-_NF = 15
+_F_SIG = 15
+_F_W = 16  # cards the result rests on, gathered over the moves tried
+_F_TW = 17  # the card tried, when it completes a trick: the winner's bit if it won by rank
+_F_SKIP = 18  # cards not worth trying: below every card a failed move rested on
+_NF = 19
 
 
 @njit(cache=True)
@@ -335,9 +775,19 @@ def _search(
     ``led``, winning so far ``best`` by ``best_seat``. ``stats[0]`` counts the
     nodes entered; a positive ``stats[1]`` (when there is one) is a node limit
     past which the search gives up and returns False (the caller must check).
+
+    Every node also returns the cards its result rests on (``retw``): the
+    winners of tricks won by rank, the top cards behind a sure-trick bound,
+    the cards a table entry was matched on. A result stored in the table
+    holds for every position that agrees with this one on each suit's alive
+    cards down to the lowest such card, and on every hand's suit lengths.
     """
     st = np.empty((53, _NF), np.int64)
+    lst = np.empty((53, 13), np.int64)
+    wts = np.empty(13, np.int64)
+    killer = np.full(53, -1, np.int64)
     limit = stats[1] if stats.shape[0] > 1 else 0
+    use_tt = tt_keys.shape[0] > 0
     d = 0
     st[0, _F_LEADER] = leader
     st[0, _F_POS] = pos
@@ -348,6 +798,7 @@ def _search(
     st[0, _F_NEED] = need
     entering = True
     ret = False
+    retw = 0
     while True:
         if entering:
             # Evaluate the node at depth d: a bound decides it, or set up its moves.
@@ -358,7 +809,10 @@ def _search(
             pos = st[d, _F_POS]
             need = st[d, _F_NEED]
             st[d, _F_SLOT] = -1
+            st[d, _F_W] = 0
+            st[d, _F_SKIP] = 0
             decided = False
+            retw = 0
             if pos == 0:
                 lead_team = leader & 1
                 nrem = popcount(h[leader])
@@ -367,41 +821,49 @@ def _search(
                 elif need > nrem:
                     decided, ret = True, False
                 elif nrem == 1:
-                    decided, ret = True, (_last_trick(h, trump, leader) & 1) == team
+                    ws, retw = _last_trick(h, trump, leader)
+                    decided, ret = True, (ws & 1) == team
                 else:
                     # Sure tricks: the leader's cashable tops (in a row), and
                     # each team's top trumps (not in a row, so not for kot).
-                    qt = _quick_tricks(h, trump, leader)
+                    qt, qsup = _quick_tricks(h, trump, leader, kot)
                     if kot:
                         if lead_team == team:
-                            decided, ret = qt >= need, True
-                        else:
-                            decided, ret = qt > 0, False
+                            if qt >= need:
+                                decided, ret, retw = True, True, qsup
+                        elif qt > 0:
+                            decided, ret, retw = True, False, qsup
                     else:
-                        sure_lead = max(qt, _trump_run_tricks(h, trump, lead_team))
-                        sure_other = _trump_run_tricks(h, trump, 1 - lead_team)
-                        ours = sure_lead if lead_team == team else sure_other
-                        theirs = sure_other if lead_team == team else sure_lead
+                        tl, tlsup = _trump_run_tricks(h, trump, lead_team)
+                        to, tosup = _trump_run_tricks(h, trump, 1 - lead_team)
+                        if tl > qt:
+                            qt, qsup = tl, tlsup
+                        if lead_team == team:
+                            ours, osup, theirs, tsup = qt, qsup, to, tosup
+                        else:
+                            ours, osup, theirs, tsup = to, tosup, qt, qsup
                         if ours >= need:
-                            decided, ret = True, True
+                            decided, ret, retw = True, True, osup
                         elif nrem - theirs < need:
-                            decided, ret = True, False
-                    if not decided and (not kot or lead_team == team):
+                            decided, ret, retw = True, False, tsup
+                    if not decided and use_tt and (not kot or lead_team == team):
                         # Bounds are on the leader's team's tricks (in a row with
                         # kot); ``team`` reaches ``need`` iff that count reaches
                         # ``target`` (for the other team: iff it stays below).
                         target = need if lead_team == team else nrem - need + 1
-                        k1, k2 = _key(h, trump, leader, kot)
-                        slot = _tt_find(tt_keys, k1, k2)
-                        if slot >= 0:
-                            if tt_vals[slot, 0] >= target:
-                                decided, ret = True, lead_team == team
-                            elif tt_vals[slot, 1] < target:
-                                decided, ret = True, lead_team != team
-                        if not decided:
+                        sig = _sig(h, trump, leader, kot)
+                        alive = _alive(h)
+                        p1, p2 = _pattern(h, leader, alive)
+                        r, m = _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target)
+                        if r != 0:
+                            decided = True
+                            ret = (r > 0) == (lead_team == team)
+                            retw = pdep(m, alive)
+                        else:
                             st[d, _F_SLOT] = 1
-                            st[d, _F_K1] = k1
-                            st[d, _F_K2] = k2
+                            st[d, _F_K1] = p1
+                            st[d, _F_K2] = p2
+                            st[d, _F_SIG] = sig
                             st[d, _F_TARGET] = target
             if decided:
                 if d == 0:
@@ -412,27 +874,101 @@ def _search(
                 seat = (leader + pos) & 3
                 legal = legal_mask(h[seat], st[d, _F_LED])
                 moves = _equivalents(legal, _alive(h) | st[d, _F_TCARDS])
-                m0, m1, m2 = _order(h, moves, pos, seat, st[d, _F_BEST], st[d, _F_BSEAT], trump)
-                st[d, _F_M0] = m0
-                st[d, _F_M1] = m1
-                st[d, _F_M2] = m2
+                if pos == 0:
+                    st[d, _F_M0] = _lead_list(h, moves, seat, trump, killer[d], lst, d, wts)
+                    st[d, _F_M1] = 0
+                    st[d, _F_M2] = -1
+                elif (h[seat] & (SUIT_MASK << (13 * st[d, _F_LED]))) == 0:
+                    st[d, _F_M0] = _void_list(
+                        h,
+                        moves,
+                        pos,
+                        seat,
+                        st[d, _F_LED],
+                        st[d, _F_BEST],
+                        st[d, _F_BSEAT],
+                        trump,
+                        lst,
+                        d,
+                        wts,
+                    )
+                    st[d, _F_M1] = 0
+                    st[d, _F_M2] = -1
+                else:
+                    m0, m1, m2 = _order(
+                        h[(seat + 1) & 3],
+                        moves,
+                        pos,
+                        seat,
+                        st[d, _F_LED],
+                        st[d, _F_BEST],
+                        st[d, _F_BSEAT],
+                        trump,
+                    )
+                    st[d, _F_M0] = m0
+                    st[d, _F_M1] = m1
+                    st[d, _F_M2] = m2
                 ret = (seat & 1) != team  # the value if no move reaches the goal
                 entering = False
                 st[d, _F_CARD] = -1
         else:
-            # Back at depth d with ``ret``: the value of the child just searched
-            # (or, right after entering, no child yet: CARD is -1).
+            # Back at depth d with ``ret`` and ``retw``: the value of the child
+            # just searched and the cards it rests on (or, right after
+            # entering, no child yet: CARD is -1).
             leader = st[d, _F_LEADER]
             pos = st[d, _F_POS]
             seat = (leader + pos) & 3
             maximize = (seat & 1) == team
             c = st[d, _F_CARD]
+            done = False
+            wnode = 0
             if c >= 0:
                 h[seat] |= 1 << c
-            done = c >= 0 and ret == maximize
+                wm = retw | st[d, _F_TW]
+                # The card stood for its run of equivalent cards: if the
+                # result rests on any card of the run, it rests on all of it.
+                sm = SUIT_MASK << (13 * (c // 13))
+                if wm & sm:
+                    a = (_alive(h) | st[d, _F_TCARDS]) & sm
+                    cp = pext(h[seat] & sm, a)
+                    pc = popcount(a & ((1 << c) - 1))
+                    low = 64 - ctlz(~cp & ((1 << pc) - 1))
+                    if low < pc and wm & pdep(((2 << pc) - 1) & ~((1 << low) - 1), a):
+                        wm |= pdep(1 << low, a)
+                if ret == maximize:
+                    done = True
+                    wnode = wm
+                    if pos == 0:
+                        killer[d] = c
+                else:
+                    st[d, _F_W] |= wm
+                    # A failed card below every card of its suit its result
+                    # rested on stands for the hand's other such cards (as
+                    # in DDS): they are small cards all the same, and fail too.
+                    wsuit = wm & sm
+                    lowest = wsuit & -wsuit
+                    if (lowest == 0 or (1 << c) < lowest) and (st[d, _F_SKIP] & sm) == 0:
+                        skip = sm & ((lowest - 1) if lowest else -1)
+                        st[d, _F_SKIP] |= skip
+                        if st[d, _F_M2] >= 0:
+                            st[d, _F_M0] &= ~skip
+                            st[d, _F_M1] &= ~skip
+                            st[d, _F_M2] &= ~skip
             if not done:
                 # The next move, if any.
-                if st[d, _F_M0] != 0:
+                if st[d, _F_M2] < 0:
+                    k = st[d, _F_M1]
+                    while k < st[d, _F_M0] and (st[d, _F_SKIP] >> lst[d, k]) & 1:
+                        k += 1
+                    if k < st[d, _F_M0]:
+                        c = lst[d, k]
+                        st[d, _F_M1] = k + 1
+                    else:
+                        c = -1
+                        ret = not maximize
+                        done = True
+                        wnode = st[d, _F_W]
+                elif st[d, _F_M0] != 0:
                     mm = st[d, _F_M0]
                     c = 63 - ctlz(mm)
                     st[d, _F_M0] = mm ^ (1 << c)
@@ -448,23 +984,30 @@ def _search(
                     c = -1
                     ret = not maximize
                     done = True
+                    wnode = st[d, _F_W]
             if done:
                 if st[d, _F_SLOT] >= 0:
-                    k1 = st[d, _F_K1]
-                    k2 = st[d, _F_K2]
-                    target = st[d, _F_TARGET]
-                    lead_team = leader & 1
-                    slot = _tt_slot_for(tt_keys, tt_vals, k1, k2, popcount(h[leader]))
-                    if ret == (lead_team == team):
-                        tt_vals[slot, 0] = max(tt_vals[slot, 0], target)
-                    else:
-                        tt_vals[slot, 1] = min(tt_vals[slot, 1], target - 1)
+                    alive = _alive(h)
+                    mask = pext(_extend(wnode, alive), alive)
+                    _tt_store(
+                        tt_keys,
+                        tt_vals,
+                        st[d, _F_SIG],
+                        st[d, _F_K1],
+                        st[d, _F_K2],
+                        mask,
+                        popcount(h[leader]),
+                        ret == ((leader & 1) == team),
+                        st[d, _F_TARGET],
+                    )
+                retw = wnode
                 if d == 0:
                     return ret
                 d -= 1
                 continue
             # Play card c and enter the child position.
             st[d, _F_CARD] = c
+            st[d, _F_TW] = 0
             h[seat] ^= 1 << c
             need = st[d, _F_NEED]
             if pos == 0:
@@ -482,10 +1025,14 @@ def _search(
                     nseat = st[d, _F_BSEAT]
             e = d + 1
             if pos == 3:
+                four = st[d, _F_TCARDS] | (1 << c)
+                if popcount(four & (SUIT_MASK << (13 * (nbest // 13)))) > 1:
+                    st[d, _F_TW] = 1 << nbest
                 if (nseat & 1) == team:
                     need -= 1
                 elif kot:
                     ret = False  # the run is broken: no need to look further
+                    retw = 0
                     continue
                 st[e, _F_LEADER] = nseat
                 st[e, _F_POS] = 0

@@ -4,8 +4,11 @@ At every card it deals the unseen cards ``k`` times consistently with what
 its seat knows (its hand, every card played and by whom, the voids shown,
 how many cards each seat holds), solves each deal double dummy for every
 card it may play (:mod:`hokm_sim.dd.solver`) and plays the card with the
-best average hand points (win 1, Kot 2, Hakem Kot 3, losses negative); among
-equally good cards it plays ``expert``'s card when that is one of them. As
+best average hand points (win 1, Kot 2, Hakem Kot 3, losses negative). With
+``margin`` (on by default) cards level on points are told apart by the
+double-dummy tricks they keep (tricks taken plus tricks still to take,
+averaged over the samples), which the points alone often cannot do; among
+cards still level it plays ``expert``'s card when that is one of them. As
 Hakem it completes its five cards ``k`` times and calls the suit whose deals
 score best. ``nodes`` bounds one sample's search: samples over it are
 dropped, and when none is left (early in a hand, where deals are hardest)
@@ -23,7 +26,7 @@ from hokm_sim.strategies import expert
 from hokm_sim.botkit import PARAM_SIZE, njit
 from hokm_sim.dd.pimc import pimc_card, pimc_trump
 
-PARAMS = {"k": 10, "nodes": 200000, "ms": 0}
+PARAMS = {"k": 10, "nodes": 200000, "ms": 0, "margin": 1}
 
 EXPERT_PARAMS = np.zeros(PARAM_SIZE)
 EXPERT_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())

@@ -21,6 +21,7 @@ from hokm_sim import reference as ref
 from hokm_sim.cards import mask_of
 from hokm_sim.dd.pimc import (
     P_K,
+    P_MARGIN,
     P_MS,
     P_NODES,
     pimc_scores,
@@ -106,10 +107,36 @@ def test_decisions_are_deterministic_for_a_seed():
         assert 0 <= t <= 3 and b.trump(v.copy()) == t
 
 
-def _params(k: int, nodes: int, ms: float) -> np.ndarray:
+def _params(k: int, nodes: int, ms: float, margin: int = 0) -> np.ndarray:
     p = np.zeros(16)
-    p[P_K], p[P_NODES], p[P_MS] = k, nodes, ms
+    p[P_K], p[P_NODES], p[P_MS], p[P_MARGIN] = k, nodes, ms, margin
     return p
+
+
+def test_the_margin_adds_double_dummy_tricks_below_one_point():
+    """Same samples with and without the margin: each card's total gains
+    (tricks summed over the samples) / 14k, never a whole point, so it only
+    orders cards the points leave level."""
+    k = 4
+    seen = 0
+    for v in _views(8, 40):
+        plain, with_margin = np.zeros(52), np.zeros(52)
+        moves, used = pimc_scores(v, _params(k, 0, 0), _rng(3), plain)
+        moves2, used2 = pimc_scores(v, _params(k, 0, 0, margin=1), _rng(3), with_margin)
+        assert moves == moves2 and used == used2
+        if used == 0:
+            continue
+        extra = (with_margin - plain) * 14 * k
+        cards = [c for c in range(52) if moves >> c & 1]
+        for c in cards:
+            assert abs(extra[c] - round(extra[c])) < 1e-6 and 0 <= round(extra[c]) <= 13 * k
+        best = max(with_margin[c] for c in cards)
+        top = max(plain[c] for c in cards)
+        assert all(plain[c] == top for c in cards if with_margin[c] == best)
+        seen += 1
+        if seen == 6:
+            break
+    assert seen == 6
 
 
 def test_a_time_budget_stops_sampling_and_keeps_finished_samples():

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.dd.clock import now_ns
-from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb
+from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb, tricks_nb
 from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctz, popcount
 from hokm_sim.engine.rng import rand_below
 from hokm_sim.engine.rules import TRICKS_TO_WIN
@@ -51,6 +51,8 @@ P_NODES = 1
 """``params`` slot: node budget of one sample's searches (0: no limit)."""
 P_MS = 2
 """``params`` slot: time budget of one decision in milliseconds (0: no limit)."""
+P_MARGIN = 3
+"""``params`` slot: non-zero to break ties between cards by double-dummy tricks."""
 PIMC_TT_BITS = 16
 """Table size of one decision (2**16 slots, about 1.5 MB), shared by its samples."""
 MAX_TRIES = 200
@@ -164,9 +166,27 @@ def _hand_points(ours, theirs, kot_made, kot_lost, we_are_hakem):
 
 @njit(cache=True)
 def _value_after(
-    hands, trump, leader, trick, ntrick, card, team, ours, theirs, we_are_hakem, keys, vals, stats
+    hands,
+    trump,
+    leader,
+    trick,
+    ntrick,
+    card,
+    team,
+    ours,
+    theirs,
+    we_are_hakem,
+    keys,
+    vals,
+    stats,
+    margin,
 ):
-    """Hand points for ``team`` after the mover plays ``card``, best play from then on."""
+    """Hand points for ``team`` after the mover plays ``card``, best play from then on.
+
+    With ``margin`` > 0, plus ``margin`` times the tricks the team ends with
+    (taken and still to take, double dummy): a tie-break between cards that
+    score the same points, keeping more tricks in hand.
+    """
     h, nl, t, nt, w = play_nb(hands, trump, leader, trick, ntrick, card)
     if w >= 0:
         if (w & 1) == team:
@@ -174,10 +194,16 @@ def _value_after(
         else:
             theirs += 1
     if ours >= TRICKS_TO_WIN:
-        return _hand_points(ours, theirs, theirs == 0, False, we_are_hakem)
+        return margin * ours + _hand_points(ours, theirs, theirs == 0, False, we_are_hakem)
     if theirs >= TRICKS_TO_WIN:
-        return _hand_points(ours, theirs, False, ours == 0, we_are_hakem)
-    win = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, False, keys, vals, stats)
+        return margin * ours + _hand_points(ours, theirs, False, ours == 0, we_are_hakem)
+    if margin > 0:
+        rest = tricks_nb(h, trump, nl, t, nt, team, keys, vals, stats)
+        win = ours + rest >= TRICKS_TO_WIN
+        bonus = margin * (ours + rest)
+    else:
+        win = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, False, keys, vals, stats)
+        bonus = 0.0
     kot = False
     if win and theirs == 0:
         kot = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, True, keys, vals, stats)
@@ -185,7 +211,7 @@ def _value_after(
         kot = reach_nb(
             h, trump, nl, t, nt, 1 - team, TRICKS_TO_WIN - theirs, True, keys, vals, stats
         )
-    return _hand_points(
+    return bonus + _hand_points(
         TRICKS_TO_WIN if win else 0, theirs, win and kot, (not win) and kot, we_are_hakem
     )
 
@@ -218,6 +244,9 @@ def pimc_scores(view, params, rng, totals):
         return moves, 0
     k_samples = max(1, int(params[P_K]))
     budget = int(params[P_NODES])
+    # Below the smallest difference in points between two cards' totals (1):
+    # at most 13 tricks per sample over k samples.
+    margin = 1.0 / (14.0 * k_samples) if params[P_MARGIN] != 0 else 0.0
     team = seat & 1
     trump = view[V_TRUMP]
     leader = view[V_LEADER]
@@ -226,8 +255,9 @@ def pimc_scores(view, params, rng, totals):
     we_are_hakem = (view[V_HAKEM] & 1) == team
     hands = np.zeros(4, np.int64)
     keys, vals = new_table(PIMC_TT_BITS)
-    stats = np.zeros(2, np.int64)
+    stats = np.zeros(3, np.int64)
     stats[1] = budget
+    stats[2] = deadline  # the search gives up when the time is spent, too
     values = np.zeros(52, np.float64)
     used = 0
     for _ in range(k_samples):
@@ -254,6 +284,7 @@ def pimc_scores(view, params, rng, totals):
                 keys,
                 vals,
                 stats,
+                margin,
             )
             if (budget > 0 and stats[0] > budget) or _out_of_time(deadline):
                 complete = False  # over a budget: drop the sample
@@ -311,8 +342,9 @@ def pimc_trump_scores(view, params, rng, totals):
     counts[seat] = 8
     hands = np.zeros(4, np.int64)
     keys, vals = new_table(PIMC_TT_BITS)
-    stats = np.zeros(2, np.int64)
+    stats = np.zeros(3, np.int64)
     stats[1] = budget
+    stats[2] = deadline  # the search gives up when the time is spent, too
     trick = np.zeros(3, np.int64)
     values = np.zeros(4, np.float64)
     unseen = FULL_DECK & ~five

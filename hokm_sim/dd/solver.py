@@ -84,6 +84,7 @@ import numpy as np
 from numba import njit, prange
 
 from hokm_sim.dd.bits import pdep, pext
+from hokm_sim.dd.clock import now_ns
 from hokm_sim.engine.bits import SUIT_MASK, ctlz, ctz, popcount
 from hokm_sim.engine.rules import beats, legal_mask
 
@@ -774,7 +775,9 @@ def _search(
     restored. ``pos`` cards are in the current trick (``tcards``), led suit
     ``led``, winning so far ``best`` by ``best_seat``. ``stats[0]`` counts the
     nodes entered; a positive ``stats[1]`` (when there is one) is a node limit
-    past which the search gives up and returns False (the caller must check).
+    past which the search gives up and returns False (the caller must check);
+    a positive ``stats[2]`` a deadline on :func:`hokm_sim.dd.clock.now_ns`,
+    looked at every 1,024 nodes, past which it gives up the same way.
 
     Every node also returns the cards its result rests on (``retw``): the
     winners of tricks won by rank, the top cards behind a sure-trick bound,
@@ -787,6 +790,7 @@ def _search(
     wts = np.empty(13, np.int64)
     killer = np.full(53, -1, np.int64)
     limit = stats[1] if stats.shape[0] > 1 else 0
+    deadline = stats[2] if stats.shape[0] > 2 else 0
     use_tt = tt_keys.shape[0] > 0
     d = 0
     st[0, _F_LEADER] = leader
@@ -805,6 +809,8 @@ def _search(
             stats[0] += 1
             if limit > 0 and stats[0] > limit:
                 return False  # over budget: the caller sees stats[0] > stats[1]
+            if deadline > 0 and (stats[0] & 1023) == 0 and now_ns() >= deadline:
+                return False  # out of time: the caller sees the clock past stats[2]
             leader = st[d, _F_LEADER]
             pos = st[d, _F_POS]
             need = st[d, _F_NEED]
@@ -1093,7 +1099,10 @@ def reach_nb(hands, trump, leader, trick, ntrick, team, need, kot, tt_keys, tt_v
     stats : int64[>=1]
         ``stats[0]`` is increased by the number of search nodes visited; with a
         second slot, a positive ``stats[1]`` is a node limit: past it the
-        search gives up and returns False (``stats[0] > stats[1]`` tells).
+        search gives up and returns False (``stats[0] > stats[1]`` tells);
+        with a third, a positive ``stats[2]`` is a deadline in
+        :func:`hokm_sim.dd.clock.now_ns` nanoseconds, treated the same way
+        (the clock past it tells).
     """
     led, best, best_seat, tcards = _trick_state(trump, leader, trick, ntrick)
     h = hands.copy()

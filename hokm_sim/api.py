@@ -24,7 +24,7 @@ from hokm_sim.engine import kernels as k
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.engine.rules import KIND_NAMES
 from hokm_sim.registry import Strategy, resolve
-from hokm_sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner, check_threads
+from hokm_sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.summary import Summary, summarize
 
 
@@ -120,7 +120,8 @@ def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial:
         "duplicate": cfg.duplicate,
         "threads": cfg.threads,
         "scheduler": cfg.scheduler,
-        "chunk": cfg.chunk or (MATCH_CHUNK if cfg.mode == "matches" else HAND_CHUNK),
+        "chunk": cfg.chunk
+        or default_chunk(cfg.mode == "matches", cfg.total, check_threads(cfg.threads)),
         "partial": partial,
         "version": __version__,
         "strategies": {"a": a.to_dict(), "b": b.to_dict()},

@@ -29,6 +29,17 @@ MATCH_CHUNK = 256
 """Matches per chunk (a match is about 8-12 hands to target 7)."""
 
 
+def default_chunk(matches: bool, total: int, threads: int) -> int:
+    """Deals (or matches) per chunk: the usual size, smaller for small runs.
+
+    A run of slow bots is often small (150 matches of ``pimc``); in chunks of
+    the usual size it would be one or two chunks and keep one core busy. At
+    least four chunks a thread spread it. Results do not depend on the chunk.
+    """
+    usual = MATCH_CHUNK if matches else HAND_CHUNK
+    return max(1, min(usual, -(-total // (4 * max(1, threads)))))
+
+
 class StrategyFault(RuntimeError):
     """A strategy returned an illegal card, a card it does not hold, or a bad suit."""
 
@@ -148,7 +159,7 @@ class Runner:
         earliest by deal or match index, whatever the threads).
         """
         numba.set_num_threads(check_threads(threads))
-        chunk = chunk or (MATCH_CHUNK if matches else HAND_CHUNK)
+        chunk = chunk or default_chunk(matches, total, numba.get_num_threads())
         per_batch = per_batch or chunk * max(4 * numba.get_num_threads(), 8)
         done = 0
         while done < total:

@@ -345,3 +345,13 @@ def test_resume_refusals(tmp_path):
     (out / "checkpoint.json").write_text(json.dumps(cp))
     res = CliRunner().invoke(main, ["run", "--resume", str(out)])
     assert res.exit_code == 2 and "changed since" in res.output
+
+
+def test_small_runs_are_cut_into_enough_chunks_to_use_every_thread():
+    from hokm_sim.runner import HAND_CHUNK, MATCH_CHUNK, default_chunk
+
+    assert default_chunk(True, 150, 2) == 19  # 8 chunks: 4 a thread, not 1 of 256
+    assert default_chunk(False, 100, 1) == 25
+    assert default_chunk(False, 10_000_000, 2) == HAND_CHUNK
+    assert default_chunk(True, 100_000, 8) == MATCH_CHUNK
+    assert default_chunk(True, 1, 2) == 1

@@ -54,7 +54,7 @@ P_MS = 2
 P_MARGIN = 3
 """``params`` slot: non-zero to break ties between cards by double-dummy tricks."""
 PIMC_TT_BITS = 16
-"""Table size of one decision (2**16 slots, about 1.5 MB), shared by its samples."""
+"""Table size of one decision (2**16 slots, about 2.1 MB), shared by its samples."""
 MAX_TRIES = 200
 """Attempts at a consistent deal before giving up on the voids (never seen needed)."""
 

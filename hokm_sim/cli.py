@@ -135,7 +135,8 @@ that broke the rules or a cluster that failed. Apart from 1, which ``regress``
 uses for its verdict "regression", so that a CI pipeline can tell them apart."""
 
 
-def _fail_fault(exc: StrategyFault) -> None:
+def _fail_run(exc: Exception) -> None:
+    """Stop with one line and ``EXIT_ERROR``: a strategy fault or a failed cluster."""
     click.echo(f"Error: {exc}", err=True)
     sys.exit(EXIT_ERROR)
 
@@ -247,7 +248,7 @@ def trace(
                 for r in runner.trace_match(seed, m, target):
                     lines.append(json.dumps(row_to_record(r, seed, target)))
     except StrategyFault as exc:
-        _fail_fault(exc)
+        _fail_run(exc)
     text = "\n".join(lines) + "\n"
     if output is None:
         click.echo(text, nl=False)
@@ -332,7 +333,7 @@ def show(
                 )
             rec = row_to_record(rows[hand], seed, target)
     except StrategyFault as exc:
-        _fail_fault(exc)
+        _fail_run(exc)
     click.echo(format_record(rec, names))
 
 
@@ -352,7 +353,7 @@ def bench(a: Strategy, b: Strategy, hands: int, threads: int, as_json: bool) -> 
     try:
         res = measure(Runner(a, b), hands, threads)
     except StrategyFault as exc:
-        _fail_fault(exc)
+        _fail_run(exc)
     if as_json:
         click.echo(json.dumps(res))
     else:
@@ -539,7 +540,7 @@ def run(
         summary = execute(cfg, sa, sb, progress=prog.update, on_batch=writer, checkpoint=checkpoint)
     except StrategyFault as exc:
         prog.close()
-        _fail_fault(exc)
+        _fail_run(exc)
     except SchedulerError as exc:
         prog.close()
         raise click.BadParameter(str(exc), param_hint="--scheduler") from None
@@ -620,14 +621,13 @@ def tournament(
         t = tour.play(strats, seed, hands, threads, prog.update, scheduler)
     except StrategyFault as exc:
         prog.close()
-        _fail_fault(exc)
+        _fail_run(exc)
     except SchedulerError as exc:
         prog.close()
         raise click.UsageError(str(exc)) from None
     except ClusterError as exc:
         prog.close()
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
+        _fail_run(exc)
     prog.close()
     summary = t.summary()
     command = " ".join(
@@ -685,7 +685,7 @@ def experiment(file: Path, threads: int, out: Path | None, force: bool) -> None:
         runs, tour = run_experiment(exp, threads, prog.update)
     except StrategyFault as exc:
         prog.close()
-        _fail_fault(exc)
+        _fail_run(exc)
     prog.close()
     command = f"hokm-sim experiment {_quote_arg(str(file))}"
     text = markdown(exp, runs, tour, command)
@@ -901,12 +901,11 @@ def regress(
     try:
         res = sequential(Runner(cand, base), cfg, report_progress)
     except StrategyFault as exc:
-        _fail_fault(exc)
+        _fail_run(exc)
     except SchedulerError as exc:
         raise click.UsageError(str(exc)) from None
     except ClusterError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
+        _fail_run(exc)
     if tty:
         sys.stderr.write("\n")
     values = np.array(res.values)
@@ -1228,14 +1227,13 @@ def trump_study(
         summ = execute(cfg, a, base)
     except StrategyFault as exc:
         prog.close()
-        _fail_fault(exc)
+        _fail_run(exc)
     except SchedulerError as exc:
         prog.close()
         raise click.BadParameter(str(exc), param_hint="--scheduler") from None
     except ClusterError as exc:
         prog.close()
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
+        _fail_run(exc)
     d = summ.data
     s["table"] = {
         "classes": len(table["classes"]),

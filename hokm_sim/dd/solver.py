@@ -266,6 +266,21 @@ def _tt_index(tt_keys, sig, create):
     return -1
 
 
+@njit(inline="always")
+def _move_up(tt_keys, tt_vals, e0, e):
+    """Swap entry ``e`` with the one before it: entries that serve often come to be
+    found first."""
+    f = e - 1
+    for k in range(3):
+        t = tt_keys[e0 + f, k]
+        tt_keys[e0 + f, k] = tt_keys[e0 + e, k]
+        tt_keys[e0 + e, k] = t
+    for k in range(2):
+        t8 = tt_vals[f, k]
+        tt_vals[f, k] = tt_vals[e, k]
+        tt_vals[e, k] = t8
+
+
 @njit(cache=True)
 def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
     """``(1, mask)`` if an entry matching the position says the leader's team
@@ -290,17 +305,7 @@ def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
                     break
             e += 1
         if res != 0 and e > start:
-            # Move the entry one place up: entries that serve often come to
-            # be found first.
-            f = e - 1
-            for k in range(3):
-                t = tt_keys[e0 + f, k]
-                tt_keys[e0 + f, k] = tt_keys[e0 + e, k]
-                tt_keys[e0 + e, k] = t
-            for k in range(2):
-                t8 = tt_vals[f, k]
-                tt_vals[f, k] = tt_vals[e, k]
-                tt_vals[e, k] = t8
+            _move_up(tt_keys, tt_vals, e0, e)
     return res, mask
     start = tt_keys[r, 1]
     n = min(tt_keys[r, 2] & 0xFFFFFFFF, tt_keys[r, 2] >> 32)
@@ -315,17 +320,7 @@ def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
                 r = -1
             if r != 0:
                 if e > start:
-                    # Move the entry one place up: entries that serve often
-                    # come to be found first.
-                    f = e - 1
-                    for k in range(3):
-                        t = tt_keys[e0 + f, k]
-                        tt_keys[e0 + f, k] = tt_keys[e0 + e, k]
-                        tt_keys[e0 + e, k] = t
-                    for k in range(2):
-                        t8 = tt_vals[f, k]
-                        tt_vals[f, k] = tt_vals[e, k]
-                        tt_vals[e, k] = t8
+                    _move_up(tt_keys, tt_vals, e0, e)
                 return r, m
     return 0, 0
 

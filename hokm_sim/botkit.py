@@ -33,8 +33,10 @@ from hokm_sim.engine.bits import (
     lowest_by_rank,
     lowest_in_suit,
     popcount,
+    rank_of,
     suit_cards,
     suit_mask,
+    suit_of,
 )
 from hokm_sim.engine.rng import rand_below, rand_float
 from hokm_sim.engine.view import (
@@ -102,6 +104,8 @@ __all__ = [
     "suit_cards",
     "suit_counts_rank_sums",
     "suit_mask",
+    "suit_of",
+    "rank_of",
 ]
 
 

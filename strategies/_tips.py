@@ -43,6 +43,7 @@ from hokm_sim.botkit import (
     suit_cards,
     suit_counts_rank_sums,
     suit_mask,
+    suit_of,
 )
 
 KOT_THREAT = 4
@@ -346,7 +347,7 @@ def tip_partner(view):
     if follow == 0:
         return -1
     win = view[V_WIN_CARD]
-    if not partner_is_winning(view) and win // 13 == led:
+    if not partner_is_winning(view) and suit_of(win) == led:
         higher = follow & above(win)
         if higher != 0:
             return lowest(higher)
@@ -375,7 +376,7 @@ def tip_ruff(view):
     trump = view[V_TRUMP]
     trumps = suit_cards(hand, trump)
     win = view[V_WIN_CARD]
-    if win // 13 == trump:
+    if suit_of(win) == trump:
         trumps &= above(win)
     if trumps == 0:
         return -1
@@ -448,11 +449,11 @@ def tip_kotfight(view):
     win = view[V_WIN_CARD]
     follow = suit_cards(hand, led)
     if follow != 0:
-        if win // 13 == led and highest(follow) > win:
+        if suit_of(win) == led and highest(follow) > win:
             return highest(follow)
         return -1
     trumps = suit_cards(hand, trump)
-    if win // 13 == trump:
+    if suit_of(win) == trump:
         trumps &= above(win)
     if trumps == 0:
         return -1
@@ -477,7 +478,7 @@ def tip_early(view):
         return safest_master(side_masters(hand, out, trump), out, opp_voids(view))
     follow = suit_cards(hand, led)
     win = view[V_WIN_CARD]
-    if follow == 0 or partner_is_winning(view) or win // 13 != led:
+    if follow == 0 or partner_is_winning(view) or suit_of(win) != led:
         return -1
     out_led = suit_cards(out, led)
     c = cheap_top(follow, out_led)

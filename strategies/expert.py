@@ -82,8 +82,10 @@ from hokm_sim.botkit import (
     lowest_by_rank,
     njit,
     popcount,
+    rank_of,
     suit_cards,
     suit_mask,
+    suit_of,
 )
 
 DESCRIPTION = "all tips together plus seat-aware following and leads (the strongest built-in)"
@@ -199,7 +201,7 @@ def _follow(follow, led, win, pos, mine, trump, out, lho, voids, kot):
     hb = highest(out_led & ((1 << h) - 1))
     c = lowest(follow & ~((1 << (hb + 1)) - 1))
     higher = follow & above(win)
-    not_trumped = (led == trump) | (win // 13 != trump)
+    not_trumped = (led == trump) | (suit_of(win) != trump)
     lv = voids >> (4 * lho)
     lho_ruffs = (
         (led != trump)
@@ -226,12 +228,12 @@ def _ruff(hand, led, win, pos, mine, trump, out, lho, voids, kot):
     trumps = suit_cards(hand, trump)
     if trumps == 0 or mine:
         return -1
-    need = trumps & above(win) if win // 13 == trump else trumps
+    need = trumps & above(win) if suit_of(win) == trump else trumps
     if need == 0:
         return -1
     if kot:
         return highest(need)
-    if pos == 1 and win % 13 < RUFF_SECOND:
+    if pos == 1 and rank_of(win) < RUFF_SECOND:
         return -1
     t_out = suit_cards(out, trump)
     if pos < 3 and t_out != 0 and (seat_voids(voids, lho) >> led) & 1:

@@ -27,6 +27,7 @@ from hokm_sim.botkit import (
     suit_cards,
     suit_counts_rank_sums,
     suit_mask,
+    suit_of,
 )
 
 DESCRIPTION = "trump = longest of the five cards; win cheaply when possible, else play low"
@@ -72,7 +73,7 @@ def play_card(view, params, mem, rng):
     if follow != 0:
         if mine:
             return lowest(follow)
-        if win // 13 == led:
+        if suit_of(win) == led:
             higher = follow & above(win)
             if higher != 0:
                 return lowest(higher)
@@ -80,7 +81,7 @@ def play_card(view, params, mem, rng):
     if not mine:
         trumps = suit_cards(hand, trump)
         if trumps != 0:
-            cand = trumps & above(win) if win // 13 == trump else trumps
+            cand = trumps & above(win) if suit_of(win) == trump else trumps
             if cand != 0:
                 return lowest(cand)
     side = hand & ~suit_mask(trump)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hokm_sim.engine.bits import SUIT_MASK, popcount
+from hokm_sim.engine.bits import SUIT_MASK, popcount, suit_of
 from hokm_sim.engine.deal import deal, first_ace_hakem, first_five, shuffle
 from hokm_sim.engine.records import (
     ERR_BAD_TRUMP,
@@ -263,12 +263,12 @@ def make_play_hand(trump0, play0, trump1, play1, owner: str):
                 view[V_PLAYED] |= bit
                 view[V_PLAYED_BY + seat] |= bit
                 if k == 0:
-                    led = card // 13
+                    led = suit_of(card)
                     best = card
                     best_seat = seat
                     view[V_LED] = led
                 else:
-                    if card // 13 != led:
+                    if suit_of(card) != led:
                         view[V_VOIDS] |= 1 << (seat * 4 + led)
                     if beats(card, best, trump):
                         best = card

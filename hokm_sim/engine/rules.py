@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hokm_sim.engine.bits import SUIT_MASK
+from hokm_sim.engine.bits import SUIT_MASK, suit_of
 
 TRICKS_TO_WIN = 7
 """A hand ends the moment either team has this many tricks."""
@@ -41,8 +41,8 @@ def beats(card, best, trump):
     A higher card of the same suit beats it; a trump beats any non-trump;
     any other card (a discard) does not.
     """
-    cs = card // 13
-    bs = best // 13
+    cs = suit_of(card)
+    bs = suit_of(best)
     if cs == bs:
         return card > best
     return cs == trump

@@ -129,16 +129,55 @@ def make_kernels(ta, pa, tb, pb, owner: str):
     ``trace_hands``, ``trace_match`` and ``study_chunk``. ``owner`` is the
     engine module they are named under (see :func:`engine_jit`).
     """
-    play_ab = make_play_hand(ta, pa, tb, pb, owner)
-    play_ba = make_play_hand(tb, pb, ta, pa, owner)
+    play, play_inline = make_play_hand(ta, pa, tb, pb, owner)
 
-    @engine_jit(owner, inline="always")
-    def play_copy(params_a, params_b, work, hakem, forced, sbase, index, copy, s0, s1, target):
-        """Hand ``index`` of copy 0 (A on team 0) or copy 1 (teams swapped)."""
-        if copy == 0:
-            play_ab(params_a, params_b, work, hakem, forced, sbase, 2 * index, s0, s1, target)
-        else:
-            play_ba(params_b, params_a, work, hakem, forced, sbase, 2 * index + 1, s0, s1, target)
+    @engine_jit(owner, _nrt=False)
+    def _deals(
+        params_a,
+        params_b,
+        work,
+        first,
+        seed,
+        start,
+        count,
+        duplicate,
+        forced_trump,
+        counts,
+        err,
+        codes,
+    ):
+        """The loop of :func:`hands_chunk`, without reference counting (see ``make_play_hand``)."""
+        res = work[8]
+        sbase = strategy_base(seed)
+        for d in range(start, start + count):
+            hakem = d & 3
+            deal_hand(work, seed, d, hakem)
+            for copy in range(2 if duplicate else 1):
+                play_inline(
+                    params_a,
+                    params_b,
+                    work,
+                    hakem,
+                    forced_trump,
+                    sbase,
+                    2 * d + copy,
+                    copy,
+                    0,
+                    0,
+                    0,
+                )
+                if res[R_ERROR] != 0:
+                    _note_error(err, res, d, 0, copy)
+                    return
+                add_hand(counts, res, copy)
+                if copy == 0:
+                    for i in range(RES_SIZE):
+                        first[i] = res[i]
+                else:
+                    add_pair(counts, first, res)
+                    if codes.shape[0] > 0:
+                        x0 = point_index(signed_points(first, 0))
+                        codes[d - start] = x0 * 6 + point_index(signed_points(res, 1))
 
     @engine_jit(owner)
     def hands_chunk(
@@ -153,34 +192,23 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         copy 0 and copy 1), for tests that consume pairs in deal order.
         """
         work = new_work()
-        # Private copies: every decision slices the parameters, and a slice of
-        # an array shared by all threads bounces its reference count between cores.
-        params_a = params_a.copy()
-        params_b = params_b.copy()
-        res = work[8]
         first = np.zeros(RES_SIZE, np.int64)
-        sbase = strategy_base(seed)
-        for d in range(start, start + count):
-            hakem = d & 3
-            deal_hand(work, seed, d, hakem)
-            play_copy(params_a, params_b, work, hakem, forced_trump, sbase, d, 0, 0, 0, 0)
-            if res[R_ERROR] != 0:
-                _note_error(err, res, d, 0, 0)
-                return
-            add_hand(counts, res, 0)
-            if duplicate:
-                first[:] = res
-                play_copy(params_a, params_b, work, hakem, forced_trump, sbase, d, 1, 0, 0, 0)
-                if res[R_ERROR] != 0:
-                    _note_error(err, res, d, 0, 1)
-                    return
-                add_hand(counts, res, 1)
-                add_pair(counts, first, res)
-                if codes.shape[0] > 0:
-                    x0 = point_index(signed_points(first, 0))
-                    codes[d - start] = x0 * 6 + point_index(signed_points(res, 1))
+        _deals(
+            params_a,
+            params_b,
+            work,
+            first,
+            seed,
+            start,
+            count,
+            duplicate,
+            forced_trump,
+            counts,
+            err,
+            codes,
+        )
 
-    @engine_jit(owner)
+    @engine_jit(owner, _nrt=False)
     def _play_match(
         params_a, params_b, work, mbase, sbase, first_hakem, copy, target, counts, err, m
     ):
@@ -193,7 +221,19 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         h = 0
         while score0 < target and score1 < target:
             deal_hand(work, mbase, h, hakem)
-            play_copy(params_a, params_b, work, hakem, -1, sbase, h, copy, score0, score1, target)
+            play_inline(
+                params_a,
+                params_b,
+                work,
+                hakem,
+                -1,
+                sbase,
+                2 * h + copy,
+                copy,
+                score0,
+                score1,
+                target,
+            )
             if res[R_ERROR] != 0:
                 _note_error(err, res, m, h, copy)
                 return -1
@@ -219,10 +259,6 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         match ``m``'s pair outcome ``a_won_copy0 * 2 + a_won_copy1``.
         """
         work = new_work()
-        # Private copies: every decision slices the parameters, and a slice of
-        # an array shared by all threads bounces its reference count between cores.
-        params_a = params_a.copy()
-        params_b = params_b.copy()
         for m in range(start, start + count):
             mbase = match_base(seed, m)
             sbase = strategy_base(mbase)
@@ -257,7 +293,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
             d = start + i
             hakem = d & 3
             deal_hand(work, seed, d, hakem)
-            play_copy(params_a, params_b, work, hakem, forced_trump, sbase, d, copy, 0, 0, 0)
+            play(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d + copy, copy, 0, 0, 0)
             _trace_row(rows[i], work, 0, d, 0, 0)
             if res[R_ERROR] != 0:
                 return rows[: i + 1]
@@ -281,7 +317,19 @@ def make_kernels(ta, pa, tb, pb, owner: str):
                 bigger[:h] = rows
                 rows = bigger
             deal_hand(work, mbase, h, hakem)
-            play_copy(params_a, params_b, work, hakem, -1, sbase, h, copy, score0, score1, target)
+            play(
+                params_a,
+                params_b,
+                work,
+                hakem,
+                -1,
+                sbase,
+                2 * h + copy,
+                copy,
+                score0,
+                score1,
+                target,
+            )
             if res[R_ERROR] != 0:
                 _trace_row(rows[h], work, m, h, score0, score1)
                 return rows[: h + 1]
@@ -319,14 +367,14 @@ def make_kernels(ta, pa, tb, pb, owner: str):
                 five |= 1 << deck[c]
             out[i, 0] = five
             out[i, 1] = hands[hakem]
-            play_copy(params_a, params_b, work, hakem, CHOOSE_ONLY, sbase, d, 0, 0, 0, 0)
+            play(params_a, params_b, work, hakem, CHOOSE_ONLY, sbase, 2 * d, 0, 0, 0, 0)
             if res[R_ERROR] != 0:
                 _note_error(err, res, d, 0, 0)
                 return
             out[i, 2] = res[R_CHOICE]
             if suits:
                 for s in range(4):
-                    play_copy(params_a, params_b, work, hakem, s, sbase, d, 0, 0, 0, 0)
+                    play(params_a, params_b, work, hakem, s, sbase, 2 * d, 0, 0, 0, 0)
                     if res[R_ERROR] != 0:
                         _note_error(err, res, d, 0, 0)
                         return

@@ -12,8 +12,10 @@ A strategy is two jitted functions bound into the loop by
 parameters come as ``float64[2, PARAM_SIZE]``: row 0 for its trump choice,
 row 1 for its card play, so composed strategies keep their own), ``mem`` the seat's
 ``int64[MEM_SIZE]`` zeroed every hand, ``rng`` the seat's ``uint64[4]`` stream
-for this hand (see :mod:`hokm_sim.engine.rng`). Seats 0 and 2 (team 0) use
-the first pair of functions, seats 1 and 3 (team 1) the second.
+for this hand (see :mod:`hokm_sim.engine.rng`). Strategy A's pair of
+functions plays for team ``a_team`` (seats ``a_team`` and ``a_team + 2``), B's
+for the other team, so one compiled card loop serves both halves of a
+duplicate pair.
 
 Binding the functions as closure constants, rather than passing them as
 arguments, lets numba inline them (``inline="always"`` works on constants,
@@ -126,11 +128,16 @@ def engine_jit(owner: str, **options):
     return wrap
 
 
-def make_play_hand(trump0, play0, trump1, play1, owner: str):
-    """A jitted ``play_hand`` with team 0's and team 1's decisions bound in.
+def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
+    """Jitted ``play_hand`` functions with A's and B's decisions bound in.
 
-    ``owner`` is the engine module that the function is named under (see
-    :func:`engine_jit`).
+    Returns ``(play_hand, play_hand_inline)``: the same code as a function of
+    its own (traces and studies call it) and marked ``inline="always"`` for
+    the NRT-free loops that play most hands: inlined there, a hand skips a call
+    that passes nine work arrays field by field, and LLVM sees the constant
+    arguments (about 900 of 7,700 machine instructions a hand with
+    ``longest``). ``owner`` is the engine module that the functions are named
+    under (see :func:`engine_jit`).
 
     It is compiled without numba's reference counting (``_nrt=False``): every
     decision hands the bots slices of the work arrays, and counting those
@@ -143,9 +150,11 @@ def make_play_hand(trump0, play0, trump1, play1, owner: str):
 
     @engine_jit(owner, _nrt=False)
     def play_hand(
-        params0, params1, work, hakem, forced_trump, sbase, sindex, score0, score1, target
+        params_a, params_b, work, hakem, forced_trump, sbase, sindex, a_team, score0, score1, target
     ):
         """Play the hand already dealt in ``work`` (deck and hands) to its end.
+
+        A plays for team ``a_team`` (0 or 1), B for the other.
 
         ``sbase``/``sindex`` seed the four seats' strategy streams (seat ``s``
         uses stream ``sindex * 4 + s``). ``forced_trump`` >= 0 overrides the
@@ -189,10 +198,10 @@ def make_play_hand(trump0, play0, trump1, play1, owner: str):
         view[V_HAND] = five
         view[V_SEAT] = hakem
         view[V_LEGAL] = 0
-        if hakem & 1:
-            trump = trump1(view, params1[0], mem[hakem], srng[hakem])
+        if (hakem & 1) == a_team:
+            trump = trump_a(view, params_a[0], mem[hakem], srng[hakem])
         else:
-            trump = trump0(view, params0[0], mem[hakem], srng[hakem])
+            trump = trump_b(view, params_b[0], mem[hakem], srng[hakem])
         if trump < 0 or trump > 3:
             res[R_ERROR] = ERR_BAD_TRUMP
             res[R_ERR_SEAT] = hakem
@@ -236,10 +245,10 @@ def make_play_hand(trump0, play0, trump1, play1, owner: str):
                 view[V_HAND] = hand
                 view[V_SEAT] = seat
                 view[V_LEGAL] = legal
-                if seat & 1:
-                    card = play1(view, params1[1], mem[seat], srng[seat])
+                if (seat & 1) == a_team:
+                    card = play_a(view, params_a[1], mem[seat], srng[seat])
                 else:
-                    card = play0(view, params0[1], mem[seat], srng[seat])
+                    card = play_b(view, params_b[1], mem[seat], srng[seat])
                 if card < 0 or card > 51 or (legal >> card) & 1 == 0:
                     res[R_ERROR] = ERR_ILLEGAL_CARD
                     res[R_ERR_SEAT] = seat
@@ -302,7 +311,7 @@ def make_play_hand(trump0, play0, trump1, play1, owner: str):
         res[R_NCARDS] = n
         res[R_ERROR] = ERR_NONE
 
-    return play_hand
+    return play_hand, engine_jit(owner, _nrt=False, inline="always")(play_hand.py_func)
 
 
 @njit(inline="always")

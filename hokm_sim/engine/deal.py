@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hokm_sim.engine.rng import bounded
+from hokm_sim.engine.rng import bounded, bounded_step
 
 
 @njit(inline="always")
@@ -18,15 +18,21 @@ def shuffle(state, deck):
     """Fill ``deck`` with 0..51 and shuffle it unbiasedly from stream ``state``.
 
     Fisher-Yates from the end: for ``i = 51 .. 1`` swap ``deck[i]`` with
-    ``deck[bounded(i + 1)]``, as the C yardstick does.
+    ``deck[bounded(i + 1)]``, as the C yardstick does. The stream's state
+    stays in locals through the loop (see :func:`~hokm_sim.engine.rng.xoshiro_step`).
     """
     for i in range(52):
         deck[i] = i
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(51, 0, -1):
-        j = bounded(state, i + 1)
+        j, s0, s1, s2, s3 = bounded_step(i + 1, s0, s1, s2, s3)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
 
 
 @njit(inline="always")

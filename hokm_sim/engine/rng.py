@@ -64,12 +64,13 @@ def seed_stream(state, base, index):
 
 
 @njit(inline="always")
-def next_u64(state):
-    """Next 64-bit output of xoshiro256**."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+def xoshiro_step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in locals: ``(output, s0, s1, s2, s3)``.
+
+    A loop that keeps the state in locals keeps it in registers; one that
+    goes through the state array reloads and stores it every draw, because
+    LLVM cannot tell that the loop's other stores (the deck's) miss it.
+    """
     res = _rotl(s1 * uint64(5), 7) * uint64(9)
     t = s1 << uint64(17)
     s2 ^= s0
@@ -78,11 +79,23 @@ def next_u64(state):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
-    return res
+    return res, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def bounded_step(n, s0, s1, s2, s3):
+    """:func:`bounded` on a state held in locals: ``(value, s0, s1, s2, s3)``."""
+    un = uint64(n)
+    r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+    m = (r >> uint64(32)) * un
+    low = m & _LOW32
+    if low < un:
+        threshold = (uint64(1 << 32) - un) % un
+        while low < threshold:
+            r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            m = (r >> uint64(32)) * un
+            low = m & _LOW32
+    return np.int64(m >> uint64(32)), s0, s1, s2, s3
 
 
 @njit(inline="always")
@@ -100,36 +113,34 @@ def counter_next(state):
 
 
 @njit(inline="always")
-def _draw(state, counter):
-    if counter:
-        return counter_next(state)
-    return next_u64(state)
-
-
-@njit(inline="always")
-def _below(state, n, counter):
-    """Lemire's multiply-shift with rejection: uniform in ``[0, n)``, no bias."""
-    un = uint64(n)
-    m = (_draw(state, counter) >> uint64(32)) * un
-    low = m & _LOW32
-    if low < un:
-        threshold = (uint64(1 << 32) - un) % un
-        while low < threshold:
-            m = (_draw(state, counter) >> uint64(32)) * un
-            low = m & _LOW32
-    return np.int64(m >> uint64(32))
-
-
-@njit(inline="always")
 def bounded(state, n):
-    """Uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from a card stream."""
-    return _below(state, n, False)
+    """Uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from a card stream.
+
+    Lemire's multiply-shift with rejection: uniform, no modulo bias.
+    """
+    v, s0, s1, s2, s3 = bounded_step(n, state[0], state[1], state[2], state[3])
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    return v
 
 
 @njit(inline="always")
 def rand_below(state, n):
-    """Uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from a strategy's stream."""
-    return _below(state, n, True)
+    """Uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from a strategy's stream.
+
+    Lemire's multiply-shift with rejection, as :func:`bounded`.
+    """
+    un = uint64(n)
+    m = (counter_next(state) >> uint64(32)) * un
+    low = m & _LOW32
+    if low < un:
+        threshold = (uint64(1 << 32) - un) % un
+        while low < threshold:
+            m = (counter_next(state) >> uint64(32)) * un
+            low = m & _LOW32
+    return np.int64(m >> uint64(32))
 
 
 @njit(inline="always")

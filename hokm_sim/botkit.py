@@ -101,11 +101,11 @@ __all__ = [
     "popcount",
     "rand_below",
     "rand_float",
+    "rank_of",
     "suit_cards",
     "suit_counts_rank_sums",
     "suit_mask",
     "suit_of",
-    "rank_of",
 ]
 
 

@@ -13,6 +13,11 @@ its first Hakem is drawn by first ace; hand ``h`` of it is stream ``h``.
 In duplicate, every deal or match is played a second time with the same
 cards and the same Hakem seat, teams swapped (A on team 1).
 
+The loops that play most hands (``_deals`` under ``hands_chunk``,
+``_play_match`` under ``matches_chunk``) are compiled without reference
+counting and inline the card loop; the kernels around them allocate the
+scratch arrays. Traces and the trump study call the card loop as a function.
+
 Errors: a strategy error stops the chunk; ``err`` gets ``ERR_*`` fields.
 """
 

@@ -135,9 +135,10 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
     its own (traces and studies call it) and marked ``inline="always"`` for
     the NRT-free loops that play most hands: inlined there, a hand skips a call
     that passes nine work arrays field by field, and LLVM sees the constant
-    arguments (about 900 of 7,700 machine instructions a hand with
-    ``longest``). ``owner`` is the engine module that the functions are named
-    under (see :func:`engine_jit`).
+    arguments (``longest``: 6,725 machine instructions a hand instead of
+    7,624, counted as in ``benchmarks/engine_instructions.py``). ``owner`` is
+    the engine module that the functions are named under (see
+    :func:`engine_jit`).
 
     It is compiled without numba's reference counting (``_nrt=False``): every
     decision hands the bots slices of the work arrays, and counting those

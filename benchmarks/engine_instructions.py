@@ -8,11 +8,13 @@ judged by one run of this script before it is timed with
 or a mispredicted branch costs more than a dozen instructions), so a change
 is kept only when the time agrees.
 
-    python benchmarks/engine_instructions.py [--pairs longest:longest] [--hands 100000]
+    python benchmarks/engine_instructions.py [--pairs longest:longest] [--hands 300000]
 
 For each pair it runs ``Runner.counts`` on 1,000 and on ``1,000 + hands``
 independent hands under ``valgrind --tool=cachegrind`` and prints the
-difference per hand (start-up and compilation cancel out). The engine is
+difference per hand (start-up cancels out; a start-up varies by some ten
+million instructions between runs even with ``PYTHONHASHSEED`` fixed, hence
+the many hands). The engine is
 compiled outside valgrind first, for a fixed CPU (``NUMBA_CPU_NAME=znver3``:
 valgrind runs no AVX-512, and numba's cache is keyed by the CPU), into a
 scratch cache. The C yardstick is built with ``-march=x86-64-v3`` for the
@@ -67,7 +69,7 @@ def per_hand(command, hands: int, env: dict | None = None) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--pairs", default="longest:longest,random:random")
-    p.add_argument("--hands", type=int, default=100_000)
+    p.add_argument("--hands", type=int, default=300_000)
     args = p.parse_args()
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed; this benchmark counts instructions with it")
@@ -78,6 +80,7 @@ def main() -> None:
         HOKM_SIM_CACHE=str(scratch / "engines"),
         NUMBA_CACHE_DIR=str(scratch / "numba"),
         NUMBA_NUM_THREADS="1",
+        PYTHONHASHSEED="0",
     )
     script = scratch / "play.py"
     script.write_text(PLAY)
@@ -92,7 +95,8 @@ def main() -> None:
     for pair in args.pairs.split(","):
         a, b = pair.split(":")
         cmd = [sys.executable, str(script), a, b]
-        subprocess.run([*cmd, "1000"], env=env, check=True)  # compile outside valgrind
+        subprocess.run([*cmd, "1000"], env=env, check=True)  # compile outside valgrind,
+        instructions([*cmd, "1000"], env)  # then load once under it (fills what it misses)
         n = per_hand(lambda k, c=cmd: [*c, str(k)], args.hands, env)
         print(f"{a} vs {b}: {n:,.0f} instructions/hand")
     shutil.rmtree(scratch, ignore_errors=True)

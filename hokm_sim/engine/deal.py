@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hokm_sim.engine.rng import bounded, bounded_step
+from hokm_sim.engine.rng import below_step, bounded
 
 
 @njit(inline="always")
@@ -25,7 +25,7 @@ def shuffle(state, deck):
         deck[i] = i
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(51, 0, -1):
-        j, s0, s1, s2, s3 = bounded_step(i + 1, s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = below_step(i + 1, s0, s1, s2, s3, False)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t

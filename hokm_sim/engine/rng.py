@@ -83,22 +83,6 @@ def xoshiro_step(s0, s1, s2, s3):
 
 
 @njit(inline="always")
-def bounded_step(n, s0, s1, s2, s3):
-    """:func:`bounded` on a state held in locals: ``(value, s0, s1, s2, s3)``."""
-    un = uint64(n)
-    r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-    m = (r >> uint64(32)) * un
-    low = m & _LOW32
-    if low < un:
-        threshold = (uint64(1 << 32) - un) % un
-        while low < threshold:
-            r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            m = (r >> uint64(32)) * un
-            low = m & _LOW32
-    return np.int64(m >> uint64(32)), s0, s1, s2, s3
-
-
-@njit(inline="always")
 def seed_counter_stream(state, base, index):
     """Seed a strategy's counter-based stream ``index`` under ``base``."""
     state[0] = mix64(uint64(base) + uint64(index) * HAND_MUL)
@@ -108,17 +92,49 @@ def seed_counter_stream(state, base, index):
 @njit(inline="always")
 def counter_next(state):
     """Next 64-bit output of a counter-based splitmix64 stream."""
-    state[1] += uint64(1)
-    return mix64(state[0] + state[1] * GOLDEN)
+    zero = uint64(0)
+    out, _, count, _, _ = _step(state[0], state[1], zero, zero, True)
+    state[1] = count
+    return out
+
+
+@njit(inline="always")
+def _step(s0, s1, s2, s3, counter):
+    """One draw from a stream held in locals: ``(output, s0, s1, s2, s3)``.
+
+    ``counter``: a strategy's counter-based stream (``s0`` its key, ``s1``
+    its counter); else a card stream (xoshiro256**).
+    """
+    if counter:
+        s1 = s1 + uint64(1)
+        return mix64(s0 + s1 * GOLDEN), s0, s1, s2, s3
+    return xoshiro_step(s0, s1, s2, s3)
+
+
+@njit(inline="always")
+def below_step(n, s0, s1, s2, s3, counter):
+    """Uniform integer in ``[0, n)`` from a stream held in locals: ``(value, s0, s1, s2, s3)``.
+
+    Lemire's multiply-shift with rejection: exactly uniform, no modulo bias.
+    ``counter`` as in :func:`_step`.
+    """
+    un = uint64(n)
+    r, s0, s1, s2, s3 = _step(s0, s1, s2, s3, counter)
+    m = (r >> uint64(32)) * un
+    low = m & _LOW32
+    if low < un:
+        threshold = (uint64(1 << 32) - un) % un
+        while low < threshold:
+            r, s0, s1, s2, s3 = _step(s0, s1, s2, s3, counter)
+            m = (r >> uint64(32)) * un
+            low = m & _LOW32
+    return np.int64(m >> uint64(32)), s0, s1, s2, s3
 
 
 @njit(inline="always")
 def bounded(state, n):
-    """Uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from a card stream.
-
-    Lemire's multiply-shift with rejection: uniform, no modulo bias.
-    """
-    v, s0, s1, s2, s3 = bounded_step(n, state[0], state[1], state[2], state[3])
+    """Uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from a card stream."""
+    v, s0, s1, s2, s3 = below_step(n, state[0], state[1], state[2], state[3], False)
     state[0] = s0
     state[1] = s1
     state[2] = s2
@@ -128,19 +144,11 @@ def bounded(state, n):
 
 @njit(inline="always")
 def rand_below(state, n):
-    """Uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from a strategy's stream.
-
-    Lemire's multiply-shift with rejection, as :func:`bounded`.
-    """
-    un = uint64(n)
-    m = (counter_next(state) >> uint64(32)) * un
-    low = m & _LOW32
-    if low < un:
-        threshold = (uint64(1 << 32) - un) % un
-        while low < threshold:
-            m = (counter_next(state) >> uint64(32)) * un
-            low = m & _LOW32
-    return np.int64(m >> uint64(32))
+    """Uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from a strategy's stream."""
+    zero = uint64(0)
+    v, _, count, _, _ = below_step(n, state[0], state[1], zero, zero, True)
+    state[1] = count
+    return v
 
 
 @njit(inline="always")

@@ -138,18 +138,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
 
     @engine_jit(owner, _nrt=False)
     def _deals(
-        params_a,
-        params_b,
-        work,
-        first,
-        seed,
-        start,
-        count,
-        duplicate,
-        forced_trump,
-        counts,
-        err,
-        codes,
+        params_a, params_b, work, first, seed, start, count, dup, forced, counts, err, codes
     ):
         """The loop of :func:`hands_chunk`, without reference counting (see ``make_play_hand``)."""
         res = work[8]
@@ -157,20 +146,9 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         for d in range(start, start + count):
             hakem = d & 3
             deal_hand(work, seed, d, hakem)
-            for copy in range(2 if duplicate else 1):
-                play_inline(
-                    params_a,
-                    params_b,
-                    work,
-                    hakem,
-                    forced_trump,
-                    sbase,
-                    2 * d + copy,
-                    copy,
-                    0,
-                    0,
-                    0,
-                )
+            for copy in range(2 if dup else 1):
+                index = 2 * d + copy
+                play_inline(params_a, params_b, work, hakem, forced, sbase, index, copy, 0, 0, 0)
                 if res[R_ERROR] != 0:
                     _note_error(err, res, d, 0, copy)
                     return
@@ -198,20 +176,8 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         """
         work = new_work()
         first = np.zeros(RES_SIZE, np.int64)
-        _deals(
-            params_a,
-            params_b,
-            work,
-            first,
-            seed,
-            start,
-            count,
-            duplicate,
-            forced_trump,
-            counts,
-            err,
-            codes,
-        )
+        args = (seed, start, count, duplicate, forced_trump, counts, err, codes)
+        _deals(params_a, params_b, work, first, *args)
 
     @engine_jit(owner, _nrt=False)
     def _play_match(
@@ -226,18 +192,9 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         h = 0
         while score0 < target and score1 < target:
             deal_hand(work, mbase, h, hakem)
+            index = 2 * h + copy
             play_inline(
-                params_a,
-                params_b,
-                work,
-                hakem,
-                -1,
-                sbase,
-                2 * h + copy,
-                copy,
-                score0,
-                score1,
-                target,
+                params_a, params_b, work, hakem, -1, sbase, index, copy, score0, score1, target
             )
             if res[R_ERROR] != 0:
                 _note_error(err, res, m, h, copy)

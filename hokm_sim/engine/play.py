@@ -84,6 +84,10 @@ CHOOSE_ONLY = -2
 """``forced_trump`` value: only ask the Hakem's strategy for trump (``res[R_CHOICE]``)."""
 
 
+_PAD = 8
+"""64 bytes of 8-byte slots: the padding that keeps a work array on cache lines of its own."""
+
+
 @njit
 def new_work():
     """Scratch arrays for one worker, reused for every hand it plays.
@@ -98,17 +102,18 @@ def new_work():
     seat: branching on the seat instead mispredicted, and cost ``longest``
     about a sixth of its speed).
     """
+    p = _PAD
     return (
-        np.zeros(VIEW_SIZE, np.int64),
-        np.zeros((4, MEM_SIZE), np.int64),
-        np.zeros((4, 4), np.uint64),
-        np.zeros(4, np.uint64),
-        np.zeros(52, np.int64),
-        np.zeros(4, np.int64),
-        np.full(52, -1, np.int64),
-        np.full(13, -1, np.int64),
-        np.zeros(RES_SIZE, np.int64),
-        np.zeros(4, np.int64),
+        np.zeros(VIEW_SIZE + 2 * p, np.int64)[p:-p],
+        np.zeros((4 + 2, MEM_SIZE), np.int64)[1:-1],
+        np.zeros((4 + 4, 4), np.uint64)[2:-2],
+        np.zeros(4 + 2 * p, np.uint64)[p:-p],
+        np.zeros(52 + 2 * p, np.int64)[p:-p],
+        np.zeros(4 + 2 * p, np.int64)[p:-p],
+        np.full(52 + 2 * p, -1, np.int64)[p:-p],
+        np.full(13 + 2 * p, -1, np.int64)[p:-p],
+        np.zeros(RES_SIZE + 2 * p, np.int64)[p:-p],
+        np.zeros(4 + 2 * p, np.int64)[p:-p],
     )
 
 

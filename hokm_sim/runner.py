@@ -169,9 +169,6 @@ class Runner:
         earliest by deal or match index, whatever the threads).
         """
         numba.set_num_threads(check_threads(threads))
-        # Chunks go to threads one at a time as they come free (dynamic
-        # scheduling): this machine's cores change speed from moment to moment.
-        numba.set_parallel_chunksize(1)
         chunk = chunk or default_chunk(matches, total, numba.get_num_threads())
         grow = per_batch is None
         per_batch = per_batch or chunk * max(4 * numba.get_num_threads(), 8)
@@ -184,34 +181,26 @@ class Runner:
             errs = np.zeros((n_chunks, k.ERR_SIZE), np.int64)
             pair_codes = np.full(n if codes else 0, -1, np.int8)
             s = start + done
-            if matches:
-                self.engine.run_matches(
-                    self.params_a,
-                    self.params_b,
-                    np.uint64(seed),
-                    s,
-                    n,
-                    chunk,
-                    duplicate,
-                    target,
-                    counts,
-                    errs,
-                    pair_codes,
-                )
-            else:
-                self.engine.run_hands(
-                    self.params_a,
-                    self.params_b,
-                    np.uint64(seed),
-                    s,
-                    n,
-                    chunk,
-                    duplicate,
-                    -1,
-                    counts,
-                    errs,
-                    pair_codes,
-                )
+            # Chunks go to threads one at a time as they come free (dynamic
+            # scheduling): this machine's cores change speed from moment to moment.
+            previous = numba.set_parallel_chunksize(1)
+            run = self.engine.run_matches if matches else self.engine.run_hands
+            target_or_trump = target if matches else -1  # run_hands: forced trump, -1 none
+            args = (
+                np.uint64(seed),
+                s,
+                n,
+                chunk,
+                duplicate,
+                target_or_trump,
+                counts,
+                errs,
+                pair_codes,
+            )
+            try:
+                run(self.params_a, self.params_b, *args)
+            finally:
+                numba.set_parallel_chunksize(previous)
             bad = np.flatnonzero(errs[:, k.E_CODE])
             if bad.size:
                 first = min(bad, key=lambda i: (errs[i, k.E_MATCH], errs[i, k.E_HAND]))

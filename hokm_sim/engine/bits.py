@@ -82,7 +82,7 @@ def suit_of(card):
 @njit(inline="always")
 def rank_of(card):
     """Rank 0..12 (2..A) of a card 0..51: ``card % 13``."""
-    return card - 13 * ((card * 79) >> 10)
+    return card - 13 * suit_of(card)
 
 
 @njit(inline="always")

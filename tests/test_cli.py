@@ -193,14 +193,20 @@ def test_records_list_only_the_tricks_played(tmp_path):
 
 
 def test_bench_json():
-    result = invoke("bench", "--hands", "20000", "--threads", "1", "--json")
+    result = invoke("bench", "--hands", "20000", "--threads", "1", "--repeat", "3", "--json")
     res = json.loads(result.stdout)
-    assert res["hands_per_sec"] > 0 and res["threads"] == 1 and res["hands"] == 20000
+    assert res["threads"] == 1 and res["hands"] == 20000 and len(res["runs"]) == 3
+    assert res["hands_per_sec"] == max(res["runs"]) > 0
+    assert min(res["runs"]) <= res["median_hands_per_sec"] <= max(res["runs"])
+    assert res["seconds"] == pytest.approx(20000 / res["hands_per_sec"])
 
 
 def test_bench_text():
     text = invoke("bench", "--hands", "20000", "--threads", "1").stdout
-    assert "hands/s" in text and "1 thread" in text
+    assert "hands/s" in text and "1 thread" in text and "best of 3 runs" in text
+    assert "median" in text
+    one = invoke("bench", "--hands", "20000", "--threads", "1", "--repeat", "1").stdout
+    assert "1 run of 20,000 hands" in one and "median" not in one
 
 
 USAGE_ERRORS = [
@@ -223,6 +229,7 @@ USAGE_ERRORS = [
     (["bench", "--threads", "0"], ["--threads", "0"]),
     (["bench", "--threads", "999"], ["--threads", "999"]),
     (["bench", "--hands", "0"], ["--hands"]),
+    (["bench", "--repeat", "0"], ["--repeat", "0"]),
     (["show", "--seed", "3"], ["--hand"]),
     (["show", "--seed", "3", "--match", "0", "--hand", "999"], ["--hand", "0.."]),
 ]  # fmt: skip

@@ -80,6 +80,8 @@ def main() -> None:
                 args.b,
                 "--hands",
                 "4M",
+                "--repeat",
+                "1",  # one run, like the run it is compared with
                 "--json",
             ],
             capture_output=True,

@@ -10,10 +10,9 @@ the start-up time of a cold and a warm `hokm-sim` process.
 Each round measures every figure once (a `hokm-sim bench --repeat 1`
 process, or one C run); a figure is the fastest of its rounds, with the
 median beside it. This VM slows busy code by 20-40% for stretches of
-seconds (``benchmarks/steadiness.py``), longer than one `bench` process, and
-a run on two cores meets them twice as often as one on one core; rounds
-spread each figure over the whole run. Compare ratios from one run, not
-absolute figures.
+seconds (``benchmarks/steadiness.py``), on either core, often longer than
+one `bench` process; rounds spread each figure over the whole run. Compare
+ratios from one run, not absolute figures.
 """
 
 from __future__ import annotations

@@ -263,10 +263,10 @@ def measure(
     The same ``hands`` are timed ``repeat`` times in a row. ``hands_per_sec``
     is the best run, as :mod:`timeit` reports the fastest: interference from
     other work only ever slows a run, so the fastest is the closest to what
-    the code can do. On this shared VM, busy code runs 20-30% slower for
-    seconds at a time (``benchmarks/steadiness.py``), and a run on two cores
-    is exposed twice as often as one on one core. The median and every run
-    are reported beside it.
+    the code can do. On this shared VM, busy code runs 20-40% slower for
+    stretches of seconds (``benchmarks/steadiness.py``), on either core, and
+    any one run may land in such a stretch. The median and every run are
+    reported beside it.
     """
     threads = check_threads(threads)
     t0 = time.perf_counter()

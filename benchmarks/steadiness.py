@@ -1,23 +1,27 @@
-"""How steady this machine's cores are: rates of short slices of busy work, one core at a time.
+"""How steady this machine's cores are: rates of short slices of busy work.
 
-On each CPU in turn (pinned, the other cores idle) it times, slice after
-slice for ``--seconds``: a register-only C loop of eight independent
-integer chains (no memory, no branches to mispredict: only the core's own
-speed), the C yardstick (``../shared/bench/hokm_ref.c``, `heur`, 500,000
-hands a slice), and the engine playing `longest` vs `longest` on one thread
-in batches of ``--batch`` hands; then the engine on one thread per CPU, all
-at once, in batches of ``--batch`` hands a thread. For each it prints the
-fastest slice, the median, the slowest, and the share of slices more than
-10% below the fastest.
+Three workloads, timed slice after slice for ``--seconds``:
+
+- a register-only C loop of eight independent integer chains (no memory, no
+  branches to mispredict: nothing but the core's own speed), ~0.2 s a slice;
+- the C yardstick (``../shared/bench/hokm_ref.c``, `heur`), 500,000 hands a
+  slice;
+- the engine playing `longest` vs `longest`, ``--batch`` hands a slice and
+  thread.
+
+First on each CPU alone (pinned, the other cores idle), then on all CPUs at
+once (the C programs as one process per CPU, the engine as one thread per
+CPU), the three taking turns slice by slice so that they meet the same
+moments of the machine. For each it prints the fastest slice, the median,
+the slowest, and the share of slices more than 10% below the fastest.
 
     python benchmarks/steadiness.py [--seconds 20] [--batch 200000] [--cpus 0,1]
 
 On a machine of its own every slice runs at about the same rate. On this
-shared VM, stretches of seconds run 20-40% slower for the loop and the
-engine, whatever the engine does; a run on two cores meets such a stretch on
-either. (The C yardstick, which does fewer instructions per second, is
-slowed less.) That is why
-`hokm-sim bench` and `engine_speed.py` report the fastest of several runs.
+shared VM, stretches of seconds run 20-40% slower, for the register loop as
+for the engine, more often when both cores are busy; the C yardstick, which
+does fewer instructions per second, is slowed less. That is why `hokm-sim
+bench` and `engine_speed.py` report the fastest of several runs.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ import time
 from pathlib import Path
 
 C_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "hokm_ref.c"
+LOOP_ITERATIONS = 300_000_000
+YARDSTICK_HANDS = 500_000
 
 LOOP_C = r"""
 #include <stdint.h>
@@ -42,94 +48,100 @@ LOOP_C = r"""
 static double now(void) {
     struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9;
 }
-int main(int argc, char **argv) {
-    long n = atol(argv[1]); double seconds = atof(argv[2]);
+int main(int argc, char **argv) {  /* iterations per slice; prints M iterations/s */
+    long n = atol(argv[1]);
     uint64_t a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8;
-    double start = now();
-    while (now() - start < seconds) {
-        double t = now();
-        for (long i = 0; i < n; i++) {
-            __asm__ volatile("");
-            a += i; b ^= i; c += a; d ^= b; e += i; f ^= i; g += e; h ^= f;
-        }
-        printf("%.4f\n", n / (now() - t) / 1e9);
+    double t = now();
+    for (long i = 0; i < n; i++) {
+        __asm__ volatile("");
+        a += i; b ^= i; c += a; d ^= b; e += i; f ^= i; g += e; h ^= f;
     }
+    printf("%.1f\n", n / (now() - t) / 1e6);
     return (int)((a + b + c + d + e + f + g + h) & 1);
 }
 """
 
 
-def loop_slices(cpu: int, seconds: float) -> list[float] | None:
-    """Billions of loop iterations per second, one figure per slice (~0.2 s), on ``cpu``."""
-    if not shutil.which("gcc"):
-        return None
-    exe = Path(tempfile.gettempdir()) / "hokm_steadiness_loop"
+def _build(name: str, source: Path, flags: list[str]) -> Path:
+    exe = Path(tempfile.gettempdir()) / name
     if not exe.exists():
-        src = exe.with_suffix(".c")
-        src.write_text(LOOP_C)
-        subprocess.run(["gcc", "-O2", "-o", str(exe), str(src)], check=True)
-    out = subprocess.run(
-        [str(exe), "300000000", str(seconds)],
-        capture_output=True,
-        text=True,
-        check=True,
-        preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
-    ).stdout
-    return [float(x) for x in out.split()]
+        subprocess.run(["gcc", *flags, "-o", str(exe), str(source)], check=True)
+    return exe
 
 
-def yardstick_slices(cpu: int, seconds: float) -> list[float] | None:
-    """Millions of hands per second of the C yardstick, one run of 500,000 a slice."""
+def programs() -> dict[str, list[str]] | None:
+    """Command lines of one slice of the register loop and of the C yardstick."""
     if not (C_SOURCE.exists() and shutil.which("gcc")):
         return None
-    exe = Path(tempfile.gettempdir()) / "hokm_ref_bench"
-    if not exe.exists():
-        subprocess.run(["gcc", "-O3", "-march=native", "-o", str(exe), str(C_SOURCE)], check=True)
-    rates = []
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        out = subprocess.run(
-            [str(exe), "500000", "5", "heur"],
-            capture_output=True,
+    src = Path(tempfile.gettempdir()) / "hokm_steadiness_loop.c"
+    src.write_text(LOOP_C)
+    loop = _build("hokm_steadiness_loop", src, ["-O2"])
+    ref = _build("hokm_ref_bench", C_SOURCE, ["-O3", "-march=native"])
+    return {
+        "register loop": [str(loop), str(LOOP_ITERATIONS)],
+        "C yardstick": [str(ref), str(YARDSTICK_HANDS), "5", "heur"],
+    }
+
+
+def c_slice(cmd: list[str], cpus: list[int]) -> float:
+    """One slice of a C program on each of ``cpus`` at once: millions a second, summed."""
+    procs = [
+        subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
             text=True,
-            check=True,
-            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
-        ).stdout
-        rates.append(float(re.search(r"hands_per_sec=([0-9.]+)", out).group(1)) / 1e6)
-    return rates
+            preexec_fn=lambda cpu=cpu: os.sched_setaffinity(0, {cpu}),
+        )
+        for cpu in cpus
+    ]
+    total = 0.0
+    for p in procs:
+        out = p.communicate()[0]
+        m = re.search(r"hands_per_sec=([0-9.]+)", out)
+        total += float(m.group(1)) / 1e6 if m else float(out)
+    return total
 
 
-def engine_slices(runner, cpus: set[int], seconds: float, batch: int) -> list[float]:
-    """Millions of hands per second, one figure per batch, one thread on each of ``cpus``."""
+def engine_slice(runner, cpus: list[int], batch: int) -> float:
+    """Millions of hands per second of one batch, one thread on each of ``cpus``."""
     old = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, cpus)
+    os.sched_setaffinity(0, set(cpus))
     try:
-        rates = []
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
-            t = time.perf_counter()
-            runner.counts(1, batch, duplicate=False, threads=len(cpus), per_batch=batch)
-            rates.append(batch / (time.perf_counter() - t) / 1e6)
-        return rates
+        n = batch * len(cpus)
+        t = time.perf_counter()
+        runner.counts(1, n, duplicate=False, threads=len(cpus), per_batch=n)
+        return n / (time.perf_counter() - t) / 1e6
     finally:
         os.sched_setaffinity(0, old)
 
 
-def describe(name: str, rates: list[float] | None, unit: str) -> str:
-    if not rates:
-        return f"  {name:<22} n/a (needs gcc and ../shared)"
+def slices(runner, progs, cpus: list[int], seconds: float, batch: int) -> dict[str, list]:
+    """Each workload's slice rates, the workloads taking turns for ``seconds``."""
+    rates: dict[str, list[float]] = {name: [] for name in progs or {}}
+    rates["engine"] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        for name, cmd in (progs or {}).items():
+            rates[name].append(c_slice(cmd, cpus))
+        rates["engine"].append(engine_slice(runner, cpus, batch))
+    return rates
+
+
+def describe(name: str, rates: list[float]) -> str:
+    unit = "M iter/s" if name == "register loop" else "M hands/s"
     best = max(rates)
     slow = sum(r < 0.9 * best for r in rates) / len(rates)
+    median = statistics.median(rates)
     return (
-        f"  {name:<22} fastest {best:.2f} {unit}, median {statistics.median(rates):.2f}, "
-        f"slowest {min(rates):.2f}; {slow:.0%} of {len(rates)} slices >10% below the fastest"
+        f"  {name:<14} fastest {best:8.2f} {unit:<9}  median {median:8.2f} ({median / best:.2f})"
+        f"  slowest {min(rates):8.2f}; {slow:4.0%} of {len(rates):3} slices >10% below fastest"
     )
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--seconds", type=float, default=20.0, help="per CPU and workload")
-    p.add_argument("--batch", type=int, default=200_000, help="engine hands per slice")
+    p.add_argument("--seconds", type=float, default=20.0, help="per CPU alone, and all at once")
+    p.add_argument("--batch", type=int, default=200_000, help="engine hands per slice and thread")
     p.add_argument("--cpus", default=",".join(map(str, sorted(os.sched_getaffinity(0)))))
     args = p.parse_args()
 
@@ -138,17 +150,15 @@ def main() -> None:
 
     runner = Runner(resolve("longest"), resolve("longest"))
     runner.counts(1, args.batch, duplicate=False, threads=1)  # compile or load
-    for cpu in map(int, args.cpus.split(",")):
-        print(f"CPU {cpu}:")
-        print(describe("register loop", loop_slices(cpu, args.seconds), "G iter/s"))
-        print(describe("C yardstick", yardstick_slices(cpu, args.seconds), "M hands/s"))
-        rates = engine_slices(runner, {cpu}, args.seconds, args.batch)
-        print(describe("engine, 1 thread", rates, "M hands/s"))
-    cpus = set(map(int, args.cpus.split(",")))
-    if len(cpus) > 1:
-        print(f"CPUs {args.cpus} at once:")
-        rates = engine_slices(runner, cpus, args.seconds, args.batch * len(cpus))
-        print(describe(f"engine, {len(cpus)} threads", rates, "M hands/s"))
+    progs = programs()
+    if progs is None:
+        print("(gcc or ../shared missing: the engine only)")
+    cpus = [int(c) for c in args.cpus.split(",")]
+    groups = [[cpu] for cpu in cpus] + ([cpus] if len(cpus) > 1 else [])
+    for group in groups:
+        print(f"CPU {group[0]} alone:" if len(group) == 1 else f"CPUs {args.cpus} at once:")
+        for name, rates in slices(runner, progs, group, args.seconds, args.batch).items():
+            print(describe(name, rates))
 
 
 if __name__ == "__main__":

@@ -63,9 +63,9 @@ int main(int argc, char **argv) {  /* iterations per slice; prints M iterations/
 
 
 def _build(name: str, source: Path, flags: list[str]) -> Path:
+    """Compile ``source`` afresh (a fraction of a second; never a stale binary)."""
     exe = Path(tempfile.gettempdir()) / name
-    if not exe.exists():
-        subprocess.run(["gcc", *flags, "-o", str(exe), str(source)], check=True)
+    subprocess.run(["gcc", *flags, "-o", str(exe), str(source)], check=True)
     return exe
 
 
@@ -76,7 +76,7 @@ def programs() -> dict[str, list[str]] | None:
     src = Path(tempfile.gettempdir()) / "hokm_steadiness_loop.c"
     src.write_text(LOOP_C)
     loop = _build("hokm_steadiness_loop", src, ["-O2"])
-    ref = _build("hokm_ref_bench", C_SOURCE, ["-O3", "-march=native"])
+    ref = _build("hokm_ref_steadiness", C_SOURCE, ["-O3", "-march=native"])
     return {
         "register loop": [str(loop), str(LOOP_ITERATIONS)],
         "C yardstick": [str(ref), str(YARDSTICK_HANDS), "5", "heur"],

@@ -6,8 +6,8 @@ Three workloads, timed slice after slice for ``--seconds``:
   branches to mispredict: nothing but the core's own speed), ~0.2 s a slice;
 - the C yardstick (``../shared/bench/hokm_ref.c``, `heur`), 500,000 hands a
   slice;
-- the engine playing `longest` vs `longest`, ``--batch`` hands a slice and
-  thread.
+- the engine playing ``--a`` vs ``--b`` (default `longest` vs `longest`),
+  ``--batch`` hands a slice and thread.
 
 First on each CPU alone (pinned, the other cores idle), then on all CPUs at
 once (the C programs as one process per CPU, the engine as one thread per
@@ -16,6 +16,7 @@ moments of the machine. For each it prints the fastest slice, the median,
 the slowest, and the share of slices more than 10% below the fastest.
 
     python benchmarks/steadiness.py [--seconds 20] [--batch 200000] [--cpus 0,1]
+        [--a longest] [--b longest]
 
 On a machine of its own every slice runs at about the same rate. On this
 shared VM, stretches of seconds run 20-40% slower, for the register loop as
@@ -128,12 +129,13 @@ def slices(runner, progs, cpus: list[int], seconds: float, batch: int) -> dict[s
 
 
 def describe(name: str, rates: list[float]) -> str:
+    """One line: fastest slice, median (and its fraction of the fastest), slowest, slow share."""
     unit = "M iter/s" if name == "register loop" else "M hands/s"
     best = max(rates)
     slow = sum(r < 0.9 * best for r in rates) / len(rates)
     median = statistics.median(rates)
     return (
-        f"  {name:<14} fastest {best:8.2f} {unit:<9}  median {median:8.2f} ({median / best:.2f})"
+        f"  {name:<26} fastest {best:8.2f} {unit:<9}  median {median:8.2f} ({median / best:.2f})"
         f"  slowest {min(rates):8.2f}; {slow:4.0%} of {len(rates):3} slices >10% below fastest"
     )
 
@@ -143,12 +145,14 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=20.0, help="per CPU alone, and all at once")
     p.add_argument("--batch", type=int, default=200_000, help="engine hands per slice and thread")
     p.add_argument("--cpus", default=",".join(map(str, sorted(os.sched_getaffinity(0)))))
+    p.add_argument("--a", default="longest", help="the engine's strategy A")
+    p.add_argument("--b", default="longest", help="the engine's strategy B")
     args = p.parse_args()
 
     from hokm_sim.registry import resolve
     from hokm_sim.runner import Runner
 
-    runner = Runner(resolve("longest"), resolve("longest"))
+    runner = Runner(resolve(args.a), resolve(args.b))
     runner.counts(1, args.batch, duplicate=False, threads=1)  # compile or load
     progs = programs()
     if progs is None:
@@ -158,7 +162,7 @@ def main() -> None:
     for group in groups:
         print(f"CPU {group[0]} alone:" if len(group) == 1 else f"CPUs {args.cpus} at once:")
         for name, rates in slices(runner, progs, group, args.seconds, args.batch).items():
-            print(describe(name, rates))
+            print(describe(f"engine {args.a} vs {args.b}" if name == "engine" else name, rates))
 
 
 if __name__ == "__main__":

@@ -40,8 +40,8 @@ CPU = {
 }
 PLAY = (
     "import sys\n"
-    "from hokm_sim.registry import resolve\n"
-    "from hokm_sim.runner import Runner\n"
+    "from hokm_sim.bots.registry import resolve\n"
+    "from hokm_sim.sim.runner import Runner\n"
     "Runner(resolve(sys.argv[1]), resolve(sys.argv[2]))"
     ".counts(1, int(sys.argv[3]), duplicate=False, threads=1)\n"
 )

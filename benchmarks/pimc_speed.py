@@ -16,9 +16,9 @@ import argparse
 import time
 
 from hokm_sim.engine.records import C_TRICKS
-from hokm_sim.registry import resolve
-from hokm_sim.runner import Runner
-from hokm_sim.summary import summarize
+from hokm_sim.bots.registry import resolve
+from hokm_sim.sim.runner import Runner
+from hokm_sim.analysis.summary import summarize
 
 
 def main() -> None:

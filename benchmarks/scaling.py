@@ -3,7 +3,7 @@
     python benchmarks/scaling.py [--hands 8M] [--a longest] [--b longest] [--repeat 2]
 
 Plays the same independent deals (no duplicate, as `bench` does) through
-both backends of :mod:`hokm_sim.distributed` after a warm-up (engines loaded,
+both backends of :mod:`hokm_sim.sim.backends` after a warm-up (engines loaded,
 workers started): this machine's Runner with 1 and 2 threads, and a local
 Dask cluster (loopback, one numba thread per worker process) with 1 and 2
 workers, measured in turn so that both see the same load of the machine.
@@ -23,8 +23,8 @@ import time
 from distributed import Client, LocalCluster
 
 from hokm_sim.cli import SIZE
-from hokm_sim.distributed import Dask, Local, Work
-from hokm_sim.registry import resolve
+from hokm_sim.sim.backends import Dask, Local, Work
+from hokm_sim.bots.registry import resolve
 
 
 def warm(backend, work: Work) -> None:

@@ -149,8 +149,8 @@ def main() -> None:
     p.add_argument("--b", default="longest", help="the engine's strategy B")
     args = p.parse_args()
 
-    from hokm_sim.registry import resolve
-    from hokm_sim.runner import Runner
+    from hokm_sim.bots.registry import resolve
+    from hokm_sim.sim.runner import Runner
 
     runner = Runner(resolve(args.a), resolve(args.b))
     runner.counts(1, args.batch, duplicate=False, threads=1)  # compile or load

@@ -1,17 +1,33 @@
-"""hokm-sim: a bot-strategy simulator and analytics toolkit for four-player Hokm."""
+"""hokm-sim: a bot-strategy simulator and analytics toolkit for four-player Hokm.
 
-from importlib.metadata import PackageNotFoundError, version
+The public API (:mod:`hokm_sim.api`) is re-exported here and imported on
+first use, since it loads numba: ``hokm_sim.run(...)``, ``hokm_sim.tournament``,
+``regress``, ``trump_study``, ``dd_study``, ``experiment``, ``load``.
+"""
 
-try:
-    __version__ = version("hokm-sim")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+from hokm_sim.version import __version__
+
+_API = (
+    "run",
+    "resume",
+    "tournament",
+    "regress",
+    "calibrate",
+    "sprt",
+    "trump_study",
+    "dd_study",
+    "experiment",
+    "load",
+    "strategy",
+)
+
+__all__ = ["__version__", *_API]
 
 
 def __getattr__(name: str):
-    """``hokm_sim.run`` (the notebook API) is imported on first use: it loads numba."""
-    if name == "run":
-        from hokm_sim.api import run
+    """The API functions, imported on first use."""
+    if name in _API:
+        from hokm_sim import api
 
-        return run
+        return getattr(api, name)
     raise AttributeError(f"module 'hokm_sim' has no attribute {name!r}")

@@ -1,132 +1,99 @@
-"""The Python API for notebooks and scripts: ``hokm_sim.run(...)`` returns a Summary.
+"""The public Python API: everything a command does, a notebook can do.
 
-The CLI's ``run`` is a thin shell over :func:`run`; everything a run needs
-(seed drawing, batches, progress, Ctrl-C, per-hand rows) lives here.
+Each function validates its input (raising :class:`~hokm_sim.errors.InputError`
+with one line), plays, returns a result object (``to_dict()``,
+``to_frame()``, a readable ``repr``) and, given ``out``, writes a report
+folder that :func:`load` reads back. The CLI is a thin shell over these.
+
+>>> import hokm_sim
+>>> s = hokm_sim.run("expert", "longest", hands=100_000, seed=1)   # doctest: +SKIP
+>>> s.to_frame()                                                  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import re
 import secrets
-import signal
-import threading
-from collections.abc import Callable
-from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from hokm_sim import __version__
-from hokm_sim.checkpoint import Checkpoint
-from hokm_sim.distributed import Work, check_scheduler, open_backend
-from hokm_sim.engine import kernels as k
-from hokm_sim.engine.records import N_COUNTS
-from hokm_sim.engine.rules import KIND_NAMES
-from hokm_sim.registry import Strategy, resolve
-from hokm_sim.runner import Runner, check_threads, default_chunk
-from hokm_sim.summary import Summary, summarize
+from hokm_sim.analysis.comparison import RunConfig, checkpoint_record, execute, resume_config
+from hokm_sim.analysis.results import (
+    CalibrationResult,
+    DDStudyResult,
+    ExperimentResult,
+    RegressResult,
+    Result,
+    TournamentResult,
+    TrumpStudyResult,
+    from_dict,
+)
+from hokm_sim.analysis.summary import Summary
+from hokm_sim.bots.registry import Strategy, resolve
+from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.report import pages
+from hokm_sim.report.folder import ReportFolder, read_record
+from hokm_sim.report.markdown import markdown as run_markdown
+from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.sim.runner import Runner
+from hokm_sim.version import __version__
+
+Progress = Callable[[int], None]
+
+__all__ = [
+    "run",
+    "resume",
+    "resume_plan",
+    "tournament",
+    "regress",
+    "calibrate",
+    "sprt",
+    "trump_study",
+    "dd_study",
+    "experiment",
+    "experiment_size",
+    "experiment_seed",
+    "load",
+    "fresh_seed",
+    "strategy",
+]
 
 
-@dataclass
-class RunConfig:
-    """What to play: strategies, size, seed and how.
+def fresh_seed() -> int:
+    """A new random run seed (recorded with every result)."""
+    return secrets.randbits(63)
 
-    ``hands`` counts deals (each played twice in duplicate); ``matches``
-    counts matches (likewise). ``seed`` None draws a fresh one, recorded in
-    the summary. ``scheduler`` None plays on this machine's ``threads``;
-    ``local:N`` or a Dask scheduler address plays on a Dask cluster in tasks
-    of ``task`` deals or matches (None: sized to the cluster). Neither
-    changes a single count.
+
+def strategy(spec: str | Strategy, role: str = "") -> Strategy:
+    """A strategy from a spec (name, bot file, ``trump=X,play=Y``, ``name(k=v)``).
+
+    ``role`` (``"A"``, ``"B"``, ``"--baseline"`` ...) is named in the error.
     """
-
-    a: str = "expert"
-    b: str = "longest"
-    hands: int | None = None
-    matches: int | None = None
-    seed: int | None = None
-    target: int = 7
-    threads: int | None = None
-    duplicate: bool = True
-    chunk: int | None = None
-    scheduler: str | None = None
-    task: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.hands is not None and self.matches is not None:
-            raise ValueError("give --hands or --matches, not both")
-        if self.hands is None and self.matches is None:
-            self.hands = 1_000_000
-        size = self.hands if self.hands is not None else self.matches
-        if size is None or size <= 0:
-            raise ValueError(f"bad size {size}: expected a positive number of deals or matches")
-        if self.target <= 0:
-            raise ValueError(f"bad target {self.target}: expected a positive integer")
-        if self.seed is None:
-            self.seed = secrets.randbits(63)
-        if not 0 <= self.seed < 2**64:
-            raise ValueError(f"bad seed {self.seed}: expected a non-negative integer below 2**64")
-        self.threads = check_threads(self.threads)
-        self.scheduler = check_scheduler(self.scheduler)
-        if self.task is not None and self.task <= 0:
-            raise ValueError(f"bad task size {self.task}: expected a positive number")
-
-    @property
-    def mode(self) -> str:
-        """``"hands"`` or ``"matches"``."""
-        return "matches" if self.matches is not None else "hands"
-
-    @property
-    def total(self) -> int:
-        """Deals or matches to play."""
-        return int(self.hands if self.hands is not None else self.matches)  # type: ignore[arg-type]
-
-
-class _StopFlag:
-    """Turns the first Ctrl-C into a request to stop after the current batch."""
-
-    def __init__(self) -> None:
-        self.stop = False
-
-    def __call__(self, signum, frame) -> None:
-        if self.stop:  # a second Ctrl-C stops at once
-            raise KeyboardInterrupt
-        self.stop = True
-
-
-@contextmanager
-def _graceful_interrupt():
-    flag = _StopFlag()
-    if threading.current_thread() is not threading.main_thread():
-        yield flag
-        return
-    old = signal.signal(signal.SIGINT, flag)
+    if isinstance(spec, Strategy):
+        return spec
     try:
-        yield flag
-    finally:
-        signal.signal(signal.SIGINT, old)
+        return resolve(spec)
+    except InputError as exc:
+        if role:
+            raise type(exc)(f"{role}: {exc}") from None
+        raise
 
 
-def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial: bool) -> dict:
-    return {
-        "a": a.name,
-        "b": b.name,
-        "seed": cfg.seed,
-        "mode": cfg.mode,
-        "size": cfg.total,
-        "done": done,
-        "target": cfg.target,
-        "duplicate": cfg.duplicate,
-        "threads": cfg.threads,
-        "scheduler": cfg.scheduler,
-        "chunk": cfg.chunk
-        or default_chunk(cfg.mode == "matches", cfg.total, check_threads(cfg.threads)),
-        "partial": partial,
-        "version": __version__,
-        "strategies": {"a": a.to_dict(), "b": b.to_dict()},
-        **cfg.extra,
-    }
+def shell_command(*args: Any) -> str:
+    """The command line that reproduces a result, quoted for a POSIX shell."""
+
+    def quote(s: str) -> str:
+        if re.fullmatch(r"[A-Za-z0-9_./=:,+-]+", s):
+            return s
+        return "'" + s.replace("'", "'\\''") + "'"
+
+    return " ".join(quote(str(a)) for a in args)
+
+
+# --- run: A against B ---------------------------------------------------------
 
 
 def run(
@@ -136,178 +103,590 @@ def run(
     hands: int | None = None,
     matches: int | None = None,
     seed: int | None = None,
-    target: int = 7,
+    target: int | None = None,
     threads: int | None = None,
     duplicate: bool = True,
     scheduler: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    task: int | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+    save_hands: bool = False,
+    progress: Progress | None = None,
     on_batch: Callable[[int, int], None] | None = None,
 ) -> Summary:
-    """Play A against B and summarize, from A's point of view.
+    """Play A against B (in duplicate by default) and summarize from A's point of view.
 
-    >>> s = run("expert", "longest", hands=100_000, seed=1)   # doctest: +SKIP
-    >>> s.to_frame()                                           # doctest: +SKIP
-
-    ``scheduler`` plays on a Dask cluster instead of this machine's threads
-    (``"local:2"`` starts two local workers; or ``"tcp://host:8786"``).
-    ``progress(n)`` hears of each finished batch of ``n`` deals (or matches);
-    ``on_batch(start, count)`` too, with its range (used for saving rows).
-    The first Ctrl-C stops after the batch in flight and returns a summary
-    marked partial; nothing finished is lost.
+    ``hands`` counts deals (each played twice in duplicate; default one
+    million), ``matches`` whole matches to ``target`` (default 7).
+    ``scheduler`` plays on a Dask cluster (``"local:2"`` or
+    ``"tcp://host:8786"``) in tasks of ``task`` deals; the counts are the same.
+    With ``out`` the report folder is written (``summary.json``,
+    ``report.md``, a checkpoint to resume from, ``hands.parquet`` with
+    ``save_hands``). The first Ctrl-C stops after the batch in flight and
+    returns a summary marked partial. A bot that breaks the rules raises
+    :class:`~hokm_sim.sim.runner.StrategyFault`, after the partial report.
     """
+    sa, sb = strategy(a, "A"), strategy(b, "B")
+    if target is not None and matches is None:
+        raise InputError("--target sets the score a match is played to: give it with --matches")
+    if save_hands and matches is not None:
+        raise InputError("--save-hands works with --hands runs (rows are per deal)")
+    if save_hands and scheduler is not None:
+        raise InputError("--save-hands runs on this machine only; drop --scheduler")
     cfg = RunConfig(
-        a=_name(a),
-        b=_name(b),
+        a=sa.name,
+        b=sb.name,
         hands=hands,
         matches=matches,
         seed=seed,
-        target=target,
+        target=7 if target is None else target,
         threads=threads,
         duplicate=duplicate,
         scheduler=scheduler,
+        task=task,
     )
-    sa = a if isinstance(a, Strategy) else resolve(a)
-    sb = b if isinstance(b, Strategy) else resolve(b)
-    return execute(cfg, sa, sb, progress=progress, on_batch=on_batch)
+    if out is None:
+        return execute(cfg, sa, sb, progress=progress, on_batch=on_batch)
+    folder = ReportFolder.create(Path(out), force)
+    args = ["hokm-sim", "run", cfg.a, cfg.b, f"--{cfg.mode}", cfg.total, "--seed", cfg.seed]
+    if cfg.mode == "matches":
+        args += ["--target", cfg.target]
+    if not duplicate:
+        args.append("--no-duplicate")
+    if save_hands:
+        args.append("--save-hands")
+    command = shell_command(*args)
+    engine = Runner(sa, sb).engine.__name__
+    record = checkpoint_record(cfg, engine, command=command, save_hands=save_hands)
+    checkpoint = Checkpoint.create(folder.path, record, cfg.total)
+    return _play(cfg, sa, sb, folder, checkpoint, command, save_hands, progress, on_batch)
 
 
-def _name(s: str | Strategy) -> str:
-    return s.name if isinstance(s, Strategy) else s
-
-
-RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk")
-"""RunConfig fields a checkpoint records: everything that decides the counts."""
-
-
-def checkpoint_record(cfg: RunConfig, engine: str, **extra: Any) -> dict[str, Any]:
-    """What a checkpoint keeps of a run to resume it: the configuration that decides
-    its counts, and the engine module name (a hash of engine and bot files)."""
-    return {"run": {f: getattr(cfg, f) for f in RESUMABLE}, "engine": engine, **extra}
-
-
-def resume_config(record: dict[str, Any], **how: Any) -> RunConfig:
-    """The RunConfig of a checkpointed run; ``how`` sets threads, scheduler or task."""
-    return RunConfig(**record["run"], **how)
-
-
-def execute(
-    cfg: RunConfig,
-    a: Strategy,
-    b: Strategy,
+def resume(
+    folder: str | Path,
     *,
-    progress: Callable[[int], None] | None = None,
-    on_batch: Callable[[int, int], None] | None = None,
-    checkpoint: Checkpoint | None = None,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    task: int | None = None,
+    progress: Progress | None = None,
 ) -> Summary:
-    """Run a validated configuration with resolved strategies (see :func:`run`).
+    """Continue the stopped run of report folder ``folder`` from its checkpoint.
 
-    With a ``checkpoint`` only its pending ranges are played, from its
-    counts, and every finished batch is recorded in it at once (and written
-    while the next one plays): a resumed run ends with exactly the counts of
-    an uninterrupted one.
+    The result is exactly that of the uninterrupted run. Refuses a folder
+    whose engine or bot files changed since the run started.
     """
-    if checkpoint is None:
-        counts, ranges = np.zeros(N_COUNTS, np.int64), [(0, cfg.total)]
-    else:
-        counts, ranges = checkpoint.counts.copy(), checkpoint.pending()
-    done = cfg.total - sum(n for _, n in ranges)
-    work = Work(
-        a,
-        b,
-        cfg.seed,
-        matches=cfg.mode == "matches",
-        target=cfg.target,
-        duplicate=cfg.duplicate,
-        chunk=cfg.chunk,
-        per_task=cfg.task,
+    path = Path(folder)
+    checkpoint = Checkpoint.load(path)
+    rec = checkpoint.config
+    if "run" not in rec:
+        raise InputError(f"--resume: {path} holds no run checkpoint")
+    if rec.get("save_hands"):
+        raise InputError(
+            f"--resume: {path} was a --save-hands run, whose rows cannot be resumed; run it again"
+        )
+    cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task)
+    sa, sb = strategy(cfg.a, "A"), strategy(cfg.b, "B")
+    engine = Runner(sa, sb).engine.__name__
+    if engine != rec["engine"]:
+        raise InputError(
+            f"--resume: the engine or a bot file changed since the run in {path} started "
+            f"({rec['engine']}, now {engine}); resuming would mix two versions: start a new run"
+        )
+    folder_ = ReportFolder(path)
+    return _play(cfg, sa, sb, folder_, checkpoint, rec["command"], False, progress, None)
+
+
+def resume_plan(folder: str | Path) -> tuple[RunConfig, int]:
+    """What resuming ``folder`` would play: its configuration and how much is done."""
+    checkpoint = Checkpoint.load(Path(folder))
+    return resume_config(checkpoint.config), checkpoint.done_count
+
+
+def _play(
+    cfg: RunConfig,
+    sa: Strategy,
+    sb: Strategy,
+    folder: ReportFolder,
+    checkpoint: Checkpoint,
+    command: str,
+    save_hands: bool,
+    progress: Progress | None,
+    on_batch: Callable[[int, int], None] | None,
+) -> Summary:
+    from hokm_sim.sim.handrows import HandWriter
+
+    writer = None
+    if save_hands:
+        writer = HandWriter(folder.file("hands.parquet"), Runner(sa, sb), cfg.seed, cfg.duplicate)
+
+    def batch_done(start: int, count: int) -> None:
+        if writer is not None:
+            writer(start, count)
+        if on_batch is not None:
+            on_batch(start, count)
+
+    try:
+        summary = execute(
+            cfg, sa, sb, progress=progress, on_batch=batch_done, checkpoint=checkpoint
+        )
+    except StoppedError as exc:
+        partial = getattr(exc, "partial", None)
+        if partial is not None:
+            folder.save(partial.to_dict(), run_markdown(partial, command), command)
+        exc.folder = folder.path
+        raise
+    finally:
+        if writer is not None:
+            writer.close()
+    summary.folder = folder.path
+    folder.save(summary.to_dict(), run_markdown(summary, command), command)
+    return summary
+
+
+# --- tournament -------------------------------------------------------------------
+
+
+def tournament(
+    strategies: Sequence[str | Strategy],
+    *,
+    hands: int = 100_000,
+    seed: int | None = None,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> TournamentResult:
+    """Every pair of strategies in duplicate on the same ``hands`` deals, ranked
+    by Bradley-Terry ratings with bootstrap intervals."""
+    from hokm_sim.analysis import tournament as tour
+    from hokm_sim.sim.runner import check_threads
+
+    if len(strategies) < 2:
+        raise InputError("a tournament needs at least two strategies")
+    strats = [strategy(s, f"strategy {i + 1}") for i, s in enumerate(strategies)]
+    _positive(hands, "--hands")
+    seed = _seed(seed)
+    folder = ReportFolder.create(Path(out), force) if out is not None else None
+    t = tour.play(strats, seed, hands, check_threads(threads), progress, scheduler)
+    data = t.summary()
+    command = shell_command(
+        "hokm-sim", "tournament", *(s.name for s in strats), "--hands", hands, "--seed", seed
     )
-    saving = checkpoint.saving() if checkpoint is not None else nullcontext()
-    with (
-        _graceful_interrupt() as flag,
-        open_backend(cfg.scheduler, cfg.threads) as backend,
-        saving,
-    ):
-        for batch in backend.batches(work, ranges):
-            counts += batch.counts
-            done += batch.count
-            if checkpoint is not None:
-                checkpoint.add(batch.start, batch.count, batch.counts)
-            if on_batch:
-                on_batch(batch.start, batch.count)
-            if progress:
-                progress(batch.count)
-            if flag.stop:
-                break
-    partial = done < cfg.total
-    return summarize(counts, _config_record(cfg, a, b, done, partial))
+    result = TournamentResult(data | {"command": command, "version": __version__})
+    if folder is not None:
+        folder.save(result.to_dict(), pages.tournament(result.data, command), command)
+    return result
 
 
-HAND_COLUMNS = (
-    "deal",
-    "copy",
-    "a_team",
-    "hakem",
-    "trump",
-    "tricks0",
-    "tricks1",
-    "winner_team",
-    "points",
-    "kind",
-    "a_points",
-)
+# --- regression checks ---------------------------------------------------------------
 
 
-def hand_rows(runner: Runner, seed: int, start: int, count: int, duplicate: bool):
-    """Per-hand rows of deals ``start .. start + count - 1`` as a pandas DataFrame."""
-    import pandas as pd
+def regress(
+    candidate: str | Strategy,
+    baseline: str | Strategy = "git:HEAD",
+    *,
+    elo0: float = -3.0,
+    elo1: float = 0.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    metric: str = "wins",
+    max_pairs: int | None = None,
+    check_every: int = 100,
+    seed: int | None = None,
+    target: int = 7,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+    progress: Callable[[int, float, np.ndarray, np.ndarray], None] | None = None,
+) -> RegressResult:
+    """Is ``candidate`` worse than ``baseline``? A GSPRT on duplicate pairs in deal order.
 
-    parts = []
-    for copy in (0, 1) if duplicate else (0,):
-        rows = runner.trace_hands(seed, start, count, copy)
-        win = rows[:, k.T_WINNER]
-        pts = rows[:, k.T_POINTS]
-        a_team = copy
-        parts.append(
-            pd.DataFrame(
-                {
-                    "deal": rows[:, k.T_HAND],
-                    "copy": np.full(len(rows), copy, np.int8),
-                    "a_team": np.full(len(rows), a_team, np.int8),
-                    "hakem": rows[:, k.T_HAKEM].astype(np.int8),
-                    "trump": rows[:, k.T_TRUMP].astype(np.int8),
-                    "tricks0": rows[:, k.T_TRICKS].astype(np.int8),
-                    "tricks1": rows[:, k.T_TRICKS + 1].astype(np.int8),
-                    "winner_team": win.astype(np.int8),
-                    "points": pts.astype(np.int8),
-                    "kind": pd.Categorical.from_codes(rows[:, k.T_KIND], KIND_NAMES),
-                    "a_points": np.where(win == a_team, pts, -pts).astype(np.int8),
-                }
-            )
-        )
-    return pd.concat(parts, ignore_index=True).sort_values(["deal", "copy"], kind="stable")
+    ``baseline`` is a strategy spec or ``git:REF`` (the candidate file at that
+    commit). The verdict's exit code (``result.exit_code``): 0 no regression,
+    1 regression, 3 inconclusive (the cap was reached).
+    """
+    from hokm_sim.analysis.regress import (
+        SprtConfig,
+        estimates,
+        resolve_baseline,
+        sequential,
+        stop_adjusted,
+    )
+
+    seed = _seed(seed)
+    cfg = SprtConfig(
+        nelo0=elo0,
+        nelo1=elo1,
+        alpha=alpha,
+        beta=beta,
+        metric=metric,
+        max_pairs=max_pairs,
+        check_every=check_every,
+        seed=seed,
+        target=target,
+        threads=threads,
+        scheduler=scheduler,
+    )
+    cand = strategy(candidate, "CANDIDATE")
+    cand_spec = candidate if isinstance(candidate, str) else cand.name
+    if isinstance(baseline, Strategy):
+        base, base_spec = baseline, baseline.name
+    else:
+        base_spec = baseline
+        try:
+            base = resolve_baseline(baseline, cand_spec)
+        except InputError as exc:
+            raise InputError(f"--baseline: {exc}") from None
+    folder = ReportFolder.create(Path(out), force) if out is not None else None
+    res = sequential(Runner(cand, base), cfg, progress)
+    values, counts = np.array(res.values), np.array(res.counts)
+    res.estimates = estimates(counts, values)
+    res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
+    res.config = {
+        "candidate": cand.name,
+        "baseline": base.name,
+        "seed": seed,
+        "metric": metric,
+        "elo0": elo0,
+        "elo1": elo1,
+        "alpha": alpha,
+        "beta": beta,
+        "max_pairs": cfg.max_pairs,
+        "check_every": check_every,
+        "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
+        "version": __version__,
+    }
+    command = shell_command(
+        "hokm-sim",
+        "regress",
+        cand_spec,
+        "--baseline",
+        base_spec,
+        "--metric",
+        metric,
+        "--seed",
+        seed,
+        "--elo0",
+        elo0,
+        "--elo1",
+        elo1,
+    )
+    result = RegressResult(res.to_dict() | {"command": command})
+    if folder is not None:
+        folder.save(result.to_dict(), pages.regress(result.data, command), command)
+    return result
 
 
-class HandWriter:
-    """Appends per-hand rows to a Parquet file as batches finish; renames it when closed."""
+def calibrate(
+    name: str | Strategy,
+    *,
+    runs: int = 40,
+    elo0: float = -3.0,
+    elo1: float = 0.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    metric: str = "wins",
+    max_pairs: int | None = None,
+    check_every: int = 100,
+    seed: int | None = None,
+    target: int = 7,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> CalibrationResult:
+    """``name`` against itself on ``runs`` consecutive seeds: how often does the
+    check call a false regression (the bounds promise about ``beta``)?"""
+    from hokm_sim.analysis.regress import SprtConfig, sequential
+    from hokm_sim.analysis.stats import wilson
 
-    def __init__(self, path: Path, runner: Runner, seed: int, duplicate: bool) -> None:
-        self.path, self.runner, self.seed, self.duplicate = path, runner, seed, duplicate
-        self.tmp = path.with_name(f".{path.name}.tmp")
-        self.writer = None
+    first = _seed(seed)
+    cfg = SprtConfig(
+        nelo0=elo0,
+        nelo1=elo1,
+        alpha=alpha,
+        beta=beta,
+        metric=metric,
+        max_pairs=max_pairs,
+        check_every=check_every,
+        seed=first,
+        target=target,
+        threads=threads,
+    )
+    s = strategy(name, "--calibrate")
+    runner = Runner(s, s)
+    verdicts = {"H0": 0, "H1": 0, "inconclusive": 0}
+    pairs = []
+    for i in range(runs):
+        cfg.seed = first + i
+        res = sequential(runner, cfg)
+        verdicts[res.verdict] += 1
+        pairs.append(res.pairs)
+        if progress:
+            progress(i + 1, verdicts["H0"])
+    return CalibrationResult(
+        {
+            "strategy": s.name,
+            "runs": runs,
+            "false_regressions": verdicts["H0"],
+            "no_regression": verdicts["H1"],
+            "inconclusive": verdicts["inconclusive"],
+            "false_alarm_rate": wilson(verdicts["H0"], runs).to_dict(),
+            "promised": beta,
+            "mean_pairs": float(np.mean(pairs)),
+            "first_seed": first,
+            "version": __version__,
+        }
+    )
 
-    def __call__(self, start: int, count: int) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
 
-        table = pa.Table.from_pandas(
-            hand_rows(self.runner, self.seed, start, count, self.duplicate), preserve_index=False
-        )
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.tmp, table.schema)
-        self.writer.write_table(table)
+def sprt(
+    counts: Sequence[int],
+    *,
+    metric: str = "wins",
+    elo0: float = -3.0,
+    elo1: float = 0.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+) -> dict[str, Any]:
+    """The offline SPRT: LLR and verdict of pair counts gathered elsewhere.
 
-    def close(self) -> None:
-        """Finish the file and move it into place."""
-        if self.writer is not None:
-            self.writer.close()
-            self.tmp.replace(self.path)
+    ``counts``: LL, split, WW for ``metric="wins"``; 13 counts of D = -6..6
+    for ``metric="points"``.
+    """
+    from hokm_sim.analysis.regress import EXIT_CODES, VERDICTS
+    from hokm_sim.analysis.stats import (
+        gsprt_llr,
+        llr_approx,
+        pair_score,
+        sprt_bounds,
+        sprt_verdict,
+    )
+
+    if metric not in ("wins", "points"):
+        raise InputError(f"bad metric {metric!r}: expected 'wins' or 'points'")
+    want = 3 if metric == "wins" else 13
+    c = np.asarray(counts, dtype=np.int64)
+    if c.shape != (want,) or (c < 0).any():
+        raise InputError(f"expected {want} non-negative counts for {metric}, got {list(counts)}")
+    if not elo0 < elo1:
+        raise InputError(f"need --elo0 < --elo1, got {elo0} and {elo1}")
+    if not (alpha > 0 and beta > 0 and alpha + beta < 1):
+        raise InputError(f"need 0 < alpha, beta and alpha + beta < 1, got {alpha}, {beta}")
+    values = np.array([0.0, 0.5, 1.0]) if metric == "wins" else np.arange(13) / 12.0
+    lo, hi = sprt_bounds(alpha, beta)
+    llr = float(gsprt_llr(c, values, elo0, elo1))
+    v = sprt_verdict(llr, lo, hi)
+    hyp = v if v in ("H0", "H1") else "inconclusive"
+    return {
+        "verdict": VERDICTS[hyp] if v != "continue" else "undecided: keep playing",
+        "hypothesis_accepted": v if v != "continue" else None,
+        "exit_code": EXIT_CODES[hyp],
+        "llr": llr,
+        "llr_approx": float(llr_approx(c, values, elo0, elo1)),
+        "bounds": [lo, hi],
+        "pairs": int(c.sum()),
+        "elo": pair_score(c, values).elo.to_dict(),
+    }
+
+
+# --- studies ---------------------------------------------------------------------
+
+
+def trump_study(
+    player: str | Strategy = "expert",
+    heuristics: Sequence[str | Strategy] = ("longest", "points", "weighted", "random", "table"),
+    *,
+    hands: int = 200_000,
+    seed: int | None = None,
+    eval_hands: int = 100_000,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> TrumpStudyResult:
+    """Which suit should the Hakem call? Every deal played with each trump, then judged.
+
+    Per heuristic: best-call rate, regret, hand win, Kot and points as Hakem;
+    breakdowns by the five-card shape; a trump table learned from the deals,
+    tested on ``eval_hands`` fresh deals against the longest-suit rule. With
+    ``out`` the report folder gets the figures and the learned table bot.
+    """
+    from hokm_sim.analysis import trumpstudy as ts
+    from hokm_sim.analysis.comparison import RunConfig, execute
+    from hokm_sim.report import plots
+    from hokm_sim.report.markdown import verdict
+
+    play = strategy(player, "--player")
+    heur = [strategy(h, "--heuristics") for h in heuristics]
+    if not heur:
+        raise InputError("--heuristics: give at least one heuristic")
+    _positive(hands, "--hands")
+    _positive(eval_hands, "--eval-hands")
+    seed = _seed(seed)
+    folder = ReportFolder.create(Path(out), force) if out is not None else None
+    data = ts.collect(play, heur, seed, hands, threads, progress, scheduler)
+    s = ts.summarize(data, play.name)
+    table = ts.learn_table(data)
+    learned = ts.table_strategy(table, play, folder.path if folder else None)
+    base = resolve(f"trump=longest,play={play.name}") if isinstance(player, str) else None
+    base = base or Strategy(
+        name="trump=longest,play=" + play.name,
+        trump=resolve("longest").trump,
+        play=play.play,
+        play_params=play.play_params,
+    )
+    eval_seed = (seed + 0x9E3779B97F4A7C15) % 2**63  # fresh deals, not those learned from
+    cfg = RunConfig(
+        a=learned.name,
+        b=base.name,
+        hands=eval_hands,
+        seed=eval_seed,
+        threads=threads,
+        scheduler=scheduler,
+    )
+    d = execute(cfg, learned, base).data
+    s["table"] = {
+        "classes": len(table["classes"]),
+        "file": "trump_table.json",
+        "eval": {
+            "a": learned.name,
+            "b": base.name,
+            "deals": eval_hands,
+            "seed": eval_seed,
+            "pair_score": d["pair_score"],
+            "elo": d["elo"],
+            "verdict": verdict(d),
+        },
+    }
+    command = shell_command(
+        "hokm-sim",
+        "trump-study",
+        "--player",
+        play.name,
+        "--heuristics",
+        ",".join(h.name for h in heur),
+        "--hands",
+        hands,
+        "--seed",
+        seed,
+        "--eval-hands",
+        eval_hands,
+    )
+    result = TrumpStudyResult(s | {"command": command, "version": __version__})
+    if folder is not None:
+        plots.draw_all(result.data, folder.path)
+        folder.save(result.to_dict(), pages.trump_study(result.data, command), command)
+    return result
+
+
+def dd_study(
+    heuristics: Sequence[str | Strategy] = ("longest", "points", "weighted", "random"),
+    *,
+    hands: int = 200,
+    seed: int | None = None,
+    threads: int | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+) -> DDStudyResult:
+    """Trump calls judged by the double-dummy solver: with all hands open, can the
+    Hakem's team force 7 tricks with the suit each heuristic calls?"""
+    from hokm_sim.dd import study
+    from hokm_sim.sim.runner import check_threads
+
+    heur = [strategy(h, "--heuristics") for h in heuristics]
+    if not heur:
+        raise InputError("--heuristics: give at least one heuristic")
+    _positive(hands, "--hands")
+    seed = _seed(seed)
+    folder = ReportFolder.create(Path(out), force) if out is not None else None
+    s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
+    command = shell_command(
+        "hokm-sim",
+        "dd-study",
+        "--heuristics",
+        ",".join(h.name for h in heur),
+        "--hands",
+        hands,
+        "--seed",
+        seed,
+    )
+    result = DDStudyResult(s | {"command": command, "version": __version__})
+    if folder is not None:
+        folder.save(result.to_dict(), pages.dd_study(result.data, command), command)
+    return result
+
+
+def experiment(
+    file: str | Path,
+    *,
+    threads: int | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> ExperimentResult:
+    """Run an experiment file (TOML: a list of runs, or a tournament)."""
+    from hokm_sim.analysis.experiment import Experiment, run_experiment
+
+    exp = Experiment.load(Path(file), threads)
+    folder = ReportFolder.create(Path(out), force) if out is not None else None
+    runs, tour = run_experiment(exp, threads, progress)
+    command = shell_command("hokm-sim", "experiment", str(file))
+    result = ExperimentResult(
+        {
+            "experiment": exp.spec | {"name": exp.name},
+            "command": command,
+            "version": __version__,
+            "runs": [s.to_dict() for s in runs] if runs else None,
+            "tournament": tour,
+        }
+    )
+    if folder is not None:
+        folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
+    return result
+
+
+def experiment_size(file: str | Path) -> int:
+    """Deals an experiment file plays (for a progress bar)."""
+    from hokm_sim.analysis.experiment import Experiment
+
+    exp = Experiment.load(Path(file))
+    if exp.runs:
+        return sum(c.total for c in exp.runs)
+    k = len(exp.spec["strategies"])
+    return int(exp.spec.get("hands", 100_000)) * k * (k - 1) // 2
+
+
+def experiment_seed(file: str | Path) -> int:
+    """The seed an experiment file names (runs may override it)."""
+    from hokm_sim.analysis.experiment import Experiment
+
+    return Experiment.load(Path(file)).seed
+
+
+# --- reading back ---------------------------------------------------------------
+
+
+def load(folder: str | Path) -> Result | Summary:
+    """The result object of any report folder (its ``summary.json``)."""
+    data = read_record(Path(folder))
+    try:
+        result = from_dict(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"{folder}/summary.json is not a hokm-sim summary: {exc}") from None
+    result.folder = Path(folder)
+    return result
+
+
+def _seed(seed: int | None) -> int:
+    if seed is None:
+        return fresh_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
+        raise InputError(f"bad seed {seed!r}: expected a whole number in 0 .. 2**64-1")
+    return int(seed)
+
+
+def _positive(n: Any, name: str) -> None:
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n <= 0:
+        raise InputError(f"{name}: expected a positive whole number, got {n!r}")

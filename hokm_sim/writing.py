@@ -1,10 +1,30 @@
-"""Writing files so that nothing is ever half-written: a temporary file, then rename."""
+"""Writing files so that nothing is ever half-written: a temporary file, then rename.
+
+The file gets the mode any new file of the user gets (``0o666`` less the
+umask), not the private mode of a temporary file.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
+
+from hokm_sim.errors import InputError
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system says it."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: read by setting, then put back
+    os.umask(mask)
+    return mask
 
 
 def atomic_bytes(path: str | Path, data: bytes) -> None:
@@ -17,6 +37,7 @@ def atomic_bytes(path: str | Path, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -26,3 +47,34 @@ def atomic_bytes(path: str | Path, data: bytes) -> None:
 def atomic_text(path: str | Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     atomic_bytes(path, text.encode("utf-8"))
+
+
+class AtomicWriter:
+    """A text file written in pieces that appears whole (or not at all) on success.
+
+    ``with AtomicWriter(path, "--output") as f: f.write(...)``; a path that
+    cannot be written is an :class:`~hokm_sim.errors.InputError` naming ``what``.
+    """
+
+    def __init__(self, path: str | Path, what: str = "file") -> None:
+        self.path, self.what = Path(path), what
+
+    def __enter__(self):
+        try:
+            if self.path.is_dir():
+                raise IsADirectoryError(21, "is a folder")
+            fd, self.tmp = tempfile.mkstemp(
+                dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
+            )
+        except OSError as exc:
+            raise InputError(f"{self.what}: cannot write {self.path}: {exc.strerror}") from None
+        self.file = os.fdopen(fd, "w", encoding="utf-8")
+        return self.file
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self.file.close()
+        if kind is None:
+            os.chmod(self.tmp, 0o666 & ~_umask())
+            os.replace(self.tmp, self.path)
+        else:
+            Path(self.tmp).unlink(missing_ok=True)

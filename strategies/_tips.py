@@ -2,7 +2,7 @@
 
 Not a bot (the name starts with ``_``). Every helper is ``@njit(inline="always")``
 so that it is inlined into the engine's card loop like the bot's own code
-(helpers in another module are not inlined by :func:`hokm_sim.compiled.inline_bot`).
+(helpers in another module are not inlined by :func:`hokm_sim.bots.compiled.inline_bot`).
 
 A *tip* function looks at the view and returns the card the tip wants played,
 or ``-1`` when the tip has nothing to say; a bot then falls back to
@@ -19,7 +19,7 @@ Everything here reads only the view: own hand, cards played (by whom), shown
 voids, the trick in progress and the tricks taken.
 """
 
-from hokm_sim.botkit import (
+from hokm_sim.bots.botkit import (
     ACES,
     FULL_DECK,
     RANK_COLUMN,

@@ -10,7 +10,7 @@ ruff) likelier, and ``basic`` would hold the ace until it is led into.
 
 from hokm_sim.strategies._tips import basic_play, longest_trump, tip_aces
 
-from hokm_sim.botkit import V_HAND, njit
+from hokm_sim.bots.botkit import V_HAND, njit
 
 DESCRIPTION = "basic + cash off-trump aces early (lead them while opponents still follow)"
 

@@ -13,7 +13,7 @@ of a tip bot against ``basic`` measures that tip alone.
 
 from hokm_sim.strategies._tips import basic_play, longest_trump
 
-from hokm_sim.botkit import V_HAND, njit
+from hokm_sim.bots.botkit import V_HAND, njit
 
 DESCRIPTION = "neutral baseline: trump = longest; lead low from length, follow low, never ruff"
 

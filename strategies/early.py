@@ -13,7 +13,7 @@ now is worth more than a likely one later.
 
 from hokm_sim.strategies._tips import basic_play, longest_trump, tip_early
 
-from hokm_sim.botkit import V_HAND, njit
+from hokm_sim.bots.botkit import V_HAND, njit
 
 DESCRIPTION = "basic + take sure winners early (masters) instead of holding them"
 

@@ -62,7 +62,7 @@ from hokm_sim.strategies._tips import (
     weighted_trump,
 )
 
-from hokm_sim.botkit import (
+from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAKEM,
     V_HAND,

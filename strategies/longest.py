@@ -12,7 +12,7 @@ Play (the same simple heuristic as the C yardstick in shared/bench):
   otherwise discard the lowest-ranked side card.
 """
 
-from hokm_sim.botkit import (
+from hokm_sim.bots.botkit import (
     ACES,
     V_HAND,
     V_LED,

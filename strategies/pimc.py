@@ -23,7 +23,7 @@ the machine's speed and load and are not reproducible from the seed. The work li
 import numpy as np
 from hokm_sim.strategies import expert
 
-from hokm_sim.botkit import PARAM_SIZE, njit
+from hokm_sim.bots.botkit import PARAM_SIZE, njit
 from hokm_sim.dd.pimc import pimc_card, pimc_trump
 
 PARAMS = {"k": 10, "nodes": 200000, "ms": 0, "margin": 1}

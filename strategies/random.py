@@ -3,7 +3,7 @@
 Draws only from its own seeded stream, so a run stays reproducible.
 """
 
-from hokm_sim.botkit import V_LEGAL, kth_card, njit, popcount, rand_below
+from hokm_sim.bots.botkit import V_LEGAL, kth_card, njit, popcount, rand_below
 
 DESCRIPTION = "uniform random trump, uniform random legal card (the baseline)"
 

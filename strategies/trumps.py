@@ -11,7 +11,7 @@ the top trumps (or the length) makes your high side cards safe.
 
 from hokm_sim.strategies._tips import basic_play, longest_trump, tip_trumps
 
-from hokm_sim.botkit import V_HAND, njit
+from hokm_sim.bots.botkit import V_HAND, njit
 
 DESCRIPTION = "basic + count trumps and lead them to draw the opponents' trumps when on top"
 

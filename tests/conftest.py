@@ -12,8 +12,8 @@ from functools import cache
 
 import pytest
 
-from hokm_sim.registry import resolve
-from hokm_sim.runner import Runner
+from hokm_sim.bots.registry import resolve
+from hokm_sim.sim.runner import Runner
 
 
 @cache

@@ -2,7 +2,7 @@
 
 Everything here is plain Python built on :mod:`hokm_sim.reference` (the rules
 oracle) and on the documented trace layout (:mod:`hokm_sim.engine.kernels`,
-:func:`hokm_sim.trace.row_to_record`). It is imported by the test modules
+:func:`hokm_sim.sim.trace.row_to_record`). It is imported by the test modules
 (``tests/`` is on ``sys.path`` under pytest's default import mode).
 
 - :func:`check_row` / :func:`check_record`: one traced hand, card by card;
@@ -23,7 +23,7 @@ from hokm_sim import reference as ref
 from hokm_sim.cards import parse_card, parse_suit, rank_of, suit_of
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import rng as engine_rng
-from hokm_sim.trace import row_to_record
+from hokm_sim.sim.trace import row_to_record
 
 HAND_FIELDS = {
     "seed",

@@ -23,7 +23,7 @@ from hokm_sim.engine import kernels as k
 BOT = '''\
 """Test bot: a fixed trump, then the lowest legal card."""
 
-from hokm_sim.botkit import V_LEGAL, lowest, njit
+from hokm_sim.bots.botkit import V_LEGAL, lowest, njit
 
 TRUMP = {trump}
 
@@ -50,7 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from edit_helper import trump_suit  # noqa: E402
 
-from hokm_sim.botkit import V_LEGAL, lowest, njit  # noqa: E402
+from hokm_sim.bots.botkit import V_LEGAL, lowest, njit  # noqa: E402
 
 
 @njit
@@ -78,8 +78,8 @@ def trump_suit():
 
 RUN = f"""
 import json, sys
-from hokm_sim.registry import resolve
-from hokm_sim.runner import Runner
+from hokm_sim.bots.registry import resolve
+from hokm_sim.sim.runner import Runner
 r = Runner(resolve(sys.argv[1]), resolve(sys.argv[1]))
 rows = r.trace_hands(5, 0, 8)
 stats = r.engine.trace_hands.stats

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from hokm_sim.checkpoint import Checkpoint, CheckpointError
+from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
 from hokm_sim.engine.records import N_COUNTS
 
 

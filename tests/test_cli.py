@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 from hokm_checks import HAND_FIELDS, MATCH_FIELDS, check_match_rows, check_record
 
-from hokm_sim import __version__
+from hokm_sim.version import __version__
 from hokm_sim.cards import SUIT_SYMBOLS, parse_suit
 from hokm_sim.cli import main
-from hokm_sim.registry import builtin_bots
+from hokm_sim.bots.registry import builtin_bots
 
 COMMANDS = sorted(main.commands)
 

@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from hokm_sim import api
-from hokm_sim.checkpoint import Checkpoint
+from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.cli import main
-from hokm_sim.registry import resolve
-from hokm_sim.runner import Runner, default_threads
+from hokm_sim.bots.registry import resolve
+from hokm_sim.sim.runner import Runner, default_threads
 
 distributed = pytest.importorskip("distributed")
 
@@ -149,7 +149,7 @@ def test_bad_scheduler_is_one_line(value, needle):
 
 
 def test_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
-    from hokm_sim import distributed as d
+    from hokm_sim.sim import backends as d
 
     monkeypatch.setattr(d, "CONNECT_TIMEOUT", "2s")
     res = CliRunner().invoke(
@@ -162,7 +162,7 @@ def test_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
 
 def test_dask_batches_in_deal_order_carry_every_pair_code(cluster):
     """Ordered consumption (regress): tasks finish in any order, pairs come in deal order."""
-    from hokm_sim.distributed import Dask, Work
+    from hokm_sim.sim.backends import Dask, Work
 
     address, _ = cluster
     sa, sb = resolve(A), resolve(B)
@@ -187,7 +187,7 @@ def test_regress_verdict_on_dask_is_the_local_one(cluster):
 
 
 def test_tournament_blocks_on_dask_are_the_local_ones(cluster):
-    from hokm_sim.tournament import play
+    from hokm_sim.analysis.tournament import play
 
     address, _ = cluster
     strats = [resolve(A), resolve(B)]
@@ -197,7 +197,7 @@ def test_tournament_blocks_on_dask_are_the_local_ones(cluster):
 
 
 def test_trump_study_rows_on_dask_are_the_local_ones(cluster):
-    from hokm_sim import trumpstudy as ts
+    from hokm_sim.analysis import trumpstudy as ts
 
     address, _ = cluster
     player, heur = resolve(A), [resolve("points")]
@@ -262,7 +262,7 @@ def test_a_task_that_raises_is_retried_and_counts_are_unchanged(cluster):
     address, client = cluster
 
     def break_once() -> None:
-        import hokm_sim.distributed as d
+        import hokm_sim.sim.backends as d
 
         real, failed = d.worker_runner, []
 
@@ -275,7 +275,7 @@ def test_a_task_that_raises_is_retried_and_counts_are_unchanged(cluster):
         d.worker_runner, d._unbroken = flaky, real
 
     def mend() -> None:
-        import hokm_sim.distributed as d
+        import hokm_sim.sim.backends as d
 
         d.worker_runner = d._unbroken
 
@@ -293,7 +293,7 @@ def test_a_task_that_always_fails_stops_the_run_with_exit_4_in_one_line(cluster,
     address, client = cluster
 
     def break_always() -> None:
-        import hokm_sim.distributed as d
+        import hokm_sim.sim.backends as d
 
         def broken(*args):
             raise RuntimeError("injected permanent failure")
@@ -301,7 +301,7 @@ def test_a_task_that_always_fails_stops_the_run_with_exit_4_in_one_line(cluster,
         d._unbroken, d.worker_runner = d.worker_runner, broken
 
     def mend() -> None:
-        import hokm_sim.distributed as d
+        import hokm_sim.sim.backends as d
 
         d.worker_runner = d._unbroken
 
@@ -321,7 +321,7 @@ def test_a_task_that_always_fails_stops_the_run_with_exit_4_in_one_line(cluster,
 
 
 def test_a_worker_with_other_files_fails_loudly():
-    from hokm_sim.distributed import EngineMismatch, portable_spec, worker_runner
+    from hokm_sim.sim.backends import EngineMismatch, portable_spec, worker_runner
 
     sa, sb = resolve(A), resolve(B)
     with pytest.raises(EngineMismatch, match="same hokm-sim and bot files"):

@@ -25,8 +25,8 @@ from hokm_sim.engine import kernels as k
 
 RUN = """
 import json, sys
-from hokm_sim.registry import resolve
-from hokm_sim.runner import Runner
+from hokm_sim.bots.registry import resolve
+from hokm_sim.sim.runner import Runner
 out = []
 for bot in sys.argv[1:]:
     r = Runner(resolve(bot), resolve(bot))

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from hokm_sim import reference as ref
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import records as rc
-from hokm_sim.runner import default_threads
+from hokm_sim.sim.runner import default_threads
 
 SEED = 123456789
 N_HANDS = 40_000

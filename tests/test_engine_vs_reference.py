@@ -19,7 +19,7 @@ from hokm_checks import check_match_rows, check_row, expected_first_hakem, longe
 
 from hokm_sim.cards import parse_card, parse_suit
 from hokm_sim.engine import kernels as k
-from hokm_sim.trace import row_to_record
+from hokm_sim.sim.trace import row_to_record
 
 N_HANDS = 6000
 PAIRS = [("longest", "random"), ("random", "random")]

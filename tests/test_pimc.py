@@ -202,8 +202,8 @@ def test_pimc_compiles_when_first_called_from_the_card_loop(tmp_path):
 
 def test_engines_with_pimc_hash_the_solver_and_others_do_not():
     """An edit of hokm_sim/dd must recompile engines that call it, and only those."""
-    from hokm_sim.compiled import _library_dirs
-    from hokm_sim.registry import builtin_bots
+    from hokm_sim.bots.compiled import _library_dirs
+    from hokm_sim.bots.registry import builtin_bots
 
     dd_dir = Path(sample_view.py_func.__code__.co_filename).parent
     bots = builtin_bots()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from hokm_sim.progress import Progress, clock, human
+from hokm_sim.cli.progress import Progress, clock, human
 
 
 def test_counts_and_clock_are_compact():

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from hokm_sim import stats
+from hokm_sim.analysis import stats
 from hokm_sim.cli import main
-from hokm_sim.registry import resolve
-from hokm_sim.regress import SprtConfig, metric_support, sequential
-from hokm_sim.runner import Runner
+from hokm_sim.bots.registry import resolve
+from hokm_sim.analysis.regress import SprtConfig, metric_support, sequential
+from hokm_sim.sim.runner import Runner
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -131,7 +131,7 @@ def test_ci_recipe_end_to_end(tmp_path):
     )
     assert bad != good
     bad = bad.replace(
-        "from hokm_sim.botkit import (", "from hokm_sim.botkit import (\n    V_LEGAL,"
+        "from hokm_sim.bots.botkit import (", "from hokm_sim.bots.botkit import (\n    V_LEGAL,"
     )
     bot.write_text(bad)
     res = CliRunner().invoke(

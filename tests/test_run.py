@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 import hokm_sim
-from hokm_sim import stats
+from hokm_sim.analysis import stats
 from hokm_sim.api import RunConfig
-from hokm_sim.checkpoint import Checkpoint
+from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.cli import main
 from hokm_sim.engine import records as r
-from hokm_sim.summary import summarize
+from hokm_sim.analysis.summary import summarize
 
 A, B = "longest", "random"
 
@@ -82,7 +82,7 @@ def test_unseen_rates_say_so():
     s = summarize(counts, {"a": "x", "b": "y", "seed": 0, "duplicate": True, "mode": "hands"})
     assert s.data["a"]["kot_rate"]["value"] is None
     assert s.data["a"]["kot_rate"]["note"]
-    from hokm_sim.report import cell, table
+    from hokm_sim.report.markdown import cell, table
 
     assert cell(s.data["a"]["kot_rate"]) == "n/a"
     assert "nothing was played" in table(s)
@@ -97,7 +97,7 @@ def test_to_frame(small):
 def test_threads_and_chunks_give_identical_counts():
     base = RunConfig(a=A, b=B, hands=6000, seed=5, threads=1)
     from hokm_sim.api import execute
-    from hokm_sim.registry import resolve
+    from hokm_sim.bots.registry import resolve
 
     sa, sb = resolve(A), resolve(B)
     c1 = execute(base, sa, sb).counts
@@ -247,7 +247,7 @@ def _wait_for_checkpoint(proc, folder, timeout: float = 120.0) -> int:
     """Deals done in ``folder``'s checkpoint once some (not all) are; the process must run."""
     import time
 
-    from hokm_sim.checkpoint import CheckpointError
+    from hokm_sim.sim.checkpoint import CheckpointError
 
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -348,7 +348,7 @@ def test_resume_refusals(tmp_path):
 
 
 def test_small_runs_are_cut_into_enough_chunks_to_use_every_thread():
-    from hokm_sim.runner import HAND_CHUNK, MATCH_CHUNK, default_chunk
+    from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, default_chunk
 
     assert default_chunk(True, 150, 2) == 19  # 8 chunks: 4 a thread, not 1 of 256
     assert default_chunk(False, 100, 1) == 25

@@ -1,4 +1,4 @@
-"""Tests of hokm_sim.stats: hand-computed values, library cross-checks, edge cases."""
+"""Tests of hokm_sim.analysis.stats: hand-computed values, library cross-checks, edge cases."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from hokm_sim import stats as hs
-from hokm_sim.stats import Estimate
+from hokm_sim.analysis import stats as hs
+from hokm_sim.analysis.stats import Estimate
 
 Z975 = float(sps.norm.ppf(0.975))
 LN10 = math.log(10.0)

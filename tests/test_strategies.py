@@ -45,7 +45,7 @@ from hokm_sim.engine.view import (
     V_WIN_SEAT,
     VIEW_SIZE,
 )
-from hokm_sim.registry import builtin_bots, resolve
+from hokm_sim.bots.registry import builtin_bots, resolve
 
 HEAVY = {"pimc"}  # searches at every card: tests/test_pimc.py checks it on fewer deals
 BOTS = sorted(set(builtin_bots()) - HEAVY)

@@ -29,7 +29,7 @@ from hokm_sim.cards import card_str
 from hokm_sim.cli import main
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.records import ERR_BAD_TRUMP, ERR_ILLEGAL_CARD
-from hokm_sim.runner import StrategyFault
+from hokm_sim.sim.runner import StrategyFault
 
 BOT = Path(__file__).resolve().parent / "bots" / "faulty.py"
 SEED = 11
@@ -251,7 +251,7 @@ ALLOCATING_BOT = '''"""Allocates an array in every decision."""
 
 import numpy as np
 
-from hokm_sim.botkit import V_LEGAL, lowest, njit
+from hokm_sim.bots.botkit import V_LEGAL, lowest, njit
 
 
 @njit
@@ -268,7 +268,7 @@ def play_card(view, params, mem, rng):
 
 MISTYPED_BOT = '''"""Adds a string to a card."""
 
-from hokm_sim.botkit import V_LEGAL, lowest, njit
+from hokm_sim.bots.botkit import V_LEGAL, lowest, njit
 
 
 @njit

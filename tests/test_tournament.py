@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from hokm_sim import stats
+from hokm_sim.analysis import stats
 from hokm_sim.cli import main
-from hokm_sim.experiment import Experiment, ExperimentError
-from hokm_sim.registry import resolve
-from hokm_sim.tournament import Tournament, pair_counts, play
+from hokm_sim.analysis.experiment import Experiment, ExperimentError
+from hokm_sim.bots.registry import resolve
+from hokm_sim.analysis.tournament import Tournament, pair_counts, play
 
 NAMES = ["longest", "random", "trump=random,play=longest"]
 
@@ -47,7 +47,7 @@ def test_crosstable_is_consistent(tour):
 
 def test_same_deals_as_a_run(tour):
     """A pairing in the tournament plays exactly the deals a run with that seed plays."""
-    from hokm_sim.runner import Runner
+    from hokm_sim.sim.runner import Runner
 
     c = Runner(resolve("longest"), resolve("random")).counts(3, 3000)
     assert (pair_counts(c) == tour.blocks[0, 1].sum(axis=0)).all()

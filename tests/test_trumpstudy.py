@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from hokm_sim import trumpstudy as ts
+from hokm_sim.analysis import trumpstudy as ts
 from hokm_sim.cards import CardSet, mask_of, parse_cards
 from hokm_sim.cli import main
-from hokm_sim.registry import import_bot_file, resolve
-from hokm_sim.runner import Runner
-from hokm_sim.trace import row_to_record
+from hokm_sim.bots.registry import import_bot_file, resolve
+from hokm_sim.sim.runner import Runner
+from hokm_sim.sim.trace import row_to_record
 
 PLAYER = "longest"
 

@@ -12,6 +12,7 @@ Answers count every remaining trick (see :mod:`hokm_sim.dd.solver`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,9 +26,10 @@ from hokm_sim.dd.solver import (
     reach_nb,
     tricks_nb,
 )
+from hokm_sim.errors import InputError
 
 
-class DealError(ValueError):
+class DealError(InputError):
     """A deal that cannot be solved; the message names the problem."""
 
 
@@ -99,6 +101,19 @@ def parse_deal(text: str) -> Deal:
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
         raise DealError(f"bad leader {leader!r}: expected a seat 0, 1, 2 or 3")
     return Deal(hands=(masks[0], masks[1], masks[2], masks[3]), trump=t, leader=leader)
+
+
+def parse_lines(lines: Iterable[str]) -> list[Deal]:
+    """The deals of JSON lines (blank lines skipped); the error names the line."""
+    deals = []
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            deals.append(parse_deal(line))
+        except DealError as exc:
+            raise DealError(f"line {lineno}: {exc}") from None
+    return deals
 
 
 def analyse(deals: list[Deal], threads: int = 1, tt_bits: int = DEFAULT_TT_BITS) -> list[dict]:

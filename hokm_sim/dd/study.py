@@ -4,7 +4,7 @@ For each seeded deal (the engine's deals: ``hokm-sim run --hands`` deal ``d``,
 Hakem ``d % 4``, who leads), the solver answers for each of the four trumps
 whether the Hakem's team can force 7 tricks with every hand open. A
 heuristic's call (asked exactly as the engine asks it, see
-:mod:`hokm_sim.trumpstudy`) is then judged by whether its suit forces 7,
+:mod:`hokm_sim.analysis.trumpstudy`) is then judged by whether its suit forces 7,
 against the best suit in hindsight. Double dummy flatters the side that
 knows least, so these are bounds on what a call can give, not table results.
 """
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hokm_sim.analysis.stats import paired_rate_difference, wilson
+from hokm_sim.bots.registry import Strategy
 from hokm_sim.dd.deals import engine_deals
 from hokm_sim.dd.solver import DEFAULT_TT_BITS, trump_study_nb
-from hokm_sim.registry import Strategy
-from hokm_sim.stats import paired_rate_difference, wilson
 
 
 @dataclass
@@ -36,9 +36,10 @@ class DDStudy:
 
 def heuristic_calls(h: Strategy, seed: int, deals: int, threads: int) -> np.ndarray:
     """The suit ``h`` calls as Hakem on each deal, from the engine's study kernel."""
-    from hokm_sim.trumpstudy import local_rows
+    from hokm_sim.analysis.trumpstudy import collect_rows
+    from hokm_sim.sim.backends import Local
 
-    return local_rows(h, seed, deals, False, threads, None)[:, 2]
+    return collect_rows(Local(threads), h, seed, deals, False, None)[:, 2]
 
 
 def collect(heuristics: list[Strategy], seed: int, deals: int, threads: int) -> DDStudy:
@@ -79,42 +80,3 @@ def summarize(s: DDStudy) -> dict:
             "best_call_when_one_forces": wilson(int(got.sum()), int(best.sum())).to_dict(),
         }
     return out
-
-
-def markdown(summary: dict, command: str) -> str:
-    """The report: one table row per heuristic, the perfect call on top."""
-    from hokm_sim import __version__
-    from hokm_sim.report import cell
-
-    n = summary["deals"]
-    lines = [
-        f"# Double-dummy trump study: {n:,} deals",
-        "",
-        f"Seed {summary['seed']}; the engine's deals (Hakem = deal % 4, who leads). "
-        "Rate at which the Hakem's team can force 7 tricks with all hands open, "
-        "for the best trump in hindsight and for each heuristic's call; loss = "
-        "share of deals where some trump forces 7 but the call does not.",
-        "",
-        "| call | forces 7 | loss vs perfect | right when a trump forces 7 |",
-        "|---|---|---|---|",
-        f"| perfect (best of 4) | {cell(summary['perfect'])} | - | - |",
-        f"| any suit (mean of 4) | {summary['any_suit']['value']:.4f} | - | - |",
-    ]
-    for name, h in summary["heuristics"].items():
-        lines.append(
-            f"| {name} | {cell(h['forces_7'])} | {cell(h['loss_vs_perfect'])} | "
-            f"{cell(h['best_call_when_one_forces'])} |"
-        )
-    sv = summary["solver"]
-    lines += [
-        "",
-        f"Solver: {4 * n:,} questions, {sv['nodes']:,} nodes in {sv['seconds']} s.",
-        "",
-        "## Reproduce",
-        "",
-        f"    {command}",
-        "",
-        f"hokm-sim {__version__}",
-        "",
-    ]
-    return "\n".join(lines)

@@ -5,7 +5,7 @@ into a set of jitted kernels. Each plays deal (or match) indices
 ``start .. start + count - 1`` with its own scratch arrays and adds the
 outcomes into the ``counts`` row it was given, so chunks share nothing and
 can run on any thread in any order. A compiled entry point per strategy pair
-(see :mod:`hokm_sim.compiled`) runs the chunks with ``prange``.
+(see :mod:`hokm_sim.bots.compiled`) runs the chunks with ``prange``.
 
 Deals: independent hands; deal ``d`` is stream ``d`` under the run seed and
 its Hakem is seat ``d % 4``. Matches: match ``m`` has its own stream base;

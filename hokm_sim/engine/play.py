@@ -158,7 +158,7 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
     LLVM could not prune, about a third of a hand's time with ``longest``.
     Nothing here allocates; the price is that the bots inlined into it may
     not allocate either (numba then refuses to compile, and the CLI says so
-    in one line, see :func:`hokm_sim.compiled.describe_compile_error`).
+    in one line, see :func:`hokm_sim.bots.compiled.describe_compile_error`).
     """
 
     @engine_jit(owner, _nrt=False)

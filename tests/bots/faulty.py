@@ -10,7 +10,7 @@
 Trump is clubs in modes 0 and 1, random in mode 3.
 """
 
-from hokm_sim.botkit import (
+from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAND,
     V_LEGAL,

@@ -24,10 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from hokm_sim import compiled, stats
-from hokm_sim.distributed import Work, check_scheduler, open_backend
-from hokm_sim.registry import Strategy, StrategyError, resolve
-from hokm_sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
+from hokm_sim.analysis import stats
+from hokm_sim.bots import compiled
+from hokm_sim.bots.registry import Strategy, StrategyError, resolve
+from hokm_sim.errors import InputError
+from hokm_sim.sim.backends import Work, check_scheduler, open_backend
+from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
 VERDICTS = {"H1": "no regression", "H0": "regression", "inconclusive": "inconclusive"}
@@ -48,7 +50,7 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
         return _POINT_CODE, np.arange(13) / 12.0, 36
     if metric == "matches":
         return np.array([0, 1, 1, 2]), np.array([0.0, 0.5, 1.0]), 4
-    raise ValueError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
+    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
 
 
 def git_baseline(candidate: Path, ref: str) -> Path:
@@ -117,7 +119,7 @@ class SprtConfig:
 
     def __post_init__(self) -> None:
         if self.nelo0 >= self.nelo1:
-            raise ValueError(f"need --elo0 < --elo1, got {self.nelo0} and {self.nelo1}")
+            raise InputError(f"need --elo0 < --elo1, got {self.nelo0} and {self.nelo1}")
         stats.sprt_bounds(self.alpha, self.beta)  # validates
         metric_support(self.metric)
         if self.max_pairs is None:
@@ -127,7 +129,7 @@ class SprtConfig:
             )
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
         if self.max_pairs <= 0 or self.check_every <= 0:
-            raise ValueError("--max-pairs and --check-every must be positive")
+            raise InputError("--max-pairs and --check-every must be positive")
         self.scheduler = check_scheduler(self.scheduler)
 
 

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hokm_sim import __version__
-from hokm_sim.summary import Summary
+from hokm_sim.analysis.summary import Summary
+from hokm_sim.version import __version__
 from hokm_sim.writing import atomic_text
 
 ROWS = (

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from hokm_sim import stats
-from hokm_sim.distributed import Work, open_backend
+from hokm_sim.analysis import stats
+from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine import records as r
-from hokm_sim.registry import Strategy
+from hokm_sim.sim.backends import Work, open_backend
 
 N_BLOCKS = 32
 """Blocks of deal indices per pairing: the units the bootstrap resamples."""

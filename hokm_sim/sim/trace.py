@@ -7,11 +7,18 @@ JSON record and into the ``show`` text.
 
 from __future__ import annotations
 
+import itertools
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
 import numpy as np
 
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.rules import KIND_NAMES, dealer_of
+from hokm_sim.errors import InputError
+from hokm_sim.sim.runner import Runner
 
 _RECEIVE_ORDER = [(blk, n) for blk, n in ((0, 5), (20, 4), (36, 4))]
 
@@ -58,6 +65,15 @@ def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict
     if target is not None:
         rec["scores"] = [int(row[k.T_SCORES]), int(row[k.T_SCORES + 1])]
         rec["target"] = target
+    if row[k.T_ERROR] != 0:  # stopped by a bot fault: the cards up to it, and the fault
+        rest = plays[4 * len(tricks) :]
+        rec["unfinished_trick"] = {"leader": leader, "cards": [card_str(c) for c in rest]}
+        card = int(row[k.T_ERROR + 3])
+        rec["fault"] = {
+            "seat": int(row[k.T_ERROR + 1]),
+            "trick": int(row[k.T_ERROR + 2]),
+            "card": card_str(card) if 0 <= card < 52 else card,
+        }
     return rec
 
 
@@ -99,6 +115,22 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
             f"trick {t:2d}  " + "  ".join(cells) + f"   won by seat {tr['winner']} "
             f"(team {tr['winner'] % 2})"
         )
+    if "fault" in rec:
+        f = rec["fault"]
+        cells = [
+            f"{(rec['unfinished_trick']['leader'] + i) % 4}:{card_symbol(parse_card(c)):>3} "
+            for i, c in enumerate(rec["unfinished_trick"]["cards"])
+        ]
+        if f["trick"] < 0:
+            what = f"seat {f['seat']} (Hakem) called bad trump suit {f['card']}"
+        else:
+            shown = card_symbol(parse_card(f["card"])) if isinstance(f["card"], str) else f["card"]
+            what = f"seat {f['seat']} [{names[f['seat'] % 2]}] played ILLEGAL {shown}"
+            lines.append(
+                f"trick {f['trick'] + 1:2d}  " + "  ".join([*cells, f"{f['seat']}:{shown:>3}!"])
+            )
+        lines += ["", f"stopped: {what}"]
+        return "\n".join(lines)
     t0, t1 = rec["tricks_won"]
     kind = {"normal": "", "kot": " - Kot!", "hakem_kot": " - Hakem Kot!"}[rec["kind"]]
     lines.append("")
@@ -110,3 +142,68 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
     if "scores" in rec:
         lines.append(f"match score {rec['scores'][0]}-{rec['scores'][1]} (target {rec['target']})")
     return "\n".join(lines)
+
+
+TRACE_BLOCK = 4096
+"""Hands traced per engine call when streaming: bounded memory for any count."""
+MAX_INDEX = 2**62
+"""The largest deal or match index the engine takes."""
+
+
+def trace_lines(
+    runner: Runner,
+    seed: int,
+    *,
+    hands: int | None = None,
+    matches: int | None = None,
+    target: int = 7,
+) -> Iterator[str]:
+    """JSON lines of deals ``0 .. hands-1`` (or of every hand of matches
+    ``0 .. matches-1``), produced a block at a time."""
+    if hands is not None:
+        for start in range(0, hands, TRACE_BLOCK):
+            for r in runner.trace_hands(seed, start, min(TRACE_BLOCK, hands - start)):
+                yield json.dumps(row_to_record(r, seed))
+        return
+    for m in range(matches or 0):
+        for r in runner.trace_match(seed, m, target):
+            yield json.dumps(row_to_record(r, seed, target))
+
+
+def show_record(
+    runner: Runner, seed: int, hand: int, copy: int = 0, match: int | None = None, target: int = 7
+) -> dict:
+    """The record of one hand (of deal ``hand``, or hand ``hand`` of ``match``), played
+    up to a bot's fault if there is one (then the record has ``fault``)."""
+    if match is None:
+        if hand >= MAX_INDEX:
+            raise InputError(f"--hand: {hand} is too large (deal indices are below 2**62)")
+        return row_to_record(runner.trace_hands(seed, hand, 1, copy, check=False)[0], seed)
+    if match >= MAX_INDEX:
+        raise InputError(f"--match: {match} is too large (match indices are below 2**62)")
+    rows = runner.trace_match(seed, match, target, copy, check=False)
+    if hand >= len(rows):
+        raise InputError(f"--hand: match {match} has hands 0..{len(rows) - 1}")
+    return row_to_record(rows[hand], seed, target)
+
+
+def read_trace_line(path: Path, line: int) -> dict:
+    """Record ``line`` (from 1) of a trace file; :class:`InputError` names what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = next(itertools.islice(f, line - 1, None), None)
+            if text is None:
+                f.seek(0)
+                raise InputError(f"--line: {path} has {sum(1 for _ in f)} lines")
+    except UnicodeDecodeError:
+        raise InputError(f"--trace: {path} is not a text file of JSON lines") from None
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"--trace: {path} line {line} is not JSON: {exc}") from None
+    if not isinstance(rec, dict) or not set(rec) >= TRACE_KEYS:
+        raise InputError(f"--trace: {path} line {line} is not a hand written by hokm-sim trace")
+    return rec
+
+
+TRACE_KEYS = {"seed", "match", "hand", "hakem", "dealer", "first_five", "trump", "hands", "tricks"}

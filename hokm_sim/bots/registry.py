@@ -2,7 +2,7 @@
 
 A *bot file* is a Python file with a module docstring (its first line is the
 description unless ``DESCRIPTION`` is set), two jitted functions
-``choose_trump`` and ``play_card`` (see :mod:`hokm_sim.botkit`), and
+``choose_trump`` and ``play_card`` (see :mod:`hokm_sim.bots.botkit`), and
 optionally ``PARAMS``, a dict of parameter names to default values.
 
 A *strategy spec* on the command line is one of:
@@ -28,9 +28,10 @@ from types import ModuleType
 import numpy as np
 
 from hokm_sim.engine.view import PARAM_SIZE
+from hokm_sim.errors import InputError
 
 
-class StrategyError(ValueError):
+class StrategyError(InputError):
     """A strategy spec that does not name a usable strategy."""
 
 

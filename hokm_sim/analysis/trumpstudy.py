@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from hokm_sim import stats
-from hokm_sim.registry import Strategy
-from hokm_sim.runner import HAND_CHUNK, Runner, check_threads
+from hokm_sim.analysis import stats
+from hokm_sim.bots.registry import Strategy
+from hokm_sim.sim.backends import Backend, open_backend
+from hokm_sim.sim.runner import HAND_CHUNK, Runner
 
 HONOURS = {12: 4, 11: 3, 10: 2, 9: 1}  # A K Q J high-card points
 STUDY_COLUMNS = 11
@@ -66,26 +67,33 @@ def study_rows(runner: Runner, seed: int, start: int, count: int, suits: bool) -
     return out
 
 
-def local_rows(
+@dataclass(frozen=True)
+class StudyChunk:
+    """The backend task of a study: the rows of one range of deals."""
+
+    seed: int
+    suits: bool
+
+    def __call__(self, runner: Runner, start: int, count: int) -> np.ndarray:
+        return study_rows(runner, self.seed, start, count, self.suits)
+
+
+def collect_rows(
+    backend: Backend,
     strategy: Strategy,
     seed: int,
     n: int,
     suits: bool,
-    threads: int | None,
     progress: Callable[[int], None] | None,
 ) -> np.ndarray:
-    """Study rows of deals ``0 .. n - 1`` on this machine's threads."""
-    import numba
-
-    runner = Runner(strategy, strategy)
-    numba.set_num_threads(check_threads(threads))
+    """Study rows of deals ``0 .. n - 1``, placed by deal index: each row depends
+    only on its deal, so they are the same whatever the backend or task size."""
     out = np.zeros((n, STUDY_COLUMNS), np.int64)
-    step = HAND_CHUNK * 16
-    for start in range(0, n, step):
-        m = min(step, n - start)
-        out[start : start + m] = study_rows(runner, seed, start, m, suits)
+    task = StudyChunk(seed, suits)
+    for start, rows in backend.map(strategy, strategy, task, [(0, n)], ordered=False):
+        out[start : start + len(rows)] = rows
         if progress:
-            progress(m * (4 if suits else 1))
+            progress(len(rows) * (4 if suits else 1))
     return out
 
 
@@ -103,10 +111,8 @@ def collect(
     ``scheduler`` (``local:N`` or a Dask address) plays the deals as Dask
     tasks instead of on this machine's ``threads``; the rows are the same.
     """
-    from hokm_sim.distributed import open_backend
-
     with open_backend(scheduler, threads) as backend:
-        out = backend.study(player, seed, deals, True, progress)
+        out = collect_rows(backend, player, seed, deals, True, progress)
         calls = {}
         for h in heuristics:
             caller = Strategy(
@@ -116,7 +122,7 @@ def collect(
                 trump_params=h.trump_params,
                 play_params=player.play_params,
             )
-            calls[h.name] = backend.study(caller, seed, deals, False, progress)[:, 2]
+            calls[h.name] = collect_rows(backend, caller, seed, deals, False, progress)[:, 2]
     return StudyData(seed, out[:, 0], out[:, 1], out[:, 3:7], out[:, 7:11], calls)
 
 
@@ -374,13 +380,33 @@ def learn_table(data: StudyData) -> dict[str, Any]:
 
 def write_table_bot(folder: Path, table: dict[str, Any]) -> Path:
     """Write ``trump_table.json`` and a copy of the ``table`` bot beside it; return the bot."""
-    from hokm_sim.registry import builtin_dir
+    from hokm_sim.bots.registry import builtin_dir
     from hokm_sim.writing import atomic_text
 
     atomic_text(folder / "trump_table.json", json.dumps(table) + "\n")
     bot = folder / "table_bot.py"
     atomic_text(bot, (builtin_dir() / "table.py").read_text())
     return bot
+
+
+def table_strategy(table: dict[str, Any], player: Strategy, folder: Path | None) -> Strategy:
+    """The learned table as a strategy: its trump call, ``player``'s card play.
+
+    The table bot is written into ``folder`` (a report folder), or into a
+    temporary folder when there is none.
+    """
+    import tempfile
+
+    from hokm_sim.bots.registry import resolve
+
+    where = folder if folder is not None else Path(tempfile.mkdtemp(prefix="hokm-sim-table-"))
+    learned = resolve(str(write_table_bot(where, table)))
+    return Strategy(
+        name="trump=learned table,play=" + player.name,
+        trump=learned.trump,
+        play=player.play,
+        play_params=player.play_params,
+    )
 
 
 def summarize(data: StudyData, player: str) -> dict[str, Any]:

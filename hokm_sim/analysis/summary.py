@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from hokm_sim import stats
+from hokm_sim.analysis import stats
 from hokm_sim.engine import records as r
 
 POINTS = np.array(r.POINT_VALUES, dtype=np.int64)
@@ -66,11 +66,33 @@ class Summary:
     counts: np.ndarray
     data: dict[str, Any] = field(default_factory=dict)
 
+    kind: ClassVar[str] = "run"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary: configuration, statistics and the raw counts."""
-        out = dict(self.data)
+        out = {"kind": self.kind, **self.data}
         out["counts"] = [int(x) for x in self.counts]
         return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Summary:
+        """The summary of a record written by :meth:`to_dict` (``summary.json``)."""
+        body = {k: v for k, v in data.items() if k not in ("kind", "counts")}
+        return cls(body["config"], np.array(data["counts"], np.int64), body)
+
+    def __repr__(self) -> str:
+        d = self.data
+        ps = d.get("pair_score") or {}
+        score = "n/a" if ps.get("value") is None else f"{ps['value']:.4f}"
+        if ps.get("low") is not None:
+            score += f" [{ps['low']:.4f}, {ps['high']:.4f}]"
+        cfg = self.config
+        size = f"{cfg.get('done', 0):,} {cfg.get('mode', 'hands').replace('hands', 'deals')}"
+        partial = ", partial" if self.partial else ""
+        return (
+            f"<Summary: {d['a']['name']} (A) vs {d['b']['name']} (B), {size}, seed "
+            f"{cfg.get('seed')}: pair score {score}{partial}>"
+        )
 
     def to_frame(self):
         """The per-strategy statistics as a pandas DataFrame (one row per strategy)."""

@@ -76,3 +76,9 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
         self._closed = True
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

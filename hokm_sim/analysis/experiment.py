@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hokm_sim import report as rep
-from hokm_sim import tournament
-from hokm_sim.api import RunConfig, execute
-from hokm_sim.registry import resolve
-from hokm_sim.summary import Summary
+from hokm_sim.analysis import tournament
+from hokm_sim.analysis.comparison import RunConfig, execute
+from hokm_sim.analysis.summary import Summary
+from hokm_sim.bots.registry import resolve
+from hokm_sim.errors import InputError
 
 RUN_KEYS = {"a", "b", "hands", "matches", "target", "duplicate", "seed"}
 TOP_KEYS = {
@@ -51,7 +51,7 @@ TOP_KEYS = {
 }
 
 
-class ExperimentError(ValueError):
+class ExperimentError(InputError):
     """An experiment file that cannot be run; the message names the problem."""
 
 
@@ -144,39 +144,3 @@ def run_experiment(
     for cfg in exp.runs:
         out.append(execute(cfg, resolve(cfg.a), resolve(cfg.b), progress=progress))
     return out, None
-
-
-def markdown(exp: Experiment, runs: list[Summary] | None, tour: dict | None, command: str) -> str:
-    """The experiment's ``report.md``."""
-    lines = [f"# {exp.name}", ""]
-    if exp.spec.get("question"):
-        lines += [f"**Question:** {exp.spec['question']}", ""]
-    if exp.spec.get("description"):
-        lines += [exp.spec["description"], ""]
-    if tour is not None:
-        lines += ["```", tournament.format_summary(tour), "```", ""]
-    else:
-        rows = []
-        for s in runs or []:
-            d = s.data
-            rows.append((d["a"]["name"], d["b"]["name"], d))
-        if exp.spec.get("sort") == "elo":
-            rows.sort(key=lambda x: -(x[2]["elo"]["value"] or 0))
-        lines += [
-            "| A | B | duplicate | hands | pair score | Elo | points/hand (A) | "
-            "variance reduction |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for a, b, d in rows:
-            vr = d.get("variance_reduction")
-            lines.append(
-                f"| {a} | {b} | {'yes' if d['config']['duplicate'] else 'no'} | {d['hands']:,} | "
-                f"{rep.cell(d['pair_score'])} | {rep.cell(d['elo'], True, 1)} | "
-                f"{rep.cell(d['a']['points_per_hand'], True)} | "
-                f"{'-' if vr is None else f'x{vr:.2f}'} |"
-            )
-        lines.append("")
-        for s in runs or []:
-            lines += ["## " + rep.headline(s.data), "", "```", rep.table(s), "```", ""]
-    lines += ["## Reproduce", "", f"    {command}", "", f"Experiment file: `{exp.path.name}`", ""]
-    return "\n".join(lines)

@@ -27,13 +27,14 @@ from typing import Any
 import numpy as np
 
 from hokm_sim.engine.records import N_COUNTS
+from hokm_sim.errors import InputError
 from hokm_sim.writing import atomic_text
 
 FILE = "checkpoint.json"
 FORMAT = 1
 
 
-class CheckpointError(ValueError):
+class CheckpointError(InputError):
     """A checkpoint that is missing, unreadable or does not fit this run."""
 
 
@@ -141,9 +142,9 @@ class Checkpoint:
             raise self._error
         end = start + count
         if start < 0 or end > self.total or count <= 0:
-            raise ValueError(f"range {start}..{end} outside 0..{self.total}")
+            raise InputError(f"range {start}..{end} outside 0..{self.total}")
         if any(s < end and start < e for s, e in self.done):
-            raise ValueError(f"range {start}..{end} is already in the checkpoint")
+            raise InputError(f"range {start}..{end} is already in the checkpoint")
         merged: list[tuple[int, int]] = []
         for s, e in sorted([*self.done, (start, end)]):
             if merged and merged[-1][1] == s:

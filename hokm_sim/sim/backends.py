@@ -1,11 +1,11 @@
 """Where the work runs: this machine's cores, or a Dask distributed cluster.
 
 A run is a list of ranges of deal (or match) indices. :class:`Local` plays
-them with the numba-threaded :class:`~hokm_sim.runner.Runner` on every core;
+them with the numba-threaded :class:`~hokm_sim.sim.runner.Runner` on every core;
 :class:`Dask` cuts them into tasks of whole engine chunks and sends them to a
 Dask cluster (``--scheduler tcp://HOST:8786``, or ``--scheduler local:N`` for
 a cluster of N worker processes on this machine's loopback). Both yield
-:class:`~hokm_sim.runner.Batch` records of exact integer counts; summing them
+:class:`~hokm_sim.sim.runner.Batch` records of exact integer counts; summing them
 is exact and order-independent, so the result is bit-identical whichever
 backend, worker count or task size computed it.
 
@@ -31,10 +31,18 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
-import numpy as np
+import numba
 
-from hokm_sim.registry import Strategy, resolve
-from hokm_sim.runner import Batch, Runner, StrategyFault
+from hokm_sim.bots.registry import Strategy, resolve
+from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.sim.runner import (
+    HAND_CHUNK,
+    MATCH_CHUNK,
+    Batch,
+    Runner,
+    StrategyFault,
+    check_threads,
+)
 
 LOCAL = "local:"
 """Prefix of ``--scheduler local:N``: start N local Dask worker processes."""
@@ -52,7 +60,7 @@ CONNECT_TIMEOUT = "20s"
 """How long to try reaching a scheduler address before giving up."""
 
 
-class SchedulerError(ValueError):
+class SchedulerError(InputError):
     """A ``--scheduler`` that cannot be used: bad form, Dask missing, unreachable."""
 
 
@@ -96,6 +104,16 @@ class Work:
     per_task: int | None = None
 
 
+TaskFn = Callable[[Runner, int, int], Any]
+"""A task: ``fn(runner, start, count)`` computes something of deals (or matches)
+``start .. start + count - 1`` with a pair's Runner, on the threads numba is set
+to. Sent to Dask workers, so it must pickle: a module-level function, or a
+frozen dataclass with ``__call__``."""
+
+LOCAL_TASK = 16 * HAND_CHUNK
+"""Deals per task of :meth:`Local.map` by default: a progress step."""
+
+
 class Local:
     """Plays ranges on this machine with the numba-threaded Runner."""
 
@@ -121,18 +139,24 @@ class Local:
                 per_batch=work.per_task,
             )
 
-    def study(
+    def map(
         self,
-        strategy: Strategy,
-        seed: int,
-        n: int,
-        suits: bool,
-        progress: Callable[[int], None] | None = None,
-    ) -> np.ndarray:
-        """Trump-study rows of deals ``0 .. n - 1`` (see :mod:`hokm_sim.trumpstudy`)."""
-        from hokm_sim.trumpstudy import local_rows
-
-        return local_rows(strategy, seed, n, suits, self.threads, progress)
+        a: Strategy,
+        b: Strategy,
+        fn: TaskFn,
+        ranges: list[tuple[int, int]],
+        *,
+        size: int | None = None,
+        ordered: bool = True,
+    ) -> Iterator[tuple[int, Any]]:
+        """``(start, fn(runner, start, count))`` for tasks of ``size`` cut from the
+        ranges, in index order, on this machine's threads."""
+        runner = Runner(a, b)
+        numba.set_num_threads(check_threads(self.threads))
+        size = size or LOCAL_TASK
+        for s, n in ranges:
+            for o in range(0, n, size):
+                yield s + o, fn(runner, s + o, min(size, n - o))
 
 
 def portable_spec(s: Strategy) -> str:
@@ -150,7 +174,7 @@ def portable_spec(s: Strategy) -> str:
     return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"
 
 
-class ClusterError(RuntimeError):
+class ClusterError(StoppedError):
     """Work the cluster could not do, after retries: one line saying why."""
 
 
@@ -178,32 +202,43 @@ def worker_runner(a_spec: str, a_name: str, b_spec: str, b_name: str, engine: st
     return runner
 
 
-def play_task(
-    specs: tuple[str, str, str, str, str], work: dict[str, Any], start: int, count: int
-) -> Batch | StrategyFault:
-    """Play one task on a worker with one numba thread: a Batch, or the strategy's fault."""
-    runner = worker_runner(*specs)
-    try:
-        (batch,) = runner.batches(start=start, total=count, threads=1, per_batch=count, **work)
-    except StrategyFault as fault:
-        return fault  # a result: retrying would only find it again
-    return batch
-
-
-def study_task(
-    specs: tuple[str, str, str, str, str], seed: int, start: int, count: int, suits: bool
-) -> tuple[int, np.ndarray] | StrategyFault:
-    """Trump-study rows of one task on a worker with one numba thread, or the fault."""
-    import numba
-
-    from hokm_sim.trumpstudy import study_rows
-
+def run_task(
+    specs: tuple[str, str, str, str, str], fn: TaskFn, start: int, count: int
+) -> Any | StrategyFault:
+    """One task on a worker with one numba thread: its result, or the strategy's fault."""
     runner = worker_runner(*specs)
     numba.set_num_threads(1)
     try:
-        return start, study_rows(runner, seed, start, count, suits)
+        return fn(runner, start, count)
     except StrategyFault as fault:
         return fault  # a result: retrying would only find it again
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayChunk:
+    """The task of a run: play one range in one batch (see :meth:`Runner.batches`)."""
+
+    seed: int
+    matches: bool
+    target: int
+    duplicate: bool
+    chunk: int | None
+    codes: bool
+
+    def __call__(self, runner: Runner, start: int, count: int) -> Batch:
+        (batch,) = runner.batches(
+            self.seed,
+            count,
+            start=start,
+            matches=self.matches,
+            target=self.target,
+            duplicate=self.duplicate,
+            threads=numba.get_num_threads(),
+            chunk=self.chunk,
+            codes=self.codes,
+            per_batch=count,
+        )
+        return batch
 
 
 class Dask:
@@ -220,8 +255,6 @@ class Dask:
     def task_size(self, work: Work, ranges: list[tuple[int, int]]) -> int:
         """Deals (or matches) per task: whole engine chunks, about 8 tasks per worker
         for small runs, at most ``TASK_CHUNKS`` chunks for big ones."""
-        from hokm_sim.runner import HAND_CHUNK, MATCH_CHUNK
-
         if work.per_task:
             return work.per_task
         chunk = work.chunk or (MATCH_CHUNK if work.matches else HAND_CHUNK)
@@ -229,64 +262,29 @@ class Dask:
         want = -(-total // (8 * self.workers()))
         return chunk * min(TASK_CHUNKS, max(1, -(-want // chunk)))
 
-    def _specs(self, a: Strategy, b: Strategy) -> tuple[str, str, str, str, str]:
-        """What a worker needs to build the pair's engine, and the name it must get."""
-        runner = Runner(a, b)  # the engine name workers must match
-        return (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__)
-
-    def study(
-        self,
-        strategy: Strategy,
-        seed: int,
-        n: int,
-        suits: bool,
-        progress: Callable[[int], None] | None = None,
-    ) -> np.ndarray:
-        """Trump-study rows of deals ``0 .. n - 1`` as Dask tasks, placed by deal index.
-
-        Each row depends only on its deal, so the rows are those of a local
-        study whatever the workers or the order tasks finish in. A strategy
-        fault is raised once, the earliest by deal.
-        """
-        from distributed import as_completed
-
-        from hokm_sim.trumpstudy import STUDY_COLUMNS
-
-        size = self.task_size(Work(strategy, strategy, seed), [(0, n)])
-        specs = self._specs(strategy, strategy)
-        futures = [
-            self.client.submit(
-                study_task, specs, seed, s, min(size, n - s), suits, retries=RETRIES, pure=False
-            )
-            for s in range(0, n, size)
-        ]
-        out = np.zeros((n, STUDY_COLUMNS), np.int64)
-        faults: list[StrategyFault] = []
-        try:
-            for fut in as_completed(futures, loop=self.client.loop):
-                try:
-                    result = fut.result()
-                except Exception as exc:  # the task failed on every worker it was given
-                    detail = " ".join(str(exc).split()) or type(exc).__name__
-                    raise ClusterError(f"a Dask task failed after retries: {detail}") from exc
-                if isinstance(result, StrategyFault):
-                    faults.append(result)
-                    continue
-                start, rows = result
-                out[start : start + len(rows)] = rows
-                if progress:
-                    progress(len(rows) * (4 if suits else 1))
-        finally:
-            for f in futures:
-                f.cancel()
-        if faults:
-            raise min(faults, key=lambda f: f.hand)
-        return out
-
     def batches(
         self, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = False
     ) -> Iterator[Batch]:
-        """Batches of the ranges as tasks finish (in index order if ``ordered``).
+        """Batches of the ranges as tasks finish (in index order if ``ordered``)."""
+        task = PlayChunk(
+            work.seed, work.matches, work.target, work.duplicate, work.chunk, work.codes
+        )
+        size = self.task_size(work, ranges)
+        for _, batch in self.map(work.a, work.b, task, ranges, size=size, ordered=ordered):
+            yield batch
+
+    def map(
+        self,
+        a: Strategy,
+        b: Strategy,
+        fn: TaskFn,
+        ranges: list[tuple[int, int]],
+        *,
+        size: int | None = None,
+        ordered: bool = True,
+    ) -> Iterator[tuple[int, Any]]:
+        """``(start, fn(runner, start, count))`` of tasks as they finish on the
+        cluster (in index order if ``ordered``).
 
         At most ``IN_FLIGHT`` tasks per worker are queued, so stopping (Ctrl-C,
         a decided sequential test) loses little; leaving the iterator early
@@ -296,20 +294,13 @@ class Dask:
         """
         from distributed import as_completed
 
-        size = self.task_size(work, ranges)
+        size = size or self.task_size(Work(a, b, 0), ranges)
         todo = [(s + o, min(size, n - o)) for s, n in ranges for o in range(0, n, size)]
         todo.reverse()
-        specs = self._specs(work.a, work.b)
-        kw = {
-            "seed": work.seed,
-            "matches": work.matches,
-            "target": work.target,
-            "duplicate": work.duplicate,
-            "chunk": work.chunk,
-            "codes": work.codes,
-        }
+        runner = Runner(a, b)  # the engine name workers must match
+        specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__)
         order = deque(s for s, _ in reversed(todo))
-        waiting: dict[int, Batch] = {}
+        waiting: dict[int, Any] = {}
         pending = as_completed(loop=self.client.loop)  # not the default client's loop
         futures: dict[Any, int] = {}  # queued future -> first index of its task
         fault: tuple[int, StrategyFault] | None = None
@@ -324,7 +315,7 @@ class Dask:
                 slots, counted = IN_FLIGHT * self.workers(), time.monotonic()
             while todo and len(futures) < slots:
                 s, n = todo.pop()
-                f = self.client.submit(play_task, specs, kw, s, n, retries=RETRIES, pure=False)
+                f = self.client.submit(run_task, specs, fn, s, n, retries=RETRIES, pure=False)
                 futures[f] = s
                 pending.add(f)
 
@@ -343,16 +334,20 @@ class Dask:
                     continue  # drain: every earlier task is queued, and may hold an earlier fault
                 refill()
                 if not ordered:
-                    yield result
+                    yield start, result
                     continue
-                waiting[result.start] = result
+                waiting[start] = result
                 while order and order[0] in waiting:
-                    yield waiting.pop(order.popleft())
+                    s = order.popleft()
+                    yield s, waiting.pop(s)
         finally:
             for f in futures:
                 f.cancel()
         if fault is not None:
             raise fault[1]
+
+
+Backend = Local | Dask
 
 
 @contextmanager
@@ -374,7 +369,7 @@ def _workers_ignore_sigint() -> Iterator[None]:
 
 
 @contextmanager
-def open_backend(scheduler: str | None, threads: int | None = None) -> Iterator[Local | Dask]:
+def open_backend(scheduler: str | None, threads: int | None = None) -> Iterator[Backend]:
     """The backend for ``--scheduler`` (None: this machine's threads), closed on exit.
 
     ``local:N`` starts N single-threaded worker processes on the loopback

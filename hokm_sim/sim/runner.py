@@ -17,11 +17,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from hokm_sim import compiled
+from hokm_sim.bots import compiled
+from hokm_sim.bots.registry import Strategy
 from hokm_sim.cards import SUITS, card_str
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
-from hokm_sim.registry import Strategy
+from hokm_sim.errors import InputError, StoppedError
 
 HAND_CHUNK = 8192
 """Deals per chunk: small enough to spread over cores, big enough to hide overhead."""
@@ -48,7 +49,7 @@ def default_chunk(matches: bool, total: int, threads: int) -> int:
     return max(1, min(usual, -(-total // (4 * max(1, threads)))))
 
 
-class StrategyFault(RuntimeError):
+class StrategyFault(StoppedError):
     """A strategy returned an illegal card, a card it does not hold, or a bad suit."""
 
     def __init__(
@@ -94,7 +95,7 @@ def check_threads(threads: int | None) -> int:
     if threads is None:
         return limit
     if not 1 <= threads <= limit:
-        raise ValueError(f"bad thread count {threads}: expected 1..{limit} on this machine")
+        raise InputError(f"bad thread count {threads}: expected 1..{limit} on this machine")
     return threads
 
 
@@ -221,20 +222,30 @@ class Runner:
                 progress(b.count)
         return out
 
-    def trace_hands(self, seed: int, start: int, count: int, copy: int = 0) -> np.ndarray:
-        """Trace rows of deals ``start .. start + count - 1``; raises on a strategy error."""
+    def trace_hands(
+        self, seed: int, start: int, count: int, copy: int = 0, check: bool = True
+    ) -> np.ndarray:
+        """Trace rows of deals ``start .. start + count - 1``.
+
+        Raises :class:`StrategyFault` at a strategy error, unless ``check`` is
+        false: then the rows end with the faulty hand, played up to the fault.
+        """
         rows = self.engine.trace_hands(
             self.params_a, self.params_b, np.uint64(seed), start, count, copy, -1
         )
-        self._raise_row_error(rows, seed, False, 7, copy)
+        if check:
+            self._raise_row_error(rows, seed, False, 7, copy)
         return rows
 
-    def trace_match(self, seed: int, match: int, target: int, copy: int = 0) -> np.ndarray:
-        """Trace rows of every hand of one match; raises on a strategy error."""
+    def trace_match(
+        self, seed: int, match: int, target: int, copy: int = 0, check: bool = True
+    ) -> np.ndarray:
+        """Trace rows of every hand of one match (``check`` as for :meth:`trace_hands`)."""
         rows = self.engine.trace_match(
             self.params_a, self.params_b, np.uint64(seed), match, copy, target
         )
-        self._raise_row_error(rows, seed, True, target, copy)
+        if check:
+            self._raise_row_error(rows, seed, True, target, copy)
         return rows
 
     def _raise_row_error(self, rows, seed, matches, target, copy) -> None:

@@ -1,0 +1,174 @@
+"""One comparison of strategy A with strategy B: what to play, playing it, its summary.
+
+:class:`RunConfig` says what to play; :func:`execute` plays it on a backend
+(this machine's threads or Dask), records each finished batch in a
+checkpoint if one is given, and summarizes the counts from A's point of view.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hokm_sim.analysis.summary import Summary, summarize
+from hokm_sim.bots.registry import Strategy
+from hokm_sim.engine.records import N_COUNTS
+from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.sim.backends import Work, check_scheduler, open_backend
+from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.sim.interrupt import graceful_interrupt
+from hokm_sim.sim.runner import check_threads, default_chunk
+from hokm_sim.version import __version__
+
+
+@dataclass
+class RunConfig:
+    """What to play: strategies, size, seed and how.
+
+    ``hands`` counts deals (each played twice in duplicate); ``matches``
+    counts matches (likewise). ``seed`` None draws a fresh one, recorded in
+    the summary. ``scheduler`` None plays on this machine's ``threads``;
+    ``local:N`` or a Dask scheduler address plays on a Dask cluster in tasks
+    of ``task`` deals or matches (None: sized to the cluster). Neither
+    changes a single count.
+    """
+
+    a: str = "expert"
+    b: str = "longest"
+    hands: int | None = None
+    matches: int | None = None
+    seed: int | None = None
+    target: int = 7
+    threads: int | None = None
+    duplicate: bool = True
+    chunk: int | None = None
+    scheduler: str | None = None
+    task: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.hands is not None and self.matches is not None:
+            raise InputError("give --hands or --matches, not both")
+        if self.hands is None and self.matches is None:
+            self.hands = 1_000_000
+        size = self.hands if self.hands is not None else self.matches
+        if size is None or size <= 0:
+            raise InputError(f"bad size {size}: expected a positive number of deals or matches")
+        if self.target <= 0:
+            raise InputError(f"bad target {self.target}: expected a positive integer")
+        if self.seed is None:
+            self.seed = secrets.randbits(63)
+        if not 0 <= self.seed < 2**64:
+            raise InputError(f"bad seed {self.seed}: expected a non-negative integer below 2**64")
+        self.threads = check_threads(self.threads)
+        self.scheduler = check_scheduler(self.scheduler)
+        if self.task is not None and self.task <= 0:
+            raise InputError(f"bad task size {self.task}: expected a positive number")
+
+    @property
+    def mode(self) -> str:
+        """``"hands"`` or ``"matches"``."""
+        return "matches" if self.matches is not None else "hands"
+
+    @property
+    def total(self) -> int:
+        """Deals or matches to play."""
+        return int(self.hands if self.hands is not None else self.matches)  # type: ignore[arg-type]
+
+
+def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial: bool) -> dict:
+    return {
+        "a": a.name,
+        "b": b.name,
+        "seed": cfg.seed,
+        "mode": cfg.mode,
+        "size": cfg.total,
+        "done": done,
+        "target": cfg.target,
+        "duplicate": cfg.duplicate,
+        "threads": cfg.threads,
+        "scheduler": cfg.scheduler,
+        "chunk": cfg.chunk
+        or default_chunk(cfg.mode == "matches", cfg.total, check_threads(cfg.threads)),
+        "partial": partial,
+        "version": __version__,
+        "strategies": {"a": a.to_dict(), "b": b.to_dict()},
+        **cfg.extra,
+    }
+
+
+RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk")
+"""RunConfig fields a checkpoint records: everything that decides the counts."""
+
+
+def checkpoint_record(cfg: RunConfig, engine: str, **extra: Any) -> dict[str, Any]:
+    """What a checkpoint keeps of a run to resume it: the configuration that decides
+    its counts, and the engine module name (a hash of engine and bot files)."""
+    return {"run": {f: getattr(cfg, f) for f in RESUMABLE}, "engine": engine, **extra}
+
+
+def resume_config(record: dict[str, Any], **how: Any) -> RunConfig:
+    """The RunConfig of a checkpointed run; ``how`` sets threads, scheduler or task."""
+    return RunConfig(**record["run"], **how)
+
+
+def execute(
+    cfg: RunConfig,
+    a: Strategy,
+    b: Strategy,
+    *,
+    progress: Callable[[int], None] | None = None,
+    on_batch: Callable[[int, int], None] | None = None,
+    checkpoint: Checkpoint | None = None,
+) -> Summary:
+    """Run a validated configuration with resolved strategies (see :func:`run`).
+
+    With a ``checkpoint`` only its pending ranges are played, from its
+    counts, and every finished batch is recorded in it at once (and written
+    while the next one plays): a resumed run ends with exactly the counts of
+    an uninterrupted one.
+    """
+    if checkpoint is None:
+        counts, ranges = np.zeros(N_COUNTS, np.int64), [(0, cfg.total)]
+    else:
+        counts, ranges = checkpoint.counts.copy(), checkpoint.pending()
+    done = cfg.total - sum(n for _, n in ranges)
+    work = Work(
+        a,
+        b,
+        cfg.seed,
+        matches=cfg.mode == "matches",
+        target=cfg.target,
+        duplicate=cfg.duplicate,
+        chunk=cfg.chunk,
+        per_task=cfg.task,
+    )
+    saving = checkpoint.saving() if checkpoint is not None else nullcontext()
+    try:
+        with (
+            graceful_interrupt() as flag,
+            open_backend(cfg.scheduler, cfg.threads) as backend,
+            saving,
+        ):
+            for batch in backend.batches(work, ranges):
+                counts += batch.counts
+                done += batch.count
+                if checkpoint is not None:
+                    checkpoint.add(batch.start, batch.count, batch.counts)
+                if on_batch:
+                    on_batch(batch.start, batch.count)
+                if progress:
+                    progress(batch.count)
+                if flag.stop:
+                    break
+    except StoppedError as exc:
+        # what finished before the stop, for the partial report
+        exc.partial = summarize(counts, _config_record(cfg, a, b, done, True))
+        raise
+    partial = done < cfg.total
+    return summarize(counts, _config_record(cfg, a, b, done, partial))

@@ -1,0 +1,32 @@
+"""The ``hokm-sim`` command line: thin commands over :mod:`hokm_sim.api`.
+
+Each command parses its options, calls one public function and renders the
+result; :mod:`.guard` turns every error into one line and an exit code.
+"""
+
+from __future__ import annotations
+
+import click
+
+from hokm_sim.cli import compare, dd, hands, regress, run, study, tools
+from hokm_sim.cli.guard import GuardedGroup
+from hokm_sim.cli.options import CONTEXT
+from hokm_sim.version import __version__
+
+
+@click.group(cls=GuardedGroup, context_settings=CONTEXT)
+@click.version_option(__version__, "--version", prog_name="hokm-sim")
+def main() -> None:
+    """Simulate four-player Hokm between bot strategies and measure them honestly.
+
+    \b
+    Example:
+        hokm-sim run
+        hokm-sim strategies
+        hokm-sim trace --seed 1 --hands 3 --a longest --b random
+    """
+
+
+for module in (run, compare, regress, study, hands, tools, dd):
+    for command in module.COMMANDS:
+        main.add_command(command)

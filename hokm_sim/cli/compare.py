@@ -1,0 +1,100 @@
+"""``tournament`` (every pair of strategies, ranked) and ``experiment`` (a TOML file of runs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SIZE,
+    out_options,
+    scheduler_option,
+    seed_option,
+    threads_option,
+)
+from hokm_sim.cli.progress import Progress
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("strategy_specs", nargs=-1, required=True, metavar="S1 S2 [S3 ...]")
+@click.option(
+    "--hands", type=SIZE, default="100k", show_default=True, help="Deals per pairing (each twice)."
+)
+@seed_option
+@threads_option
+@scheduler_option
+@out_options
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def tournament(
+    strategy_specs: tuple[str, ...],
+    hands: int,
+    seed: int | None,
+    threads: int | None,
+    scheduler: str | None,
+    out: Path | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Play every pair of strategies in duplicate on the same deals, and rank them.
+
+    Prints a Bradley-Terry ranking with bootstrap intervals, the crosstable of
+    pair scores and the LOS matrix; writes summary.json and report.md.
+
+    \b
+    Example:
+        hokm-sim tournament longest random points --hands 200k --seed 1
+    """
+    from hokm_sim import api
+    from hokm_sim.analysis.tournament import format_summary
+    from hokm_sim.report.folder import default_folder
+
+    if len(strategy_specs) < 2:
+        raise click.UsageError("a tournament needs at least two strategies")
+    strats = [api.strategy(s, f"strategy {i + 1}") for i, s in enumerate(strategy_specs)]
+    seed = api.fresh_seed() if seed is None else seed
+    folder = out or default_folder("tournament", f"{len(strats)}", seed)
+    k = len(strats)
+    with Progress(hands * k * (k - 1) // 2, "deals", per_unit=2) as prog:
+        result = api.tournament(
+            strats,
+            hands=hands,
+            seed=seed,
+            threads=threads,
+            scheduler=scheduler,
+            out=folder,
+            force=force,
+            progress=prog.update,
+        )
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=1))
+    else:
+        click.echo(format_summary(result.data) + f"\nreport: {folder}")
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@threads_option
+@out_options
+def experiment(file: Path, threads: int | None, out: Path | None, force: bool) -> None:
+    """Run an experiment file (TOML: runs or a tournament) and write its report.
+
+    \b
+    Example:
+        hokm-sim experiment experiments/single_tips.toml
+    """
+    from hokm_sim import api
+    from hokm_sim.report.folder import default_folder
+
+    total = api.experiment_size(file)
+    seed = api.experiment_seed(file)
+    folder = out or default_folder("experiment", file.stem, seed)
+    with Progress(total, "deals") as prog:
+        api.experiment(file, threads=threads, out=folder, force=force, progress=prog.update)
+    click.echo((folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {folder}")
+
+
+COMMANDS = (tournament, experiment)

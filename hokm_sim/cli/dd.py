@@ -1,0 +1,85 @@
+"""``dd`` (solve deals double dummy) and ``dd-study`` (trump calls judged by the solver)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from hokm_sim.cli.options import CONTEXT, SIZE, out_options, seed_option, threads_option
+
+
+@click.command("dd", context_settings=CONTEXT)
+@click.argument("file", type=click.File("r", encoding="utf-8"), default="-")
+@threads_option
+def dd(file, threads: int | None) -> None:
+    """Solve deals double dummy (every hand open, best play): one JSON line in, one out.
+
+    Each input line is {"hands": [4 lists of cards by seat], "trump": "H",
+    "leader": SEAT}; hands may be shorter than 13 (an ending) but of equal
+    length. Each output line holds "tricks" ([team 0, team 1], counting every
+    remaining trick as if the hand were played out; who gets to 7 first is
+    unchanged by that), "reach7" (the leader's team takes 7 or more) and, for
+    13-card deals, "kot" (the leader's team can take the first 7 tricks in a
+    row) and "hakem_kot" (the other team can). FILE defaults to standard input.
+
+    \b
+    Example:
+        hokm-sim dd deals.jsonl
+        hokm-sim dd deals.jsonl --threads 2
+    """
+    from hokm_sim.dd.api import analyse, parse_lines
+    from hokm_sim.sim.runner import check_threads
+
+    deals = parse_lines(file)
+    for answer in analyse(deals, threads=check_threads(threads)):
+        click.echo(json.dumps(answer))
+    sys.stdout.flush()
+
+
+@click.command("dd-study", context_settings=CONTEXT)
+@click.option("--hands", type=SIZE, default="200", show_default=True, help="Deals to solve.")
+@seed_option
+@click.option(
+    "--heuristics",
+    default="longest,points,weighted,random",
+    show_default=True,
+    help="Comma-separated trump heuristics to judge (strategy specs).",
+)
+@threads_option
+@out_options
+def dd_study(
+    hands: int,
+    seed: int | None,
+    heuristics: str,
+    threads: int | None,
+    out: Path | None,
+    force: bool,
+) -> None:
+    """How often can the Hakem's team force 7 with each trump call, double dummy?
+
+    Solves each seeded deal (the engine's deals) with all four trumps, the
+    Hakem leading, and judges each heuristic's call against the best suit in
+    hindsight: how much each heuristic gives away against perfect play.
+    Prints a table and writes summary.json and report.md to a report folder
+    (never over an existing one without --force).
+
+    \b
+    Example:
+        hokm-sim dd-study --hands 200 --seed 1
+        hokm-sim dd-study --heuristics longest,expert --hands 100
+    """
+    from hokm_sim import api
+    from hokm_sim.report.folder import default_folder
+
+    heur = [h.strip() for h in heuristics.split(",") if h.strip()]
+    seed = api.fresh_seed() if seed is None else seed
+    folder = out or default_folder("dd-study", "perfect", seed)
+    api.dd_study(heur, hands=hands, seed=seed, threads=threads, out=folder, force=force)
+    click.echo((folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {folder}")
+
+
+COMMANDS = (dd, dd_study)

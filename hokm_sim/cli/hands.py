@@ -1,0 +1,137 @@
+"""``trace`` (every card of seeded hands, JSON Lines) and ``show`` (one hand, for people)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from hokm_sim.cli.options import CONTEXT, SEED, SIZE, strategy_options, target_option
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--seed", type=SEED, required=True, help="Run seed (0 .. 2**64-1).")
+@click.option("--hands", type=SIZE, help="Trace this many independent hands (deals 0..N-1).")
+@click.option("--matches", type=SIZE, help="Trace this many whole matches.")
+@strategy_options
+@target_option
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to FILE (atomically) instead of standard output.",
+)
+def trace(
+    seed: int,
+    hands: int | None,
+    matches: int | None,
+    a: str,
+    b: str,
+    target: int | None,
+    output: Path | None,
+) -> None:
+    """Write every card of seeded hands as JSON Lines, one line per hand.
+
+    Fields: seed, match, hand, hakem, dealer, deck (top first), first_five,
+    trump, hands (by seat, in the order received), tricks ({leader, cards,
+    winner}), tricks_won [team0, team1], winner_team, points, kind; with
+    --matches also scores (after the hand) and target. --a plays team 0
+    (seats 0 and 2), --b team 1 (seats 1 and 3). Lines are written as they
+    are played, a block at a time, so any number of hands fits in memory.
+
+    \b
+    Example:
+        hokm-sim trace --seed 7 --hands 10 --a longest --b random -o hands.jsonl
+    """
+    from hokm_sim.api import strategy
+    from hokm_sim.sim.runner import Runner
+    from hokm_sim.sim.trace import trace_lines
+    from hokm_sim.writing import AtomicWriter
+
+    if (hands is None) == (matches is None):
+        raise click.UsageError("give exactly one of --hands N or --matches N")
+    if target is not None and matches is None:
+        raise click.UsageError("--target sets the score a match is played to: give --matches")
+    runner = Runner(strategy(a, "--a"), strategy(b, "--b"))
+    lines = trace_lines(runner, seed, hands=hands, matches=matches, target=target or 7)
+    if output is None:
+        for line in lines:
+            click.echo(line)
+        return
+    with AtomicWriter(output, "--output") as f:
+        for line in lines:
+            f.write(line + "\n")
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--seed", type=SEED, help="Run seed of the hand (with --hand).")
+@click.option(
+    "--hand",
+    type=click.IntRange(min=0),
+    help="Hand index (deal index, or the hand's number within --match).",
+)
+@click.option("--match", type=click.IntRange(min=0), help="Match index: show a hand of a match.")
+@strategy_options
+@target_option
+@click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Show a hand from a trace file instead (with --line).",
+)
+@click.option(
+    "--line",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Line of --trace to show.",
+)
+@click.option(
+    "--copy",
+    type=click.IntRange(0, 1),
+    default=0,
+    show_default=True,
+    help="1: the swapped copy of a duplicate pair (--a on team 1, --b on team 0).",
+)
+def show(
+    seed: int | None,
+    hand: int | None,
+    match: int | None,
+    a: str,
+    b: str,
+    target: int | None,
+    trace_file: Path | None,
+    line: int,
+    copy: int,
+) -> None:
+    """Print one hand for people: the four hands, trump, every trick, the result.
+
+    A hand stopped by a bot fault is shown up to and including the faulty
+    card (exit code 4).
+
+    \b
+    Example:
+        hokm-sim show --seed 7 --hand 3 --a longest --b random
+        hokm-sim show --seed 7 --match 0 --hand 2 --target 7
+        hokm-sim show --trace hands.jsonl --line 4
+        hokm-sim show --seed 7 --hand 3 --a expert --b random --copy 1
+    """
+    from hokm_sim.api import strategy
+    from hokm_sim.sim.runner import Runner
+    from hokm_sim.sim.trace import format_record, read_trace_line, show_record
+
+    if trace_file is not None:
+        click.echo(format_record(read_trace_line(trace_file, line)))
+        return
+    if seed is None or hand is None:
+        raise click.UsageError("give --seed S and --hand H (or --trace FILE)")
+    sa, sb = strategy(a, "--a"), strategy(b, "--b")
+    names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
+    rec = show_record(Runner(sa, sb), seed, hand, copy, match, target or 7)
+    click.echo(format_record(rec, names))
+    if "fault" in rec:
+        sys.exit(4)
+
+
+COMMANDS = (trace, show)

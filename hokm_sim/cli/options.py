@@ -1,0 +1,107 @@
+"""Option types and option bundles shared by the commands."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import click
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+MAX_SEED = 2**64 - 1
+MAX_SIZE = 2**62
+"""The largest count any size option takes (far beyond what any run could play)."""
+
+_SIZE_RE = re.compile(r"^(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?(?P<suf>[kKmMgG]?)$")
+_SUFFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
+
+
+class SizeType(click.ParamType):
+    """A positive whole count: ``1000``, ``1e6``, ``10k``, ``2.5k``, ``1.5M``, ``2G``."""
+
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = Fraction(value)
+        else:
+            text = str(value).strip().replace("_", "")
+            m = _SIZE_RE.match(text)
+            if not m or (m["exp"] is not None and abs(int(m["exp"])) > 30):
+                self.fail(
+                    f"{value!r} is not a count (examples: 1000, 1e6, 10k, 2.5k, 1.5M)", param, ctx
+                )
+            n = Fraction(m["num"]) * _SUFFIX[m["suf"].lower()]
+            if m["exp"] is not None:
+                n *= Fraction(10) ** int(m["exp"])
+        if n.denominator != 1:
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if n <= 0:
+            self.fail(f"{value!r} must be positive", param, ctx)
+        if n > MAX_SIZE:
+            self.fail(f"{value!r} is too large (at most {MAX_SIZE:.3g})", param, ctx)
+        return int(n)
+
+
+class SeedType(click.ParamType):
+    """A whole number in 0 .. 2**64-1 (decimal, or 0x... hexadecimal)."""
+
+    name = "SEED"
+
+    def convert(self, value, param, ctx):
+        try:
+            n = int(str(value), 0) if not isinstance(value, int) else value
+        except ValueError:
+            self.fail(f"{value!r} is not a whole number in 0 .. 2**64-1", param, ctx)
+        if not 0 <= n <= MAX_SEED:
+            self.fail(f"{value!r} is not a whole number in 0 .. 2**64-1", param, ctx)
+        return n
+
+
+SIZE = SizeType()
+SEED = SeedType()
+POSITIVE = click.IntRange(min=1)
+
+
+def strategy_options(f):
+    """``--a`` (team 0, seats 0 and 2) and ``--b`` (team 1, seats 1 and 3), as specs."""
+    f = click.option(
+        "--b",
+        "b",
+        default="longest",
+        show_default=True,
+        help="Strategy of team 1 (seats 1 and 3): a name, a bot file or trump=X,play=Y.",
+    )(f)
+    f = click.option(
+        "--a",
+        "a",
+        default="longest",
+        show_default=True,
+        help="Strategy of team 0 (seats 0 and 2): a name, a bot file or trump=X,play=Y.",
+    )(f)
+    return f
+
+
+threads_option = click.option("--threads", type=POSITIVE, help="Threads [default: all cores].")
+seed_option = click.option("--seed", type=SEED, help="Run seed [default: a fresh one, recorded].")
+scheduler_option = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N to start "
+    "N local workers [default: this machine's threads]. Needs the dask extra.",
+)
+target_option = click.option(
+    "--target", type=POSITIVE, help="Match target score (with --matches) [default: 7]."
+)
+
+
+def out_options(f):
+    """``--out DIR`` and ``--force``."""
+    f = click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")(f)
+    f = click.option(
+        "--out",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="Report folder [default: results/<time>-<what>-seed<seed>].",
+    )(f)
+    return f

@@ -1,0 +1,117 @@
+"""``trump-study`` (which suit should the Hakem call?) and ``plot`` (its figures again)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SIZE,
+    out_options,
+    scheduler_option,
+    seed_option,
+    threads_option,
+)
+from hokm_sim.cli.progress import Progress
+
+
+@click.command("trump-study", context_settings=CONTEXT)
+@click.option(
+    "--player",
+    default="expert",
+    show_default=True,
+    help="Strategy that plays the cards in every seat.",
+)
+@click.option(
+    "--heuristics",
+    default="longest,points,weighted,random,table",
+    show_default=True,
+    help="Comma-separated trump heuristics to judge (strategy specs).",
+)
+@click.option(
+    "--hands",
+    type=SIZE,
+    default="200k",
+    show_default=True,
+    help="Deals (each played with all four trumps).",
+)
+@seed_option
+@click.option(
+    "--eval-hands",
+    type=SIZE,
+    default="100k",
+    show_default=True,
+    help="Fresh deals for the held-out test of the learned table.",
+)
+@threads_option
+@scheduler_option
+@out_options
+def trump_study(
+    player: str,
+    heuristics: str,
+    hands: int,
+    seed: int | None,
+    eval_hands: int,
+    threads: int | None,
+    scheduler: str | None,
+    out: Path | None,
+    force: bool,
+) -> None:
+    """Which suit should the Hakem call? Every deal played with each trump, then judged.
+
+    Reports per heuristic the best-call rate, regret, hand-win, Kot and points
+    as Hakem; breakdowns by the five-card shape; learns a trump table from
+    the deals and tests it on fresh ones against the longest-suit rule; draws
+    the figures (PNG and SVG) into the report folder.
+
+    \b
+    Example:
+        hokm-sim trump-study --hands 1M --seed 1
+        hokm-sim trump-study --player longest --heuristics longest,points
+    """
+    from hokm_sim import api
+    from hokm_sim.report.folder import default_folder
+
+    heur = [h.strip() for h in heuristics.split(",") if h.strip()]
+    seed = api.fresh_seed() if seed is None else seed
+    folder = out or default_folder("trump-study", player, seed)
+    with Progress(hands * (4 + len(heur)), "hands") as prog:
+        api.trump_study(
+            player,
+            heur,
+            hands=hands,
+            seed=seed,
+            eval_hands=eval_hands,
+            threads=threads,
+            scheduler=scheduler,
+            out=folder,
+            force=force,
+            progress=prog.update,
+        )
+    click.echo((folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {folder}")
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("results_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def plot(results_dir: Path) -> None:
+    """Re-draw the figures of a finished trump study from its summary.json.
+
+    \b
+    Example:
+        hokm-sim plot results/20261130-101500-trump-study-vs-expert-seed1
+    """
+    from hokm_sim import api
+    from hokm_sim.analysis.results import TrumpStudyResult
+    from hokm_sim.report import plots
+
+    result = api.load(results_dir)
+    if not isinstance(result, TrumpStudyResult):
+        raise click.UsageError(f"{results_dir} is not the report folder of a trump study")
+    files = plots.draw_all(result.data, results_dir)
+    click.echo("\n".join(str(p) for p in files))
+
+
+COMMANDS = (trump_study, plot)

@@ -1,0 +1,128 @@
+"""Report folders: where a piece of work writes what it found.
+
+One writer for every command: the folder's default name, the refusal to
+overwrite earlier results unless asked (``force``), and files that are never
+half-written (a temporary file, then a rename) and get the user's usual file
+mode.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hokm_sim.errors import InputError
+from hokm_sim.version import __version__
+from hokm_sim.writing import atomic_bytes, atomic_text
+
+RESULTS = Path("results")
+"""Where report folders go unless the user names one."""
+
+WRITTEN = (
+    "summary.json",
+    "report.md",
+    "checkpoint.json",
+    "hands.parquet",
+    "trump_table.json",
+    "table_bot.py",
+)
+"""Files a report folder may hold besides figures: what ``force`` clears away."""
+FIGURES = ("*.png", "*.svg")
+
+
+def default_folder(a: str, b: str, seed: int, root: Path = RESULTS) -> Path:
+    """``root/<UTC time>-<a>-vs-<b>-seed<seed>``, names made safe for paths."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+
+    def safe(s: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", Path(s).stem if s.endswith(".py") else s)[:40]
+
+    return root / f"{stamp}-{safe(a)}-vs-{safe(b)}-seed{seed}"
+
+
+class ReportFolder:
+    """A folder that holds one report; created (and checked) by :meth:`create`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    @classmethod
+    def create(cls, path: Path, force: bool = False) -> ReportFolder:
+        """Make ``path`` ready for a new report.
+
+        Refuses a path that is a file, a folder that already holds files
+        (unless ``force``: then the files an earlier report wrote there are
+        removed, so nothing stale stays beside the new one), and a folder it
+        cannot write to. Raises :class:`InputError` with one line.
+        """
+        path = Path(path)
+        if path.exists() and not path.is_dir():
+            raise InputError(f"--out: {path} exists and is not a folder")
+        if path.is_dir() and any(path.iterdir()):
+            if not force:
+                raise InputError(
+                    f"--out: report folder {path} already exists; choose another or add "
+                    "--force to overwrite"
+                )
+            cls(path).clear()
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            probe = path / ".write-test"
+            probe.write_text("")
+            probe.unlink()
+        except OSError as exc:
+            raise InputError(f"--out: cannot write to {path}: {exc.strerror or exc}") from None
+        return cls(path)
+
+    def clear(self) -> None:
+        """Remove what an earlier report wrote here (and nothing else)."""
+        for name in WRITTEN:
+            (self.path / name).unlink(missing_ok=True)
+        for pattern in FIGURES:
+            for p in self.path.glob(pattern):
+                p.unlink()
+        shutil.rmtree(self.path / "__pycache__", ignore_errors=True)
+
+    def file(self, name: str) -> Path:
+        """The path of ``name`` in the folder."""
+        return self.path / name
+
+    def write_text(self, name: str, text: str) -> Path:
+        """Write ``name`` atomically."""
+        atomic_text(self.path / name, text)
+        return self.path / name
+
+    def write_bytes(self, name: str, data: bytes) -> Path:
+        """Write ``name`` atomically."""
+        atomic_bytes(self.path / name, data)
+        return self.path / name
+
+    def write_json(self, name: str, obj: Any) -> Path:
+        """Write ``obj`` as indented JSON, atomically."""
+        return self.write_text(name, json.dumps(obj, indent=1) + "\n")
+
+    def save(self, record: dict[str, Any], markdown: str, command: str) -> None:
+        """``summary.json`` (the record, the command and the version) and ``report.md``."""
+        self.write_json("summary.json", record | {"command": command, "version": __version__})
+        self.write_text("report.md", markdown)
+
+    def __repr__(self) -> str:
+        return f"ReportFolder({str(self.path)!r})"
+
+
+def read_record(folder: Path) -> dict[str, Any]:
+    """The ``summary.json`` of a report folder; :class:`InputError` if there is none."""
+    f = Path(folder) / "summary.json"
+    try:
+        data = json.loads(f.read_text())
+    except FileNotFoundError:
+        raise InputError(f"{folder} is not a report folder: it has no summary.json") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{f} cannot be read: {exc}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{f} is not a hokm-sim summary (not a JSON object)")
+    return data

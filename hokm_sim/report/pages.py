@@ -1,0 +1,196 @@
+"""The ``report.md`` of every kind of work but a single run (see :mod:`.markdown`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hokm_sim.analysis.experiment import Experiment
+from hokm_sim.analysis.summary import Summary
+from hokm_sim.analysis.tournament import format_summary as format_tournament
+from hokm_sim.report.markdown import cell, headline, table
+from hokm_sim.version import __version__
+
+
+def tournament(s: dict[str, Any], command: str) -> str:
+    """The tournament's ``report.md``: ranking, crosstable and LOS as in the terminal."""
+    return (
+        f"# Tournament\n\n```\n{format_tournament(s)}\n```\n\n## Reproduce\n\n"
+        f"    {command}\n\nhokm-sim {__version__}\n"
+    )
+
+
+def regress(data: dict[str, Any], command: str) -> str:
+    """The regression check's ``report.md``: the verdict line and the whole record."""
+    cfg = data.get("config", {})
+    return (
+        f"# Regression check: {cfg.get('candidate')} against {cfg.get('baseline')}\n\n"
+        f"**{sprt_line(data)}**\n\n```\n{json.dumps(data, indent=1)}\n```\n\n"
+        f"## Reproduce\n\n    {command}\n"
+    )
+
+
+def sprt_line(data: dict[str, Any]) -> str:
+    """One line: the verdict, LLR and bounds, pairs, raw and stop-adjusted Elo, seed."""
+    raw = data.get("raw", {})
+    elo, nelo = raw.get("elo", {}), raw.get("nelo", {})
+
+    def est(e):
+        if not e or e.get("value") is None:
+            return "n/a"
+        if e.get("low") is None:
+            return f"{e['value']:+.1f}"
+        return f"{e['value']:+.1f} [{e['low']:+.1f}, {e['high']:+.1f}]"
+
+    adj = data.get("stop_adjusted", {})
+    adj_txt = (
+        f", Elo at stop (bias-corrected) {adj['elo']:+.1f}" if adj.get("elo") is not None else ""
+    )
+    return (
+        f"{data['verdict'].upper()}: LLR {data['llr']:.3f} (bounds {data['bounds'][0]:.3f}, "
+        f"{data['bounds'][1]:.3f}), {data['pairs']:,} pairs, raw Elo {est(elo)}, raw nElo "
+        f"{est(nelo)}{adj_txt}, seed {data.get('config', {}).get('seed')}"
+    )
+
+
+def trump_study(s: dict[str, Any], command: str) -> str:
+    """The trump study's ``report.md``."""
+    lines = [
+        f"# Trump study: {s['deals']:,} deals, {s['player']} in every seat",
+        "",
+        f"Seed {s['seed']}; every deal played with each of the four trumps "
+        f"({s['hands']:,} hands). Values are the Hakem team's signed points.",
+        "",
+        "| heuristic | best call | regret (points/hand) | hand win | Kot | points/hand |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, h in s["heuristics"].items():
+        lines.append(
+            f"| {name} | {cell(h['best_call_rate'])} | {cell(h['regret'], True)} | "
+            f"{cell(h['hand_win_rate'])} | {cell(h['kot_rate'])} | "
+            f"{cell(h['points_per_hand'], True)} |"
+        )
+    alone = s["ace_vs_length"]["small_cards_minus_ace_alone"]
+    lines += [
+        "",
+        "## Three or four small cards against a lone ace",
+        "",
+        "Points per hand of calling the suit of k small cards (nothing above the ten) "
+        "minus calling the suit of the ace alone, on the same deals:",
+        "",
+    ]
+    for k, e in alone.items():
+        lines.append(f"- {k} small cards: {cell(e, True)} over {e['n']:,} deals")
+    lines += [
+        "",
+        "## Calling the longest suit, by its length and its high cards",
+        "",
+        "Points per hand [95%] (deals) of calling the longest of the five cards' suits "
+        "(ties as `longest` breaks them), by the count of A K Q J in it and by its ace; "
+        "regret is against the best call in hindsight.",
+        "",
+        "| length | all | regret | 0 high | 1 high | 2 high | 3 high | 4 high | ace | no ace |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+
+    def pts(c: dict | None) -> str:
+        return "" if c is None else f"{cell(c['points_per_hand'], True, 3)} ({c['n']:,})"
+
+    for length, row in s["by_longest_honours"].items():
+        highs = [pts(row["highs"].get(str(h))) for h in range(5)]
+        ace = [pts(row["ace"].get(k)) for k in ("held", "not_held")]
+        lines.append(
+            f"| {length} | {pts(row['all'])} | {cell(row['all']['regret'], False, 3)} | "
+            + " | ".join(highs + ace)
+            + " |"
+        )
+    if "table" in s:
+        t = s["table"]
+        lines += [
+            "",
+            "## Learned trump table",
+            "",
+            f"{t['classes']:,} five-card classes learned from the study's deals; "
+            f"held out: `{t['eval']['a']}` against `{t['eval']['b']}` on {t['eval']['deals']:,} "
+            f"fresh deals in duplicate (seed {t['eval']['seed']}):",
+            "",
+            f"- pair score {cell(t['eval']['pair_score'])}, Elo "
+            f"{cell(t['eval']['elo'], True, 1)}: {t['eval']['verdict']}",
+        ]
+    lines += ["", "## Figures", ""]
+    for name in ("by_longest", "regret", "ace_heatmap", "outcomes_by_length"):
+        lines += [f"![{name}]({name}.png)", ""]
+    lines += ["## Reproduce", "", f"    {command}", "", f"hokm-sim {__version__}", ""]
+    return "\n".join(lines)
+
+
+def dd_study(summary: dict[str, Any], command: str) -> str:
+    """The report: one table row per heuristic, the perfect call on top."""
+    n = summary["deals"]
+    lines = [
+        f"# Double-dummy trump study: {n:,} deals",
+        "",
+        f"Seed {summary['seed']}; the engine's deals (Hakem = deal % 4, who leads). "
+        "Rate at which the Hakem's team can force 7 tricks with all hands open, "
+        "for the best trump in hindsight and for each heuristic's call; loss = "
+        "share of deals where some trump forces 7 but the call does not.",
+        "",
+        "| call | forces 7 | loss vs perfect | right when a trump forces 7 |",
+        "|---|---|---|---|",
+        f"| perfect (best of 4) | {cell(summary['perfect'])} | - | - |",
+        f"| any suit (mean of 4) | {summary['any_suit']['value']:.4f} | - | - |",
+    ]
+    for name, h in summary["heuristics"].items():
+        lines.append(
+            f"| {name} | {cell(h['forces_7'])} | {cell(h['loss_vs_perfect'])} | "
+            f"{cell(h['best_call_when_one_forces'])} |"
+        )
+    sv = summary["solver"]
+    lines += [
+        "",
+        f"Solver: {4 * n:,} questions, {sv['nodes']:,} nodes in {sv['seconds']} s.",
+        "",
+        "## Reproduce",
+        "",
+        f"    {command}",
+        "",
+        f"hokm-sim {__version__}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def experiment(exp: Experiment, runs: list[Summary] | None, tour: dict | None, command: str) -> str:
+    """The experiment's ``report.md``."""
+    lines = [f"# {exp.name}", ""]
+    if exp.spec.get("question"):
+        lines += [f"**Question:** {exp.spec['question']}", ""]
+    if exp.spec.get("description"):
+        lines += [exp.spec["description"], ""]
+    if tour is not None:
+        lines += ["```", format_tournament(tour), "```", ""]
+    else:
+        rows = []
+        for s in runs or []:
+            d = s.data
+            rows.append((d["a"]["name"], d["b"]["name"], d))
+        if exp.spec.get("sort") == "elo":
+            rows.sort(key=lambda x: -(x[2]["elo"]["value"] or 0))
+        lines += [
+            "| A | B | duplicate | hands | pair score | Elo | points/hand (A) | "
+            "variance reduction |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for a, b, d in rows:
+            vr = d.get("variance_reduction")
+            lines.append(
+                f"| {a} | {b} | {'yes' if d['config']['duplicate'] else 'no'} | {d['hands']:,} | "
+                f"{cell(d['pair_score'])} | {cell(d['elo'], True, 1)} | "
+                f"{cell(d['a']['points_per_hand'], True)} | "
+                f"{'-' if vr is None else f'x{vr:.2f}'} |"
+            )
+        lines.append("")
+        for s in runs or []:
+            lines += ["## " + headline(s.data), "", "```", table(s), "```", ""]
+    lines += ["## Reproduce", "", f"    {command}", "", f"Experiment file: `{exp.path.name}`", ""]
+    return "\n".join(lines)

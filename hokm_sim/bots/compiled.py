@@ -8,9 +8,10 @@ numba facts measured here (shared/NUMBA-NOTES.md) decide the design:
 - functions that take dispatchers as arguments are never loaded from cache.
 
 So for each pair of strategies we write a tiny module whose *name* carries a
-hash of everything its machine code depends on: the engine's sources, the
-bot files (and the other files beside each, which a bot may import or read),
-numba's and Python's versions. It binds the four strategy functions as
+hash of everything its machine code depends on: the engine's sources, each
+bot file with the files it imports and the data files beside it
+(:func:`hokm_sim.engine.jitcache.source_closure`), numba's and Python's
+versions. It binds the four strategy functions as
 constants into the kernels of :mod:`hokm_sim.engine.kernels` (re-jitted with
 ``inline="always"``, so a bot written with plain ``@njit`` is inlined into
 the card loop) and defines ``cache=True`` entry points over them. Edit a bot
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import platform
 import re
 import sys
@@ -38,11 +38,12 @@ import numba
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
-from hokm_sim.bots.registry import Strategy, import_bot_file
+from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine.bits import HAS_PDEP
+from hokm_sim.engine.jitcache import cache_root, digest_files, source_closure
 from hokm_sim.writing import atomic_text
 
-_ENGINE_DIR = Path(__file__).resolve().parents[1] / "engine"
+_KERNELS = Path(__file__).resolve().parents[1] / "engine" / "kernels.py"
 _BOTKIT = Path(__file__).resolve().parent / "botkit.py"
 
 _TEMPLATE = '''\
@@ -136,57 +137,37 @@ def inline_bot(dispatcher: Dispatcher, _memo: dict | None = None) -> Dispatcher:
 
 def cache_dir() -> Path:
     """Where generated engine modules and their compiled code are kept."""
-    env = os.environ.get("HOKM_SIM_CACHE")
-    base = Path(env) if env else Path.home() / ".cache" / "hokm-sim"
-    return base / f"py{sys.version_info.major}{sys.version_info.minor}-numba{numba.__version__}"
+    v = f"py{sys.version_info.major}{sys.version_info.minor}-numba{numba.__version__}"
+    return cache_root() / v
 
 
 @cache
 def _engine_digest() -> str:
-    h = hashlib.sha256()
-    files = sorted(_ENGINE_DIR.glob("*.py")) + [_BOTKIT]
-    for p in files:
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
+    """Hash of the engine's kernels, botkit and everything they import in the package."""
+    files = source_closure(_KERNELS) + source_closure(_BOTKIT)
+    h = hashlib.sha256(digest_files(sorted(set(files))).encode())
     h.update(_TEMPLATE.encode())
     h.update(f"{numba.__version__} {sys.version} {platform.machine()} pdep={HAS_PDEP}".encode())
     return h.hexdigest()
 
 
-def _library_dirs(path: Path) -> list[Path]:
-    """Folders of jitted library code a bot file calls, outside the engine and the bot's folder.
-
-    A bot may call jitted functions of a package (``pimc`` calls the
-    double-dummy solver in ``hokm_sim/dd``). numba's cache would keep the old
-    machine code of those after an edit, so their folders' sources go into the
-    bot's hash too; the engine's own folder (and ``botkit``) is in the engine
-    hash already.
-    """
-    mod = import_bot_file(path)
-    skip = {_ENGINE_DIR, _ENGINE_DIR.parent, path.parent.resolve()}
-    dirs = set()
-    for val in vars(mod).values():
-        if isinstance(val, Dispatcher):
-            file = getattr(sys.modules.get(val.py_func.__module__), "__file__", None)
-            if file and Path(file).resolve().parent not in skip:
-                dirs.add(Path(file).resolve().parent)
-    return sorted(dirs)
-
-
 def _bot_digest(path: Path) -> str:
-    """Hash of a bot file, the files beside it (helpers it imports, data it reads) and the
-    sources of jitted libraries it calls (:func:`_library_dirs`)."""
-    h = hashlib.sha256()
-    h.update(str(path).encode())
-    h.update(path.read_bytes())
-    for p in sorted(path.parent.iterdir()):
-        if p != path and p.is_file() and not p.name.startswith(".") and p.stat().st_size < 2**24:
-            h.update(p.name.encode())
-            h.update(p.read_bytes())
-    for d in _library_dirs(path):
-        for p in sorted(d.glob("*.py")):
-            h.update(str(p).encode())
-            h.update(p.read_bytes())
+    """Hash of a bot file, of every file it imports (in the package, among the built-in
+    bots or beside it) and of the data files beside it: what its machine code and its
+    behaviour depend on, and nothing else, so that editing one bot recompiles only the
+    engines that use it."""
+    path = path.resolve()
+    files = source_closure(path, extra_roots=(path.parent,))
+    data = [
+        p
+        for p in sorted(path.parent.iterdir())
+        if p.is_file()
+        and p.suffix not in (".py", ".pyc")
+        and not p.name.startswith(".")
+        and p.stat().st_size < 2**24
+    ]
+    h = hashlib.sha256(str(path).encode())
+    h.update(digest_files(files + data).encode())
     return h.hexdigest()
 
 

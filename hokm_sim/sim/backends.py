@@ -39,6 +39,7 @@ from hokm_sim.sim.runner import (
     HAND_CHUNK,
     MATCH_CHUNK,
     Batch,
+    BotError,
     Runner,
     StrategyFault,
     check_threads,
@@ -204,13 +205,13 @@ def worker_runner(a_spec: str, a_name: str, b_spec: str, b_name: str, engine: st
 
 def run_task(
     specs: tuple[str, str, str, str, str], fn: TaskFn, start: int, count: int
-) -> Any | StrategyFault:
+) -> Any | StrategyFault | BotError:
     """One task on a worker with one numba thread: its result, or the strategy's fault."""
     runner = worker_runner(*specs)
     numba.set_num_threads(1)
     try:
         return fn(runner, start, count)
-    except StrategyFault as fault:
+    except (StrategyFault, BotError) as fault:
         return fault  # a result: retrying would only find it again
 
 
@@ -303,7 +304,7 @@ class Dask:
         waiting: dict[int, Any] = {}
         pending = as_completed(loop=self.client.loop)  # not the default client's loop
         futures: dict[Any, int] = {}  # queued future -> first index of its task
-        fault: tuple[int, StrategyFault] | None = None
+        fault: tuple[int, StrategyFault | BotError] | None = None
 
         slots, counted = 0, -1.0  # tasks to keep queued; when the workers were counted
 
@@ -328,7 +329,8 @@ class Dask:
                     detail = " ".join(str(exc).split()) or type(exc).__name__
                     raise ClusterError(f"a Dask task failed after retries: {detail}") from exc
                 start = futures.pop(fut)
-                if isinstance(result, StrategyFault) and (fault is None or start < fault[0]):
+                stopped = isinstance(result, StrategyFault | BotError)
+                if stopped and (fault is None or start < fault[0]):
                     fault = (start, result)
                 if fault is not None:
                     continue  # drain: every earlier task is queued, and may hold an earlier fault

@@ -84,6 +84,45 @@ class StrategyFault(StoppedError):
         return (StrategyFault, (*args, self.seat, self.replay))
 
 
+class BotError(StoppedError):
+    """A bot raised an exception (or the engine failed) while playing a deal or match."""
+
+    def __init__(
+        self,
+        a: str,
+        b: str,
+        seed: int,
+        index: int,
+        matches: bool,
+        copy: int,
+        error: BaseException | str | None,
+    ) -> None:
+        self.a, self.b, self.seed, self.index, self.matches, self.copy = (
+            a,
+            b,
+            seed,
+            index,
+            matches,
+            copy,
+        )
+        if isinstance(error, BaseException):
+            error = f"{type(error).__name__}: {' '.join(str(error).split())}".rstrip(": ")
+        self.error = error
+        who = f"strategy {a!r}" if a == b else f"strategy {a!r} or {b!r}"
+        where = f"match {index}" if matches else f"hand {index}"
+        teams = f"{a} on team {copy}, {b} on team {1 - copy}"
+        what = f"raised {error}" if error else "raised an exception"
+        super().__init__(
+            f"{who} {what} at seed {seed}, {where} ({teams}); trick unknown: the engine "
+            "stops at the exception"
+        )
+
+    def __reduce__(self):
+        """Pickle by the constructor's arguments, so the error crosses process boundaries."""
+        args = (self.a, self.b, self.seed, self.index, self.matches, self.copy, self.error)
+        return (BotError, args)
+
+
 def default_threads() -> int:
     """Threads used when none are asked for: every core numba may use."""
     return numba.config.NUMBA_NUM_THREADS
@@ -144,6 +183,46 @@ class Runner:
             replay,
         )
 
+    def _locate_raise(
+        self, seed: int, start: int, count: int, matches: bool, target: int, duplicate: bool
+    ) -> BotError:
+        """The first deal (or match) of a range at which a bot raised, found by halving
+        the range with the counting kernel on one thread, then traced for the error."""
+        run = self.engine.run_matches if matches else self.engine.run_hands
+
+        def raises(s: int, n: int) -> bool:
+            chunk = max(n, 1)
+            counts = np.zeros((1, N_COUNTS), np.int64)
+            errs = np.zeros((1, k.ERR_SIZE), np.int64)
+            extra = (target if matches else -1, counts, errs, np.full(0, -1, np.int8))
+            try:
+                run(self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate, *extra)
+            except Exception:
+                return True
+            return False
+
+        numba.set_num_threads(1)
+        lo, n = start, count
+        while n > 1:
+            half = n // 2
+            if raises(lo, half):
+                n = half
+            else:
+                lo, n = lo + half, n - half
+        for copy in (0, 1) if duplicate else (0,):
+            try:
+                if matches:
+                    self.engine.trace_match(
+                        self.params_a, self.params_b, np.uint64(seed), lo, copy, target
+                    )
+                else:
+                    self.engine.trace_hands(
+                        self.params_a, self.params_b, np.uint64(seed), lo, 1, copy, -1
+                    )
+            except Exception as exc:
+                return BotError(self.a.name, self.b.name, seed, lo, matches, copy, exc)
+        return BotError(self.a.name, self.b.name, seed, lo, matches, 0, None)
+
     def batches(
         self,
         seed: int,
@@ -200,6 +279,8 @@ class Runner:
             )
             try:
                 run(self.params_a, self.params_b, *args)
+            except Exception as exc:  # a bot raised inside the engine
+                raise self._locate_raise(seed, s, n, matches, target, duplicate) from exc
             finally:
                 numba.set_parallel_chunksize(previous)
             bad = np.flatnonzero(errs[:, k.E_CODE])

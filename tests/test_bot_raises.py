@@ -1,0 +1,47 @@
+"""A bot that raises inside the engine: one line naming it, the seed and the deal,
+exit code 4 (never 1, which regress uses for "regression"), a partial report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from hokm_sim.cli import main
+
+RAISER = str(Path(__file__).parent / "bots" / "raiser.py")
+
+
+def test_run_reports_the_raising_bot_with_exit_4(tmp_path):
+    out = tmp_path / "r"
+    res = CliRunner().invoke(
+        main,
+        [
+            "run",
+            RAISER,
+            "random",
+            "--hands",
+            "3000",
+            "--seed",
+            "1",
+            "--threads",
+            "1",
+            "--out",
+            str(out),
+        ],
+    )
+    assert res.exit_code == 4, res.output
+    err = res.stderr.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert "raised ValueError: boom" in err and "seed 1, hand 0" in err and "raiser" in err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True  # the partial report is kept
+
+
+def test_regress_reports_the_raising_bot_with_exit_4():
+    res = CliRunner().invoke(
+        main, ["regress", RAISER, "--baseline", "random", "--seed", "1", "--threads", "1"]
+    )
+    assert res.exit_code == 4, res.output
+    assert "raised ValueError: boom" in res.stderr

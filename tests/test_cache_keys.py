@@ -1,0 +1,82 @@
+"""Cache keys cover what cached code inlines, and nothing more.
+
+numba keys a cached function by its own file; the package's locator
+(:mod:`hokm_sim.engine.jitcache`) stamps it with every file it imports in the
+package, so an edit to ``engine/rules.py`` reaches a cached kernel that
+inlines it. Bot engines are keyed by the bot's own import closure, so an edit
+to one bot recompiles only the engines that use it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from hokm_sim.bots import compiled
+from hokm_sim.bots.registry import builtin_bots, builtin_dir
+from hokm_sim.engine.jitcache import PACKAGE, source_closure
+
+PROBE = """
+from numba import njit
+from hokm_sim.engine.rules import beats
+
+
+@njit(cache=True)
+def ruff_wins():
+    return beats(0, 25, 0)  # the two of clubs (trump) on the ace of diamonds
+"""
+
+
+def _run(pkg: Path, cache: Path) -> tuple[str, str]:
+    code = (
+        "from hokm_sim.dd import probe_cache as p; r = p.ruff_wins(); "
+        "print(r, p.ruff_wins.stats.cache_hits and 1 or 0)"
+    )
+    env = dict(os.environ, PYTHONPATH=str(pkg), HOKM_SIM_CACHE=str(cache))
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=pkg
+    )
+    result, hit = out.stdout.split()
+    return result, hit
+
+
+def test_edit_to_an_inlined_module_reaches_a_cached_kernel(tmp_path):
+    pkg = tmp_path / "pkg"
+    shutil.copytree(
+        PACKAGE, pkg / "hokm_sim", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
+    )
+    (pkg / "hokm_sim" / "dd" / "probe_cache.py").write_text(PROBE)
+    cache = tmp_path / "cache"
+    assert _run(pkg, cache) == ("True", "0")  # compiled
+    assert _run(pkg, cache) == ("True", "1")  # loaded from the cache
+    rules = pkg / "hokm_sim" / "engine" / "rules.py"
+    text = rules.read_text()
+    assert "    return cs == trump\n" in text
+    rules.write_text(text.replace("    return cs == trump\n", "    return False\n"))
+    assert _run(pkg, cache) == ("False", "0")  # the edit took effect: compiled anew
+
+
+def test_engine_key_covers_what_the_kernels_import():
+    names = {p.relative_to(PACKAGE).as_posix() for p in source_closure(compiled._KERNELS)}
+    assert {"engine/kernels.py", "engine/play.py", "engine/rules.py", "engine/rng.py"} <= names
+
+
+def test_a_bot_key_covers_its_imports_and_no_other_bot():
+    bots = builtin_bots()
+    here = builtin_dir().resolve()
+
+    def closure(name: str) -> set[str]:
+        return {p.name for p in source_closure(bots[name].path) if p.is_relative_to(here)}
+
+    assert closure("random") == {"random.py"}
+    assert closure("basic") == {"basic.py", "_tips.py"}
+    assert "expert.py" in closure("pimc")  # pimc plays like expert where it does not search
+    pimc_lib = {p.name for p in source_closure(bots["pimc"].path) if p.is_relative_to(PACKAGE)}
+    assert {"pimc.py", "solver.py", "rules.py"} <= pimc_lib  # the solver it inlines
+    for name in bots:
+        others = {f"{n}.py" for n in bots} - {f"{name}.py"}
+        if name not in ("pimc", "table"):  # they build on expert by design
+            assert not closure(name) & others, name

@@ -27,6 +27,12 @@ from hokm_sim.bots.botkit import PARAM_SIZE, njit
 from hokm_sim.dd.pimc import pimc_card, pimc_trump
 
 PARAMS = {"k": 10, "nodes": 200000, "ms": 0, "margin": 1}
+PARAM_LIMITS = {
+    "k": (1, 10_000, True),
+    "nodes": (1, 2**40, True),
+    "ms": (0, 3_600_000, False),
+    "margin": (0, 1, True),
+}
 
 EXPERT_PARAMS = np.zeros(PARAM_SIZE)
 EXPERT_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())

@@ -22,7 +22,7 @@ from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.interrupt import graceful_interrupt
-from hokm_sim.sim.runner import check_threads, default_chunk
+from hokm_sim.sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.version import __version__
 
 
@@ -148,6 +148,8 @@ def execute(
         chunk=cfg.chunk,
         per_task=cfg.task,
     )
+    if cfg.scheduler is None:
+        Runner(a, b).prepare(cfg.mode == "matches")  # compile before Ctrl-C means "stop"
     saving = checkpoint.saving() if checkpoint is not None else nullcontext()
     try:
         with (

@@ -18,7 +18,9 @@ Unknown names raise :class:`StrategyError` listing the valid names.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -82,6 +84,7 @@ class BotFile:
     description: str
     params: dict[str, float] = field(default_factory=dict)
     builtin: bool = True
+    limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path, builtin: bool) -> BotFile:
@@ -97,8 +100,34 @@ class BotFile:
         params = {str(k): float(v) for k, v in getattr(mod, "PARAMS", {}).items()}
         if len(params) > PARAM_SIZE:
             raise StrategyError(f"bot file {str(path)!r} has more than {PARAM_SIZE} PARAMS")
+        limits = {
+            str(k): (float(v[0]), float(v[1]), bool(v[2]) if len(v) > 2 else False)
+            for k, v in getattr(mod, "PARAM_LIMITS", {}).items()
+        }
         name = getattr(mod, "NAME", None) or path.stem
-        return cls(name=name, path=path.resolve(), description=desc, params=params, builtin=builtin)
+        return cls(
+            name=name,
+            path=path.resolve(),
+            description=desc,
+            params=params,
+            builtin=builtin,
+            limits=limits,
+        )
+
+    def check(self, key: str, value: float) -> float:
+        """``value`` for parameter ``key`` if it is finite and within the bot's
+        ``PARAM_LIMITS`` (low, high, whole); :class:`StrategyError` otherwise."""
+        if not math.isfinite(value):
+            raise StrategyError(f"bad value {value} for {self.name} parameter {key}: not finite")
+        if key in self.limits:
+            lo, hi, whole = self.limits[key]
+            kind = "a whole number" if whole else "a number"
+            if not lo <= value <= hi or (whole and value != int(value)):
+                raise StrategyError(
+                    f"bad value {value:g} for {self.name} parameter {key}: expected {kind} "
+                    f"from {lo:g} to {hi:g}"
+                )
+        return value
 
     def module(self) -> ModuleType:
         """The imported bot module."""
@@ -185,8 +214,11 @@ def _find_bot(token: str, bots: dict[str, BotFile]) -> BotFile:
         if not p.is_file():
             raise StrategyError(f"bot file {token!r} does not exist")
         return BotFile.load(p, builtin=False)
+    close = difflib.get_close_matches(token, list(bots), n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
     raise StrategyError(
-        f"unknown strategy {token!r}; valid names: {', '.join(bots)} (or a path to a .py bot file)"
+        f"unknown strategy {token!r}; {hint}valid names: {', '.join(bots)} "
+        "(or a path to a .py bot file)"
     )
 
 
@@ -199,16 +231,24 @@ def _bot_with_params(text: str, bots: dict[str, BotFile]) -> tuple[BotFile, tupl
     for item in filter(None, (a.strip() for a in (m.group("args") or "").split(","))):
         key, eq, val = item.partition("=")
         key = key.strip()
-        if not eq or key not in values:
-            valid = ", ".join(bot.params) or "none"
+        valid = ", ".join(bot.params) or "none"
+        if not eq:
             raise StrategyError(
                 f"bad parameter {item!r} for {bot.name}: expected name=value; parameters: {valid}"
             )
-        try:
-            values[key] = float(val)
-        except ValueError:
+        if key not in values:
+            close = difflib.get_close_matches(key, list(bot.params), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
             raise StrategyError(
-                f"bad value {val.strip()!r} for {bot.name} parameter {key}"
+                f"unknown parameter {key!r} for {bot.name}; {hint}parameters: {valid}"
+            )
+        try:
+            values[key] = bot.check(key, float(val))
+        except ValueError as exc:
+            if isinstance(exc, StrategyError):
+                raise
+            raise StrategyError(
+                f"bad value {val.strip()!r} for {bot.name} parameter {key}: not a number"
             ) from None
     return bot, tuple(values.values())
 

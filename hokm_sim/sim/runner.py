@@ -183,6 +183,16 @@ class Runner:
             replay,
         )
 
+    def prepare(self, matches: bool = False) -> None:
+        """Compile (or load from the disk cache) the entry point a run will call, by
+        playing an empty range: done before Ctrl-C is turned into a stop request, so
+        that Ctrl-C during a long compilation stops at once."""
+        run = self.engine.run_matches if matches else self.engine.run_hands
+        counts = np.zeros((1, N_COUNTS), np.int64)
+        errs = np.zeros((1, k.ERR_SIZE), np.int64)
+        extra = (7 if matches else -1, counts, errs, np.full(0, -1, np.int8))
+        run(self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
+
     def _locate_raise(
         self, seed: int, start: int, count: int, matches: bool, target: int, duplicate: bool
     ) -> BotError:

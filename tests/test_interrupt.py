@@ -1,0 +1,26 @@
+"""Ctrl-C while the engine compiles stops at once (exit 130), not after the run."""
+
+from __future__ import annotations
+
+import signal
+
+from click.testing import CliRunner
+
+from hokm_sim.cli import main
+from hokm_sim.sim.runner import Runner
+
+
+def test_engine_compiles_before_ctrl_c_becomes_a_stop_request(monkeypatch, tmp_path):
+    seen = []
+
+    def prepare(self, matches=False):
+        seen.append(signal.getsignal(signal.SIGINT))
+        raise KeyboardInterrupt  # Ctrl-C during compilation
+
+    monkeypatch.setattr(Runner, "prepare", prepare)
+    res = CliRunner().invoke(
+        main, ["run", "longest", "random", "--hands", "100", "--out", str(tmp_path / "r")]
+    )
+    assert seen == [signal.default_int_handler]  # the usual handler: Ctrl-C raises
+    assert res.exit_code == 130
+    assert res.stderr.strip() == "Aborted."

@@ -42,8 +42,9 @@ def _pair_fields(ps: stats.PairStats) -> dict[str, Any]:
     }
 
 
-def _rate(k: int, n: int) -> dict[str, Any]:
-    """Wilson rate, or a record that says it cannot be estimated."""
+def rate(k: int, n: int) -> dict[str, Any]:
+    """Wilson rate of ``k`` in ``n`` with its count, or a record that says it cannot be
+    estimated."""
     if n == 0:
         return {
             "value": None,
@@ -141,14 +142,14 @@ def _side(tricks: np.ndarray, who: int) -> dict[str, Any]:
     dist = mine.sum(axis=1) + theirs.sum(axis=0)
     return {
         "hands": hands,
-        "hand_win_rate": _rate(hakem_wins + def_wins, hands),
-        "hakem_win_rate": _rate(hakem_wins, hakem_hands),
-        "defender_win_rate": _rate(def_wins, def_hands),
-        "kot_rate": _rate(kot_made, hakem_hands),
-        "kot_conceded_rate": _rate(kot_conceded, def_hands),
-        "hakem_kot_rate": _rate(hk_inflicted, def_hands),
-        "hakem_kot_suffered_rate": _rate(hk_suffered, hakem_hands),
-        "keeps_hakem_rate": _rate(hakem_wins, hakem_hands),
+        "hand_win_rate": rate(hakem_wins + def_wins, hands),
+        "hakem_win_rate": rate(hakem_wins, hakem_hands),
+        "defender_win_rate": rate(def_wins, def_hands),
+        "kot_rate": rate(kot_made, hakem_hands),
+        "kot_conceded_rate": rate(kot_conceded, def_hands),
+        "hakem_kot_rate": rate(hk_inflicted, def_hands),
+        "hakem_kot_suffered_rate": rate(hk_suffered, hakem_hands),
+        "keeps_hakem_rate": rate(hakem_wins, hakem_hands),
         "points_won": int(pts),
         "points_lost": int(lost),
         "tricks_distribution": [int(x) for x in dist],
@@ -269,8 +270,8 @@ def _match_stats(counts, config, a, b, dup) -> dict[str, Any]:
     lens = counts[r.C_MATCH_LEN : r.C_MATCH_LEN + r.C_MATCH_LEN_SIZE].reshape(2, r.MAX_MATCH_LEN)
     played = int(final.sum())
     a_won = int(final[1].sum())
-    a["match_win_rate"] = _rate(a_won, played)
-    b["match_win_rate"] = _rate(played - a_won, played)
+    a["match_win_rate"] = rate(a_won, played)
+    b["match_win_rate"] = rate(played - a_won, played)
     out: dict[str, Any] = {
         "matches": played,
         "match_length": {

@@ -20,11 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import njit
 
-from hokm_sim.analysis import stats
+from hokm_sim.analysis.summary import rate
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.sim.backends import Backend, open_backend
 from hokm_sim.sim.runner import HAND_CHUNK, Runner
+from hokm_sim.strategies._tips import longest_trump
 
 HONOURS = {12: 4, 11: 3, 10: 2, 9: 1}  # A K Q J high-card points
 STUDY_COLUMNS = 11
@@ -176,13 +178,6 @@ def _mean_ci(x: np.ndarray) -> dict[str, Any]:
     return {"value": m, "low": m - half, "high": m + half, "n": n}
 
 
-def _rate(k: int, n: int) -> dict[str, Any]:
-    if n == 0:
-        return {"value": None, "low": None, "high": None, "n": 0}
-    d = stats.wilson(int(k), int(n)).to_dict()
-    return {"value": d["value"], "low": d["low"], "high": d["high"], "n": n}
-
-
 def _chosen(data: StudyData, name: str) -> np.ndarray:
     return data.points[np.arange(len(data.five)), data.calls[name]]
 
@@ -195,10 +190,10 @@ def heuristic_table(data: StudyData) -> dict[str, Any]:
         v = best if name == "best in hindsight" else _chosen(data, name)
         n = len(v)
         out[name] = {
-            "best_call_rate": _rate(int((v == best).sum()), n),
+            "best_call_rate": rate(int((v == best).sum()), n),
             "regret": _mean_ci((best - v).astype(float)),
-            "hand_win_rate": _rate(int((v > 0).sum()), n),
-            "kot_rate": _rate(int((v == 2).sum()), n),
+            "hand_win_rate": rate(int((v > 0).sum()), n),
+            "kot_rate": rate(int((v == 2).sum()), n),
             "points_per_hand": _mean_ci(v.astype(float)),
         }
     return out
@@ -212,7 +207,7 @@ def by_longest(data: StudyData) -> dict[str, Any]:
         v = _chosen(data, name)
         out[name] = {
             str(L): {
-                "hand_win_rate": _rate(int((v[length == L] > 0).sum()), int((length == L).sum())),
+                "hand_win_rate": rate(int((v[length == L] > 0).sum()), int((length == L).sum())),
                 "points_per_hand": _mean_ci(v[length == L].astype(float)),
             }
             for L in range(1, 6)
@@ -221,26 +216,26 @@ def by_longest(data: StudyData) -> dict[str, Any]:
 
 
 def longest_suit(five: np.ndarray) -> np.ndarray:
-    """[N] the longest suit among the five, ties by higher rank sum, then lower suit.
+    """[N] the suit the ``longest`` bot calls from each five cards (its own rule:
+    most cards, ties by higher rank sum, then lower suit), so the breakdowns below
+    describe the suit that bot calls."""
+    out = np.empty(len(five), np.int64)
+    _longest_nb(np.ascontiguousarray(five, dtype=np.int64), out)
+    return out
 
-    The same rule as the ``longest`` bot, so the breakdowns below describe
-    the suit that bot calls.
-    """
-    counts = suit_counts(five)
-    ranks = np.arange(13)
-    sums = np.stack(
-        [(((five[:, None] >> (13 * s + ranks)) & 1) * ranks).sum(1) for s in range(4)], 1
-    )
-    score = counts * 1000 + sums * 4 + (3 - np.arange(4))
-    return np.argmax(score, axis=1)
+
+@njit(cache=True)
+def _longest_nb(five, out):
+    for i in range(five.size):
+        out[i] = longest_trump(five[i])
 
 
 def _call_cell(v: np.ndarray, best: np.ndarray) -> dict[str, Any]:
     return {
         "n": int(v.size),
         "points_per_hand": _mean_ci(v.astype(float)),
-        "hand_win_rate": _rate(int((v > 0).sum()), int(v.size)),
-        "best_call_rate": _rate(int((v == best).sum()), int(v.size)),
+        "hand_win_rate": rate(int((v > 0).sum()), int(v.size)),
+        "best_call_rate": rate(int((v == best).sum()), int(v.size)),
         "regret": _mean_ci((best - v).astype(float)),
     }
 

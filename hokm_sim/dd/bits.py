@@ -10,37 +10,9 @@ tested against each other).
 
 from __future__ import annotations
 
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-from hokm_sim.engine.bits import HAS_PDEP
-
-
-def _bmi2(name: str):
-    """An intrinsic calling ``llvm.x86.bmi.<name>.64`` on two int64."""
-
-    def typer(typingctx, src, mask):
-        if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
-            return None
-
-        def codegen(context, builder, sig, args):
-            a = context.cast(builder, args[0], sig.args[0], types.int64)
-            b = context.cast(builder, args[1], sig.args[1], types.int64)
-            i64 = ir.IntType(64)
-            fn = builder.module.declare_intrinsic(
-                f"llvm.x86.bmi.{name}.64", fnty=ir.FunctionType(i64, [i64, i64])
-            )
-            return builder.call(fn, [a, b])
-
-        return types.int64(src, mask), codegen
-
-    typer.__name__ = f"_{name}_bmi2"
-    return intrinsic(typer)
-
-
-_pext_bmi2 = _bmi2("pext")
-_pdep_bmi2 = _bmi2("pdep")
+from hokm_sim.engine.bits import HAS_PDEP, pdep_bmi2, pext_bmi2
 
 
 @njit(inline="always")
@@ -75,12 +47,12 @@ def pdep_loop(src, mask):
 
 @njit(inline="always")
 def _pext_fast(src, mask):
-    return _pext_bmi2(src, mask)
+    return pext_bmi2(src, mask)
 
 
 @njit(inline="always")
 def _pdep_fast(src, mask):
-    return _pdep_bmi2(src, mask)
+    return pdep_bmi2(src, mask)
 
 
 pext = _pext_fast if HAS_PDEP else pext_loop

@@ -144,27 +144,39 @@ def highest_by_rank(m):
     return 63 - ctlz(m & (RANK_COLUMN << (63 - ctlz(f))))
 
 
-@intrinsic
-def _pdep(typingctx, src, mask):
-    """BMI2 ``pdep``: deposit the low bits of ``src`` at the set bits of ``mask``."""
-    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
-        return None
+def bmi2(name: str):
+    """An intrinsic for BMI2's ``pdep`` or ``pext`` on two int64: ``llvm.x86.bmi.<name>.64``.
 
-    def codegen(context, builder, sig, args):
-        a = _as_i64(context, builder, sig.args[0], args[0])
-        b = _as_i64(context, builder, sig.args[1], args[1])
-        i64 = ir.IntType(64)
-        fn = builder.module.declare_intrinsic(
-            "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(i64, [i64, i64])
-        )
-        return builder.call(fn, [a, b])
+    ``pdep(src, mask)`` deposits the low bits of ``src`` at the set bits of
+    ``mask``; ``pext`` is its inverse. Call only where :data:`HAS_PDEP`.
+    """
 
-    return types.int64(src, mask), codegen
+    def typer(typingctx, src, mask):
+        if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
+            return None
+
+        def codegen(context, builder, sig, args):
+            a = _as_i64(context, builder, sig.args[0], args[0])
+            b = _as_i64(context, builder, sig.args[1], args[1])
+            i64 = ir.IntType(64)
+            fn = builder.module.declare_intrinsic(
+                f"llvm.x86.bmi.{name}.64", fnty=ir.FunctionType(i64, [i64, i64])
+            )
+            return builder.call(fn, [a, b])
+
+        return types.int64(src, mask), codegen
+
+    typer.__name__ = f"{name}_bmi2"
+    return intrinsic(typer)
+
+
+pdep_bmi2 = bmi2("pdep")
+pext_bmi2 = bmi2("pext")
 
 
 @njit(inline="always")
 def _kth_card_pdep(m, k):
-    return ctz(_pdep(1 << k, m))
+    return ctz(pdep_bmi2(1 << k, m))
 
 
 @njit(inline="always")

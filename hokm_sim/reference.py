@@ -43,9 +43,6 @@ TRICKS_TO_WIN = 7
 """Tricks that end a hand: the first team to take this many wins it."""
 ACE = 12
 """Rank index of the ace."""
-DEFAULT_TARGET = 7
-"""Match points that win a match unless another target is given."""
-
 KIND_NORMAL = "normal"
 """The winners took 7 and the losers at least 1: 1 point."""
 KIND_KOT = "kot"

@@ -16,7 +16,7 @@ it plays and calls as ``expert`` does. ``ms`` (0: none) is a time budget
 per decision in milliseconds: sampling stops when it is spent, and the
 decision uses the samples finished by then. Runs with ``ms`` set depend on
 the machine's speed and load and are not reproducible from the seed. The work lives in
-:mod:`hokm_sim.dd.pimc`; the README gives strength and cost against
+:mod:`hokm_sim.dd.pimc`; docs/dd.md gives strength and cost against
 ``expert``.
 """
 

@@ -28,7 +28,6 @@ from hokm_sim.sim.backends import Backend, open_backend
 from hokm_sim.sim.runner import HAND_CHUNK, Runner
 from hokm_sim.strategies._tips import longest_trump
 
-HONOURS = {12: 4, 11: 3, 10: 2, 9: 1}  # A K Q J high-card points
 STUDY_COLUMNS = 11
 """Columns of a study row (see ``kernels.study_chunk``)."""
 

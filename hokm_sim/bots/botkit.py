@@ -1,7 +1,7 @@
 """What a bot file imports: the view layout, bit helpers and table-talk helpers.
 
 A strategy is a file with two jitted functions (see ``strategies/`` and the
-README's "Write your own bot")::
+docs/bots.md)::
 
     @njit
     def choose_trump(view, params, mem, rng) -> int   # a suit 0..3

@@ -116,9 +116,9 @@ def inline_bot(dispatcher: Dispatcher, _memo: dict | None = None) -> Dispatcher:
     it calls, marked ``inline="always"``.
 
     Bot authors write plain ``@njit``; a call between separately compiled
-    functions cannot be inlined by LLVM and cost about 10 ns per decision
-    (the ``longest`` bot ran at half speed), so the engine inlines them at
-    numba IR level instead. Helpers from other modules (``botkit``) are
+    functions cannot be inlined by LLVM, and for a fast bot that call costs as
+    much as the decision itself, so the engine inlines them at numba IR level
+    instead. Helpers from other modules (``botkit``) are
     already inline.
     """
     memo = {} if _memo is None else _memo

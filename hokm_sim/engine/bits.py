@@ -3,8 +3,9 @@
 Card masks in the engine are ``int64`` holding at most 52 bits, so they are
 never negative and never mix signed and unsigned arithmetic (which numba
 would turn into float64). ``popcount``, ``ctz`` and ``bit_length`` go straight
-to the LLVM intrinsics ``ctpop``, ``cttz`` and ``ctlz``: measured here, that
-alone took a heuristic engine from about 1.17 to 1.40 million hands/s.
+to the LLVM intrinsics ``ctpop``, ``cttz`` and ``ctlz``: one instruction each
+instead of a loop, which matters in a card loop that counts and picks bits at
+every decision.
 """
 
 from __future__ import annotations

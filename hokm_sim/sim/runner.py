@@ -21,6 +21,7 @@ from hokm_sim.bots import compiled
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.cards import SUITS, card_str
 from hokm_sim.engine import kernels as k
+from hokm_sim.engine.play import NO_FORCED_TRUMP
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
 from hokm_sim.errors import InputError, StoppedError
 
@@ -33,8 +34,8 @@ BATCH_SECONDS = 0.5
 
 A batch is the unit of progress, checkpoints and interruption, so it must
 stay short; but every batch ends with the threads waiting for the slowest
-one, and with fast bots a batch of a few chunks took 25 ms, of which about
-5 ms were that wait (2 threads made 2.7M hands/s where one batch made 3.4M).
+one, and with fast bots a batch of a few chunks is so short that this wait
+becomes a large share of it.
 """
 
 
@@ -275,7 +276,7 @@ class Runner:
             # scheduling): this machine's cores change speed from moment to moment.
             previous = numba.set_parallel_chunksize(1)
             run = self.engine.run_matches if matches else self.engine.run_hands
-            target_or_trump = target if matches else -1  # run_hands: forced trump, -1 none
+            target_or_trump = target if matches else NO_FORCED_TRUMP
             args = (
                 np.uint64(seed),
                 s,
@@ -365,10 +366,8 @@ def measure(
     The same ``hands`` are timed ``repeat`` times in a row. ``hands_per_sec``
     is the best run, as :mod:`timeit` reports the fastest: interference from
     other work only ever slows a run, so the fastest is the closest to what
-    the code can do. On this shared VM, busy code runs 20-40% slower for
-    stretches of seconds (``benchmarks/steadiness.py``), on either core, and
-    any one run may land in such a stretch. The median and every run are
-    reported beside it.
+    the code can do (``benchmarks/steadiness.py`` shows how unsteady a machine
+    can be). The median and every run are reported beside it.
     """
     threads = check_threads(threads)
     t0 = time.perf_counter()

@@ -44,3 +44,20 @@ def test_run_says_which_side_is_unknown(args, side, tmp_path):
     assert err.startswith(f"Error: {side}: unknown strategy") and "\n" not in err
     assert "did you mean" in err
     assert not (tmp_path / "r").exists()  # nothing written for bad input
+
+
+def test_bot_files_with_the_wrong_shape(tmp_path):
+    plain = tmp_path / "plain.py"
+    plain.write_text(
+        "def choose_trump(view, params, mem, rng):\n    return 0\n\n"
+        "def play_card(view, params, mem, rng):\n    return 0\n"
+    )
+    with pytest.raises(StrategyError, match="choose_trump is not a numba function"):
+        resolve(str(plain))
+    three = tmp_path / "three.py"
+    three.write_text(
+        "from hokm_sim.bots.botkit import njit\n\n@njit\ndef choose_trump(view, params, rng):\n"
+        "    return 0\n\n@njit\ndef play_card(view, params, mem, rng):\n    return 0\n"
+    )
+    with pytest.raises(StrategyError, match=r"takes 3 arguments; .* \(view, params, mem, rng\)"):
+        resolve(str(three))

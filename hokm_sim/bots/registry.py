@@ -96,6 +96,19 @@ class BotFile:
                 f"bot file {str(path)!r} lacks {' and '.join(missing)}: a bot defines "
                 "choose_trump(view, params, mem, rng) and play_card(view, params, mem, rng)"
             )
+        for fname in ("choose_trump", "play_card"):
+            py = getattr(getattr(mod, fname), "py_func", None)
+            if py is None:
+                raise StrategyError(
+                    f"bot file {str(path)!r}: {fname} is not a numba function; decorate it "
+                    "with @njit (from hokm_sim.bots.botkit import njit)"
+                )
+            n = py.__code__.co_argcount
+            if n != 4:
+                raise StrategyError(
+                    f"bot file {str(path)!r}: {fname} takes {n} arguments; a bot's {fname} "
+                    "takes (view, params, mem, rng)"
+                )
         desc = getattr(mod, "DESCRIPTION", None) or (mod.__doc__ or "").strip().split("\n")[0]
         params = {str(k): float(v) for k, v in getattr(mod, "PARAMS", {}).items()}
         if len(params) > PARAM_SIZE:

@@ -238,7 +238,10 @@ def test_cli_reports_a_fault_in_one_line_and_replays_it(runner, command, case):
     }[command] + ["--a", a, "--b", b]
     result = _invoke(args)
     assert result.exit_code == 4, (result.output, result.exception)
-    assert result.stdout == ""
+    if command == "show":  # the hand up to and including the faulty card, then the error
+        assert "stopped: seat" in result.stdout
+    else:
+        assert result.stdout == ""
     line = _error_line(result)
     assert line.startswith("Error: strategy ")
     hint = _check_message(line, spec(mode), seed, row)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -119,7 +118,7 @@ def show(
     """
     from hokm_sim.api import strategy
     from hokm_sim.sim.runner import Runner
-    from hokm_sim.sim.trace import format_record, read_trace_line, show_record
+    from hokm_sim.sim.trace import format_record, raise_fault, read_trace_line, show_record
 
     if trace_file is not None:
         click.echo(format_record(read_trace_line(trace_file, line)))
@@ -128,10 +127,11 @@ def show(
         raise click.UsageError("give --seed S and --hand H (or --trace FILE)")
     sa, sb = strategy(a, "--a"), strategy(b, "--b")
     names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
-    rec = show_record(Runner(sa, sb), seed, hand, copy, match, target or 7)
+    runner = Runner(sa, sb)
+    rec = show_record(runner, seed, hand, copy, match, target or 7)
     click.echo(format_record(rec, names))
-    if "fault" in rec:
-        sys.exit(4)
+    if "fault" in rec:  # the hand up to the fault is shown; now the fault, in one line
+        raise_fault(runner, seed, hand, copy, match, target or 7)
 
 
 COMMANDS = (trace, show)

@@ -187,6 +187,16 @@ def show_record(
     return row_to_record(rows[hand], seed, target)
 
 
+def raise_fault(
+    runner: Runner, seed: int, hand: int, copy: int = 0, match: int | None = None, target: int = 7
+) -> None:
+    """Raise the :class:`~hokm_sim.sim.runner.StrategyFault` of a hand that has one."""
+    if match is None:
+        runner.trace_hands(seed, hand, 1, copy)
+    else:
+        runner.trace_match(seed, match, target, copy)
+
+
 def read_trace_line(path: Path, line: int) -> dict:
     """Record ``line`` (from 1) of a trace file; :class:`InputError` names what is wrong."""
     try:

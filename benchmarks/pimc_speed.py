@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from hokm_sim.engine.records import C_TRICKS
-from hokm_sim.bots.registry import resolve
-from hokm_sim.sim.runner import Runner
 from hokm_sim.analysis.summary import summarize
+from hokm_sim.bots.registry import resolve
+from hokm_sim.engine.records import C_TRICKS
+from hokm_sim.sim.runner import Runner
 
 
 def main() -> None:

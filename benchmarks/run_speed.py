@@ -21,7 +21,7 @@ import time
 _IN_PROCESS = """
 import sys, time
 from hokm_sim.api import run
-from hokm_sim.cli import SIZE
+from hokm_sim.cli.options import SIZE
 a, b, n = sys.argv[1], sys.argv[2], SIZE.convert(sys.argv[3], None, None)
 run(a, b, hands=20_000, seed=1)  # load the engine
 t = time.perf_counter()

@@ -22,9 +22,9 @@ import time
 
 from distributed import Client, LocalCluster
 
-from hokm_sim.cli import SIZE
-from hokm_sim.sim.backends import Dask, Local, Work
 from hokm_sim.bots.registry import resolve
+from hokm_sim.cli.options import SIZE
+from hokm_sim.sim.backends import Dask, Local, Work
 
 
 def warm(backend, work: Work) -> None:

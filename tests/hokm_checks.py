@@ -13,6 +13,8 @@ oracle) and on the documented trace layout (:mod:`hokm_sim.engine.kernels`,
 - :class:`Stream` and friends: a slow Python copy of the documented random
   streams (``hokm_sim.engine.rng``), for exact deck and first-Hakem checks.
 - :func:`longest_suit`: the longest-suit trump rule, written independently.
+- :func:`trump_view` / :func:`bot_trump`: a bot's own ``choose_trump`` asked as
+  the engine asks it (the Hakem's first five cards, nothing else).
 """
 
 from __future__ import annotations
@@ -223,6 +225,35 @@ def longest_suit(five: list[int]) -> int:
         count[suit_of(c)] += 1
         rank_sum[suit_of(c)] += rank_of(c)
     return max(range(4), key=lambda s: (count[s], rank_sum[s], -s))
+
+
+def trump_view(five: list[int], hakem: int) -> np.ndarray:
+    """The Hakem's view while naming trump, as the engine fills it (engine/play.py):
+    its first five cards and the seat fields, nothing else."""
+    from hokm_sim.cards import mask_of
+    from hokm_sim.engine import view as vw
+
+    v = np.zeros(vw.VIEW_SIZE, np.int64)
+    v[vw.V_HAND] = mask_of(five)
+    v[vw.V_SEAT] = v[vw.V_HAKEM] = v[vw.V_LEADER] = hakem
+    v[vw.V_TRUMP] = v[vw.V_LED] = v[vw.V_WIN_CARD] = v[vw.V_WIN_SEAT] = -1
+    for i in range(4):
+        v[vw.V_TRICK + i] = -1
+    return v
+
+
+def bot_trump(spec: str, five: list[int], hakem: int = 0) -> int:
+    """The suit strategy ``spec`` names holding ``five``: its own jitted ``choose_trump``
+    (the function the engine inlines), with its parameters, a zeroed memory and a
+    fixed stream."""
+    from hokm_sim.bots.registry import resolve
+    from hokm_sim.engine.view import MEM_SIZE
+
+    s = resolve(spec)
+    choose = s.trump.module().choose_trump
+    mem = np.zeros(MEM_SIZE, np.int64)
+    rng = np.array([1, 2, 3, 4], np.uint64)
+    return int(choose(trump_view(five, hakem), s.params_array()[0], mem, rng))
 
 
 # --------------------------------------------------------------------------- streams

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hokm_checks import bot_trump
 
 from hokm_sim import reference as ref
-from hokm_sim.cards import parse_card, parse_cards, parse_suit, rank_of, suit_of
+from hokm_sim.cards import parse_card, parse_cards, parse_suit
 
 TESTS_DIR = Path(__file__).resolve().parent
 GOLDEN_DIR = TESTS_DIR / "golden"
@@ -44,10 +45,23 @@ def golden_params(stem: str) -> list[Any]:
 
 
 def test_every_golden_file_is_replayed() -> None:
+    """Every file in tests/golden has a test here that takes each of its cases."""
     on_disk = sorted(p.stem for p in GOLDEN_DIR.glob("*.json"))
     assert on_disk == sorted(GOLDEN_FILES)
+    module = globals()
     for stem in GOLDEN_FILES:
-        assert load_cases(stem), f"{stem}.json has no cases"
+        cases = load_cases(stem)
+        assert cases, f"{stem}.json has no cases"
+        replayers = [
+            fn
+            for name, fn in module.items()
+            if name.startswith("test_")
+            for mark in getattr(fn, "pytestmark", [])
+            if mark.name == "parametrize"
+            and mark.args[0] == "case"
+            and [p.id for p in mark.args[1]] == [f"{stem}-{i}" for i in range(len(cases))]
+        ]
+        assert len(replayers) == 1, f"{stem}.json: {len(replayers)} tests replay its cases"
 
 
 @pytest.mark.skipif(not SHARED_GOLDEN_DIR.is_dir(), reason=f"no {SHARED_GOLDEN_DIR}")
@@ -159,27 +173,18 @@ def test_match(case: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------- trump choice
 
 
-def longest_suit_trump(first_five: list[int]) -> int:
-    """A plain longest-suit trump rule: the suit with most of the five cards.
-
-    Ties go to the suit with the higher sum of rank indices (2 = 0 ... A = 12);
-    a tie on both goes to the lowest suit index (C D H S), so the rule is
-    always defined. It is checked against the real bot elsewhere.
-    """
-
-    def strength(suit: int) -> tuple[int, int, int]:
-        cards = [c for c in first_five if suit_of(c) == suit]
-        return (len(cards), sum(rank_of(c) for c in cards), -suit)
-
-    return max(range(4), key=strength)
-
-
-def test_longest_suit_trump_breaks_ties_by_rank_sum() -> None:
+def test_longest_bot_breaks_ties_by_rank_sum_then_suit() -> None:
+    """The tie-breaks the trump-choice cases rely on, asked of the real ``longest`` bot."""
     # Two clubs (K, 3) against two diamonds (A, Q): diamonds have the higher ranks.
-    assert longest_suit_trump(parse_cards("KC 3C AD QD 5H")) == parse_suit("D")
-    assert longest_suit_trump([parse_card(t) for t in ("2S", "3S", "AH", "4C", "5D")]) == 3
+    assert bot_trump("longest", parse_cards("KC 3C AD QD 5H")) == parse_suit("D")
+    assert bot_trump("longest", [parse_card(t) for t in ("2S", "3S", "AH", "4C", "5D")]) == 3
+    # Equal length and rank sum (K+2 = Q+3): the lower suit, clubs before hearts.
+    assert bot_trump("longest", parse_cards("KC 2C QH 3H 9D")) == parse_suit("C")
 
 
 @pytest.mark.parametrize("case", golden_params("trump_choice"))
-def test_trump_choice(case: dict[str, Any]) -> None:
-    assert longest_suit_trump(parse_cards(case["first_five"])) == parse_suit(case["trump"])
+@pytest.mark.parametrize("hakem", [0, 3])
+def test_trump_choice(case: dict[str, Any], hakem: int) -> None:
+    """The ``longest`` bot's own choose_trump, asked as the engine asks it."""
+    five = parse_cards(case["first_five"])
+    assert bot_trump("longest", five, hakem) == parse_suit(case["trump"])

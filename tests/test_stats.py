@@ -393,64 +393,243 @@ def test_sprt_verdict() -> None:
     assert hs.sprt_verdict(math.nan, a, b) == "continue"
 
 
-def _bisect(f, lo: float, hi: float) -> float:
-    """Plain bisection for a decreasing f with f(lo) > 0 > f(hi)."""
-    for _ in range(400):
-        mid = (lo + hi) / 2
-        if f(mid) > 0:
-            lo = mid
+def _golden_max(f, lo: float, hi: float, iters: int = 300) -> float:
+    """Golden-section search for the maximum of a unimodal f on [lo, hi]."""
+    g = (math.sqrt(5) - 1) / 2
+    x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
+    f1, f2 = f(x1), f(x2)
+    for _ in range(iters):
+        if f1 < f2:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + g * (hi - lo)
+            f2 = f(x2)
         else:
-            hi = mid
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - g * (hi - lo)
+            f1 = f(x1)
     return (lo + hi) / 2
 
 
-def _hand_llr(counts: list[int], values: list[float], nelo0: float, nelo1: float) -> float:
-    """STATS.md's GSPRT written out independently, with a bisection for θ."""
+def _t_of(ne: float) -> float:
+    """STATS.md: t_j = nElo_j · sqrt(2) · ln 10 / 800."""
+    return ne * math.sqrt(2) * LN10 / 800
+
+
+def _hand_llr_three(counts: list[int], nelo0: float, nelo1: float) -> float:
+    """STATS.md's GSPRT on (0, 1/2, 1), written out without the fixed-point iteration.
+
+    On three points the t-value constraint leaves a one-parameter family: with
+    ``m`` the mass at 1/2 and ``d = mu - 1/2``, ``var = (1 - m)/4 - d²`` and
+    ``d = t sigma`` give ``d = t sqrt(1 - m) / (2 sqrt(1 + t²))``, so
+    ``q = ((1 - m)/2 - d, m, (1 - m)/2 + d)``. The log-likelihood is concave
+    in ``m`` on ``(0, 1 - 4 kappa²)``; its maximum is found by golden section
+    (in a logistic coordinate, to resolve masses near 0 and near the end).
+    """
     reg = [c if c > 0 else 1e-3 for c in counts]
     p = [r / sum(reg) for r in reg]
-    mean = sum(pi * a for pi, a in zip(p, values, strict=True))
-    var = sum(pi * (a - mean) ** 2 for pi, a in zip(p, values, strict=True))
     dists = []
     for ne in (nelo0, nelo1):
-        s = 0.5 + ne * math.sqrt(2 * var) * LN10 / 800
-        d = [a - s for a in values]
+        t = _t_of(ne)
+        kappa = t / (2 * math.sqrt(1 + t * t))
+        m_max = 1 - 4 * kappa * kappa
 
-        def f(t: float, d: list[float] = d) -> float:
-            return sum(pi * di / (1 + t * di) for pi, di in zip(p, d, strict=True))
+        def q_of(y: float, kappa: float = kappa, m_max: float = m_max) -> list[float]:
+            m = m_max / (1 + math.exp(-y))
+            r = math.sqrt(1 - m)
+            return [r * (r / 2 - kappa), m, r * (r / 2 + kappa)]
 
-        lo, hi = -1 / max(d), -1 / min(d)
-        width = hi - lo
-        theta = _bisect(f, lo + 1e-13 * width, hi - 1e-13 * width)
-        dists.append([pi / (1 + theta * di) for pi, di in zip(p, d, strict=True)])
-        assert sum(dists[-1]) == pytest.approx(1.0, abs=1e-9)  # a proper distribution
-        assert sum(q * a for q, a in zip(dists[-1], values, strict=True)) == pytest.approx(s)
-    p0, p1 = dists
-    return sum(counts) * sum(pi * math.log(b / a) for pi, a, b in zip(p, p0, p1, strict=True))
+        def loglik(y: float, q_of=q_of) -> float:
+            q = q_of(y)
+            if min(q) <= 0:
+                return -math.inf
+            return sum(pi * math.log(qi) for pi, qi in zip(p, q, strict=True))
+
+        q = q_of(_golden_max(loglik, -60.0, 60.0))
+        mu = q[1] / 2 + q[2]
+        assert (mu - 0.5) / math.sqrt(q[1] / 4 + q[2] - mu * mu) == pytest.approx(t, abs=1e-9)
+        dists.append(q)
+    q0, q1 = dists
+    return sum(counts) * sum(pi * math.log(b / a) for pi, a, b in zip(p, q0, q1, strict=True))
 
 
 @pytest.mark.parametrize(
-    ("counts", "values"),
+    "counts",
     [
-        ([3, 5, 2], [0.0, 0.5, 1.0]),
-        ([2, 0, 3], [0.0, 0.5, 1.0]),
-        ([40, 100, 70], [0.0, 0.5, 1.0]),
-        ([1, 4, 0, 6, 9, 3, 2, 0, 5, 1, 3, 0, 2], [(d + 6) / 12 for d in range(-6, 7)]),
+        [3, 5, 2],
+        [2, 0, 3],
+        [40, 100, 70],
+        [3100, 13200, 3700],
+        [10000, 0, 0],
+        [0, 10000, 0],
+        [0, 0, 10000],
+        [1, 0, 0],
+        [0, 1, 0],
+        [7, 0, 9],
     ],
 )
-def test_gsprt_matches_hand_computation(counts: list[int], values: list[float]) -> None:
-    for nelo0, nelo1 in ((-3.0, 0.0), (-10.0, 5.0)):
-        expected = _hand_llr(counts, values, nelo0, nelo1)
-        assert hs.gsprt_llr(counts, values, nelo0, nelo1) == pytest.approx(expected, rel=1e-7)
+def test_gsprt_matches_hand_computation(counts: list[int]) -> None:
+    for nelo0, nelo1 in ((-3.0, 0.0), (-10.0, 5.0), (-40.0, 0.0)):
+        expected = _hand_llr_three(counts, nelo0, nelo1)
+        got = hs.gsprt_llr(counts, hs.HAND_WIN_VALUES, nelo0, nelo1)
+        assert got == pytest.approx(expected, rel=1e-7, abs=1e-9)
 
 
 def test_gsprt_two_point_support_closed_form() -> None:
-    # On {0, 1} the mean fixes the distribution: p_j = Bernoulli(s_j).
-    w, l_ = 55, 45
-    p = w / (w + l_)
-    var = p * (1 - p)
-    s0, s1 = (0.5 + ne * math.sqrt(2 * var) * LN10 / 800 for ne in (-3.0, 0.0))
-    expected = 100 * (p * math.log(s1 / s0) + (1 - p) * math.log((1 - s1) / (1 - s0)))
-    assert hs.gsprt_llr([l_, w], [0.0, 1.0]) == pytest.approx(expected, rel=1e-10)
+    # On {0, 1} the t-value fixes the distribution: Bernoulli(s_j) with
+    # (s - 1/2) / sqrt(s (1 - s)) = t_j, i.e. s_j = 1/2 + t_j / (2 sqrt(1 + t_j²)).
+    for w, l_ in ((55, 45), (100, 0), (0, 3), (1, 1)):
+        p = (w if w else 1e-3) / ((w if w else 1e-3) + (l_ if l_ else 1e-3))
+        s0, s1 = (0.5 + t / (2 * math.sqrt(1 + t * t)) for t in (_t_of(-3.0), _t_of(0.0)))
+        expected = (w + l_) * (p * math.log(s1 / s0) + (1 - p) * math.log((1 - s1) / (1 - s0)))
+        assert hs.gsprt_llr([l_, w], [0.0, 1.0]) == pytest.approx(expected, rel=1e-9)
+
+
+def test_gsprt_fit_has_the_hypothesised_t_value() -> None:
+    values = np.array([(d + 6) / 12 for d in range(-6, 7)])
+    rng = np.random.default_rng(3)
+    for counts in ([0] * 6 + [10] + [0] * 6, [5] + [0] * 12, list(rng.integers(0, 1000, 13))):
+        reg = np.where(np.array(counts) > 0, counts, 1e-3)
+        p = reg / reg.sum()
+        for ne in (-3.0, 0.0, 40.0, -1000.0):
+            q = hs._mle_t_value(p, values, _t_of(ne))
+            mu = float(q @ values)
+            assert q.sum() == pytest.approx(1.0, abs=1e-12) and np.all(q > 0)
+            assert (mu - 0.5) / math.sqrt(float(q @ (values - mu) ** 2)) == pytest.approx(
+                _t_of(ne), rel=1e-7, abs=1e-10
+            )
+
+
+# Reference values from fishtest's own LLR code, server/fishtest/stats/LLRcalc.py of
+# github.com/official-stockfish/fishtest at commit b8eecff220b562a0dc2c4e68d1fa02521e06d72c,
+# run unmodified outside this repository (fishtest's test suite pins no LLR values).
+# fishtest multiplies by the regularised total (1e-3 per empty cell), we by the true
+# number of pairs N; the comparison rescales by that ratio.
+_V5 = [0.0, 0.25, 0.5, 0.75, 1.0]
+_V13 = [(d + 6) / 12 for d in range(-6, 7)]
+_SQRT2 = math.sqrt(2)
+
+
+def _regularised_total(counts: list[int]) -> float:
+    return sum(c if c > 0 else 1e-3 for c in counts)
+
+
+@pytest.mark.parametrize(
+    ("counts", "nelo0", "nelo1", "fishtest"),
+    [
+        # LLR_normalized(nelo0, nelo1, pentanomial): pairs LL, LD+DL, LW+DD+WL, DW+WD, WW
+        # score 0, 1/4, 1/2, 3/4, 1 -- the pair t-value with t_j = nElo_j sqrt(2) ln 10 / 800.
+        ([10000, 0, 0, 0, 0], -3.0, 0.0, -121.36446242019494),
+        ([0, 0, 0, 0, 10000], -3.0, 0.0, 122.85551056304118),
+        ([0, 0, 10000, 0, 0], -3.0, 0.0, 1.4835530109575283),
+        ([1000, 2000, 3000, 2500, 1500], -3.0, 0.0, 15.947820565435197),
+        ([1, 60, 500, 1200, 600], 0.0, 2.0, 13.441404954476775),
+        ([1, 20, 300, 900, 779], 0.0, 2.0, 12.633791100093267),
+        ([350, 2200, 5400, 2150, 400], 0.0, 2.0, 0.13859553122722837),
+        ([7, 0, 3, 0, 1], -3.0, 0.0, -0.0851301849208261),
+    ],
+)
+def test_gsprt_matches_fishtest_pentanomial(
+    counts: list[int], nelo0: float, nelo1: float, fishtest: float
+) -> None:
+    ours = hs.gsprt_llr(counts, _V5, nelo0, nelo1) * _regularised_total(counts) / sum(counts)
+    assert ours == pytest.approx(fishtest, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("counts", "fishtest", "fishtest_alt"),
+    [
+        # LLR_normalized(-3 sqrt 2, 0, [L, D, W]) and LLR_normalized_alt(-3 sqrt 2, 0, [L, D, W]):
+        # on three outcomes fishtest's t is per game, t_j = nElo_j ln 10 / 800, so nElo
+        # times sqrt 2 there is our pair-level t on (0, 1/2, 1) for nElo -3 vs 0.
+        ([10000, 0, 0], -121.36445031137185, -0.08634729737232834),
+        ([0, 0, 10000], 122.8554982491966, 0.0863465517930976),
+        ([0, 10000, 0], 1.484126289845402, 0.7455239875487331),
+        ([1, 0, 0], -0.012130196120684871, -0.0008621993531057434),
+        ([3100, 13200, 3700], 14.054557397241394, 14.026054530884934),
+        ([4900, 10150, 4950], 2.3611087995511864, 2.360874899831649),
+        ([2600, 4950, 2450], -1.832050202551722, -1.8320666279642652),
+    ],
+)
+def test_gsprt_matches_fishtest_hand_wins(
+    counts: list[int], fishtest: float, fishtest_alt: float
+) -> None:
+    scale = _regularised_total(counts) / sum(counts)
+    assert hs.gsprt_llr(counts) * scale == pytest.approx(fishtest, rel=1e-9)
+    assert hs.llr_approx(counts) * scale == pytest.approx(fishtest_alt, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("counts", "nelo0", "nelo1", "fishtest"),
+    [
+        # N * LLR(pdf, t0, t1, ref=1/2, statistic="t_value") on the 13 points (D + 6) / 12,
+        # N and pdf from results_to_pdf's regularisation, t_j = nElo_j sqrt(2) ln 10 / 800.
+        (
+            [30, 90, 250, 400, 900, 1200, 1500, 1250, 880, 420, 260, 80, 35],
+            -3.0,
+            0.0,
+            1.0711089876331137,
+        ),
+        ([1, 4, 0, 6, 9, 3, 2, 0, 5, 1, 3, 0, 2], -10.0, 5.0, -0.4887841221793913),
+        # fishtest's MLE_t_value stops after 10 steps and returns 0.06634995271025369 here;
+        # with its loop run until q moves less than 1e-9 (STATS.md's stop, as we do) the
+        # same code gives the value below.
+        ([0] * 6 + [500] + [0] * 6, -3.0, 0.0, 0.06634628083392946),
+    ],
+)
+def test_gsprt_matches_fishtest_points(
+    counts: list[int], nelo0: float, nelo1: float, fishtest: float
+) -> None:
+    ours = hs.gsprt_llr(counts, _V13, nelo0, nelo1) * _regularised_total(counts) / sum(counts)
+    assert ours == pytest.approx(fishtest, rel=1e-9)
+
+
+def test_gsprt_near_fishtest_ten_step_fit() -> None:
+    # fishtest as shipped (at most 10 fixed-point steps) on the single-bin case above.
+    counts = [0] * 6 + [500] + [0] * 6
+    ours = hs.gsprt_llr(counts, _V13) * _regularised_total(counts) / 500
+    assert ours == pytest.approx(0.06634995271025369, rel=1e-4)
+
+
+def test_gsprt_extremes() -> None:
+    a, b = hs.sprt_bounds()
+    # All losses: a regression far beyond the bound (STATS.md: about -121), where the
+    # approximation, like the old mean form, sees almost nothing.
+    loss = hs.gsprt_llr([10000, 0, 0])
+    assert loss == pytest.approx(-121.36445, abs=1e-4)
+    assert loss < 40 * a and hs.sprt_verdict(loss, a, b) == "H0"
+    assert abs(hs.llr_approx([10000, 0, 0])) < 0.1
+    # All wins: no regression, just as far beyond the other bound.
+    win = hs.gsprt_llr([0, 0, 10000])
+    assert win == pytest.approx(122.85550, abs=1e-4)
+    assert hs.sprt_verdict(win, a, b) == "H1"
+    # All splits: t = 0, as H1 says, but little evidence against H0; undecided.
+    split = hs.gsprt_llr([0, 10000, 0])
+    assert 0 < split < b and hs.sprt_verdict(split, a, b) == "continue"
+    assert split == pytest.approx(1.4841263, rel=1e-6)
+    assert 0 < hs.gsprt_llr([0, 100, 0]) < 0.02
+    # Tiny N: finite, small, and of the right sign.
+    assert hs.gsprt_llr([1, 0, 0]) == pytest.approx(-0.0121302 / 1.002, rel=1e-5)  # true N = 1
+    assert 0 < hs.gsprt_llr([0, 0, 1]) < 0.02
+    assert 0 <= hs.gsprt_llr([0, 1, 0]) < 0.02
+    assert hs.gsprt_llr([0, 0, 0]) == 0.0 and hs.llr_approx([0, 0, 0]) == 0.0
+    # More of the same evidence moves the LLR further, nearly in proportion.
+    assert hs.gsprt_llr([20000, 0, 0]) == pytest.approx(2 * loss, rel=1e-3)
+
+
+def test_gsprt_single_nonzero_bin_points() -> None:
+    # One D value only: below 1/2 a regression, above it no regression, at D = 0 undecided.
+    a, b = hs.sprt_bounds()
+    for i in range(13):
+        counts = [0] * 13
+        counts[i] = 1000
+        llr = hs.gsprt_llr(counts, _V13)
+        assert math.isfinite(llr) and math.isfinite(hs.llr_approx(counts, _V13))
+        if i < 6:
+            assert llr < a
+        elif i > 6:
+            assert llr > b
+        else:
+            assert 0 < llr < b
 
 
 @pytest.mark.parametrize(
@@ -460,17 +639,33 @@ def test_gsprt_two_point_support_closed_form() -> None:
         ([2500, 5000, 2500], hs.HAND_WIN_VALUES),
         ([2600, 4950, 2450], hs.HAND_WIN_VALUES),
         ([1000, 5000, 1100], hs.HAND_WIN_VALUES),
+        ([3100, 13200, 3700], hs.HAND_WIN_VALUES),
+        ([2000, 5000, 3000], hs.HAND_WIN_VALUES),
         (
             [30, 90, 250, 400, 900, 1200, 1500, 1250, 880, 420, 260, 80, 35],
-            [(d + 6) / 12 for d in range(-6, 7)],
+            _V13,
         ),
+        ([1000, 2000, 3000, 2500, 1500], _V5),
     ],
 )
 def test_gsprt_close_to_approximation(counts: list[int], values: tuple[float, ...]) -> None:
+    # STATS.md's approximation (N/2) ln((1 + (t - t0)²) / (1 + (t - t1)²)) on moderate counts.
     exact = hs.gsprt_llr(counts, values)
     approx = hs.llr_approx(counts, values)
     assert abs(exact) > 0.1  # not a vacuous comparison
-    assert exact == pytest.approx(approx, rel=0.03)
+    assert exact == pytest.approx(approx, rel=0.02)
+
+
+def test_llr_approx_is_the_stats_md_formula() -> None:
+    counts = [3100, 13200, 3700]
+    n = sum(counts)
+    p = np.array(counts) / n
+    a = np.array(hs.HAND_WIN_VALUES)
+    mu = float(p @ a)
+    t = (mu - 0.5) / math.sqrt(float(p @ (a - mu) ** 2))
+    t0, t1 = _t_of(-3.0), _t_of(0.0)
+    expected = n / 2 * math.log((1 + (t - t0) ** 2) / (1 + (t - t1) ** 2))
+    assert hs.llr_approx(counts) == pytest.approx(expected, rel=1e-12)
 
 
 def test_gsprt_sign() -> None:
@@ -480,11 +675,13 @@ def test_gsprt_sign() -> None:
     assert hs.gsprt_llr([4 * c for c in good]) > 4 * 0.99 * hs.gsprt_llr(good)
     bad = [3000, 5000, 2000]
     assert hs.gsprt_llr(bad) < 0
-    # Halfway between s0 and s1 the two hypotheses fit almost equally well.
+    # Halfway between t0 and t1 the two hypotheses fit equally well.
     s_mid = hs.gsprt_llr([2500, 5000, 2500], nelo0=-3, nelo1=3)
     assert abs(s_mid) < 1e-6
     # Swapping the hypotheses negates the LLR.
     assert hs.gsprt_llr(good, nelo0=0, nelo1=-3) == pytest.approx(-hs.gsprt_llr(good))
+    # Mirroring the counts (A and B swap roles) and the hypotheses leaves it unchanged.
+    assert hs.gsprt_llr(good[::-1], nelo0=3, nelo1=0) == pytest.approx(hs.gsprt_llr(good))
 
 
 @pytest.mark.parametrize(
@@ -499,13 +696,35 @@ def test_gsprt_degenerate_counts(counts: list[int]) -> None:
     assert hs.gsprt_llr([5], [1.0]) == 0.0
 
 
+def test_gsprt_wide_hypotheses() -> None:
+    # |nElo| in the hundreds: from the uniform start the fit's first step has no root;
+    # the fit starts again from the two-point distribution, or walks to t.
+    for counts in ([10, 10, 10], [10000, 0, 0], [0, 10000, 0], [0, 0, 7], [3100, 13200, 3700]):
+        for nelo0, nelo1 in ((-1000.0, 0.0), (-300.0, 0.0), (0.0, 1000.0), (-100.0, 200.0)):
+            llr = hs.gsprt_llr(counts, nelo0=nelo0, nelo1=nelo1)
+            assert llr == pytest.approx(_hand_llr_three(counts, nelo0, nelo1), rel=1e-6), counts
+    # The data sit near nElo 0: H1 nElo 0 beats H0 nElo -1000 by a wide margin.
+    assert hs.gsprt_llr([10, 10, 10], nelo0=-1000.0, nelo1=0.0) > 40
+    # Points, one D value only, and bounds of thousands.
+    for i in range(13):
+        counts = [0] * 13
+        counts[i] = 10**7
+        assert math.isfinite(hs.gsprt_llr(counts, _V13, -3000.0, 3000.0))
+
+
 def test_gsprt_invalid_input() -> None:
     with pytest.raises(ValueError):
         hs.gsprt_llr([1, 2, 3], [0.0, 0.5, 0.5])
     with pytest.raises(ValueError):
         hs.gsprt_llr([1, 2, 3], [0.0, 0.5, 1.5])
-    with pytest.raises(ValueError):  # hypotheses beyond the support
-        hs.gsprt_llr([10, 10, 10], nelo0=-1000.0, nelo1=0.0)
+    with pytest.raises(ValueError):  # no value above 1/2: t is never positive
+        hs.gsprt_llr([1, 2], [0.0, 0.5])
+    with pytest.raises(ValueError):
+        hs.gsprt_llr([1, 2], [0.6, 0.8])
+    with pytest.raises(ValueError):
+        hs.gsprt_llr([1, 2, 3], nelo0=-math.inf)
+    with pytest.raises(ValueError):
+        hs.llr_approx([1, 2, 3], nelo1=math.nan)
 
 
 @settings(max_examples=150)
@@ -519,8 +738,27 @@ def test_gsprt_finite_for_any_counts_hand_wins(counts: list[int]) -> None:
 @settings(max_examples=75)
 @given(st.lists(st.integers(0, 10**7), min_size=13, max_size=13))
 def test_gsprt_finite_for_any_counts_points(counts: list[int]) -> None:
-    values = [(d + 6) / 12 for d in range(-6, 7)]
-    assert math.isfinite(hs.gsprt_llr(counts, values))
+    assert math.isfinite(hs.gsprt_llr(counts, _V13))
+
+
+@pytest.mark.parametrize(
+    ("wins", "code", "word"),
+    [
+        ("10000,0,0", 1, "REGRESSION"),
+        ("0,0,10000", 0, "NO REGRESSION"),
+        ("0,10000,0", 3, "UNDECIDED"),
+    ],
+)
+def test_cli_sprt_extremes(wins: str, code: int, word: str) -> None:
+    from click.testing import CliRunner
+
+    from hokm_sim.cli import main
+
+    res = CliRunner().invoke(main, ["sprt", "--wins", wins])
+    assert res.exit_code == code, res.output
+    assert res.output.startswith(word)
+    if wins == "10000,0,0":
+        assert "LLR -121.36" in res.output
 
 
 def test_sprt_expected_pairs() -> None:

@@ -28,9 +28,12 @@ Robustness
 Conventions chosen where STATS.md leaves room (see each docstring):
 
 - ``pair_score`` uses the unbiased sample variance (``ddof=1``) of the pair
-  scores, as STATS.md says "sample variance"; the SPRT uses the variance of
-  the (regularised) empirical distribution ``p_i`` itself, which is what the
-  generalised likelihood ratio is written in.
+  scores, as STATS.md says "sample variance"; the SPRT works with the
+  (regularised) empirical distribution ``p_i`` itself, which is what the
+  generalised likelihood ratio is written in: its hypotheses fix the t-value
+  ``(mu - 1/2) / sigma`` of the pair distribution, as fishtest's
+  ``LLR_normalized`` does, and :func:`llr_approx` takes the sample t-value
+  from the mean and variance of ``p``.
 - An Elo interval is the score interval mapped through ``E``; its
   :attr:`Estimate.half_width` is STATS.md's ``Elo ± = (E(hi) - E(lo)) / 2``.
 - Before taking Elo, the score and its interval ends are clamped into
@@ -56,6 +59,7 @@ from statsmodels.stats.multitest import multipletests
 
 __all__ = [
     "ELO_PER_NELO_UNIT",
+    "GSPRT_TOL",
     "GSPRT_ZERO_COUNT",
     "HAND_WIN_VALUES",
     "Estimate",
@@ -754,67 +758,199 @@ def sprt_verdict(llr: float, a: float, b: float, *, at_cap: bool = False) -> Spr
     return "inconclusive" if at_cap else "continue"
 
 
+GSPRT_TOL = 1e-9
+"""The t-value fit stops when no probability moves by more than this (STATS.md)."""
+
+_GSPRT_MAX_ITER = 1000
+_GSPRT_WALK_FITS = 200
+
+
+def _nelo_to_t(nelo: float) -> float:
+    """Pair-level t-value ``nElo · sqrt(2) · ln 10 / 800`` of a normalised Elo."""
+    return nelo * math.sqrt(2.0) / ELO_PER_NELO_UNIT
+
+
 def _gsprt_setup(
     counts: ArrayLike, values: ArrayLike, nelo0: float, nelo1: float
 ) -> tuple[float, NDArray[np.float64], NDArray[np.float64], float, float] | None:
-    """Regularised distribution and the two hypothesised means, or None if undecidable.
+    """Regularised distribution and the two hypothesised t-values, or None if undecidable.
 
-    Returns ``(N, p, a, s0, s1)`` where ``N`` is the true number of pairs and
-    ``p`` the distribution with zero counts replaced by ``GSPRT_ZERO_COUNT``.
-    None when ``N = 0`` or the support has a single value (zero variance).
+    Returns ``(N, p, a, t0, t1)`` where ``N`` is the true number of pairs,
+    ``p`` the distribution with zero counts replaced by ``GSPRT_ZERO_COUNT``
+    and ``t_j`` the pair-level t-values of ``nelo0`` and ``nelo1``. None when
+    ``N = 0`` or the support has a single value (no scale, nothing to test).
+    A support of two or more values must have values on both sides of 1/2:
+    otherwise the t-value of every distribution on it has one sign and the
+    hypotheses cannot both be fitted.
     """
     c, a = _counts_values(counts, values)
     if np.unique(a).size != a.size:
         raise ValueError("GSPRT support values must be distinct")
+    if not (math.isfinite(nelo0) and math.isfinite(nelo1)):
+        raise ValueError(f"nElo bounds must be finite, got {nelo0}, {nelo1}")
+    if a.size < 2:
+        return None
+    if not float(a.min()) < 0.5 < float(a.max()):
+        raise ValueError(
+            f"GSPRT support ({float(a.min())}, ..., {float(a.max())}) must have values "
+            "below and above 1/2"
+        )
     n = float(c.sum())
-    if n <= 0 or a.size < 2:
+    if n <= 0:
         return None
     reg = np.where(c > 0, c, GSPRT_ZERO_COUNT)
     p = reg / reg.sum()
-    mean = float(np.dot(p, a))
-    var = float(np.dot(p, (a - mean) ** 2))
-    if not var > 0.0:
-        return None
-    s0, s1 = nelo_to_score(nelo0, var), nelo_to_score(nelo1, var)
-    lo, hi = float(a.min()), float(a.max())
-    for s in (s0, s1):
-        if not lo < s < hi:
-            raise ValueError(
-                f"hypothesised score {s:.6g} lies outside the support ({lo}, {hi}); "
-                "the nElo bounds are too far apart for this distribution"
-            )
-    return n, p, a, s0, s1
+    return n, p, a, _nelo_to_t(nelo0), _nelo_to_t(nelo1)
 
 
-def _gsprt_theta(p: NDArray[np.float64], d: NDArray[np.float64]) -> float:
-    """Root ``θ`` of ``Σ p_i d_i / (1 + θ d_i) = 0`` with every ``1 + θ d_i > 0``.
+def _secular_denominators(p: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``1 + x b_i`` at the root ``x`` of ``Σ p_i b_i / (1 + x b_i) = 0`` (all ``p_i > 0``).
 
-    ``d_i = a_i - s`` takes both signs (``s`` is strictly inside the
-    support), so the admissible interval is ``(-1/max d, -1/min d)``. There
-    the function decreases strictly from ``+inf`` to ``-inf``, so the root is
-    unique; it lies on the side of 0 given by the sign of ``Σ p_i d_i``. The
-    open end is approached geometrically until the sign changes, then
-    ``brentq`` finds the root.
+    The root with every ``1 + x b_i > 0`` exists when ``b`` takes both signs
+    and is unique: on the admissible interval the sum decreases strictly from
+    ``+inf`` to ``-inf``, and the root lies on the side of 0 given by the sign
+    of ``Σ p_i b_i``, towards the pole ``-1/b_k`` of the extreme ``b_k`` on
+    the other side. With a nearly degenerate ``p`` the root sits next to that
+    pole (``1 + x b_k`` as small as ``p_k``), where ``x`` itself cannot
+    resolve the denominators. So the root is found in ``u = 1 + x b_k``:
+    ``1 + x b_i = (1 - r_i) + u r_i`` with ``r_i = b_i / b_k <= 1``, which
+    keeps full relative precision however small ``u`` is. The pole is
+    approached geometrically until the sign changes, then ``brentq`` refines.
+
+    Raises
+    ------
+    ValueError
+        When ``b`` does not take both signs (no root: the hypothesis cannot be
+        fitted to this distribution).
     """
-
-    def f(t: float) -> float:
-        return float(np.sum(p * d / (1.0 + t * d)))
-
-    f0 = float(np.dot(p, d))
+    f0 = float(np.dot(p, b))
     if f0 == 0.0:
-        return 0.0
-    end = -1.0 / float(d.min()) if f0 > 0 else -1.0 / float(d.max())
-    inner = 0.0
-    for k in range(1, 200):
-        t = end * (1.0 - 2.0**-k)
-        ft = f(t)
-        if (ft < 0) if f0 > 0 else (ft > 0):
-            lo, hi = (inner, t) if f0 > 0 else (t, inner)
-            return float(optimize.brentq(f, lo, hi, xtol=1e-300, rtol=4.0 * np.finfo(float).eps))
-        if ft == 0.0:
-            return t
-        inner = t
-    return inner  # pragma: no cover - the sign always changes before 2**-199
+        return np.ones_like(b)
+    k = int(np.argmin(b)) if f0 > 0 else int(np.argmax(b))
+    bk = float(b[k])
+    if not (bk < 0.0 if f0 > 0 else bk > 0.0):
+        raise ValueError("the hypothesised t-value cannot be fitted to this distribution")
+    r = b / bk
+    one_minus_r = np.where(b == bk, 0.0, 1.0 - r)
+    pb = p * b
+    positive = f0 > 0
+
+    def g(u: float) -> float:
+        return float(np.sum(pb / (one_minus_r + u * r)))
+
+    g1 = g(1.0)  # f0 again, up to rounding
+    if (g1 <= 0.0) if positive else (g1 >= 0.0):
+        return np.ones_like(b)  # |f0| is rounding noise: the root is x = 0
+    hi, lo = 1.0, 0.5
+    while True:
+        gl = g(lo)
+        if gl == 0.0:
+            return one_minus_r + lo * r
+        if (gl < 0.0) if positive else (gl > 0.0):
+            break
+        hi, lo = lo, lo / 2.0
+        if lo == 0.0:  # pragma: no cover - the pole term dominates long before
+            return one_minus_r + hi * r
+    u = optimize.brentq(g, lo, hi, xtol=1e-300, rtol=4.0 * np.finfo(float).eps)
+    return one_minus_r + float(u) * r
+
+
+def _fit_t_value(
+    p: NDArray[np.float64], a: NDArray[np.float64], t: float, q: NDArray[np.float64]
+) -> NDArray[np.float64] | None:
+    """STATS.md's fixed-point iteration for the t-value fit, from ``q``; None if it fails.
+
+    With ``mu`` and ``sigma`` of the current ``q`` set
+    ``b_i = a_i - 1/2 - t sigma (1 + ((mu - a_i) / sigma)²) / 2``, solve
+    ``Σ p_i b_i / (1 + x b_i) = 0`` for ``x`` and set ``q_i = p_i / (1 + x b_i)``;
+    stop when no ``q_i`` moves by more than ``GSPRT_TOL``. Fails (None) when
+    some ``b`` does not take both signs, so that the equation has no root, or
+    after ``_GSPRT_MAX_ITER`` steps.
+    """
+    for _ in range(_GSPRT_MAX_ITER):
+        mu = float(np.dot(q, a))
+        dev2 = (a - mu) ** 2
+        var = float(np.dot(q, dev2))
+        sigma = math.sqrt(var)
+        # t sigma (1 + z²) / 2 with z = (mu - a) / sigma, written without dividing by sigma
+        b = a - 0.5 - t * (var + dev2) / (2.0 * sigma)
+        try:
+            new = p / _secular_denominators(p, b)
+        except ValueError:
+            return None
+        new /= new.sum()
+        moved = float(np.max(np.abs(new - q)))
+        q = new
+        if moved < GSPRT_TOL:
+            return q
+    return None  # pragma: no cover - converges in tens of steps on every input tried
+
+
+def _two_point(a: NDArray[np.float64], t: float) -> NDArray[np.float64]:
+    """The distribution on the two ends of the support with t-value ``t``.
+
+    Mass ``w`` on ``hi`` and ``1 - w`` on ``lo``: with ``c = (1/2 - lo) / (hi - lo)``
+    the t-value is ``(w - c) / sqrt(w (1 - w))``, and ``t`` is reached at
+    ``w = (2c + t² + t sqrt(4c (1 - c) + t²)) / (2 (1 + t²))``.
+    """
+    lo, hi = int(np.argmin(a)), int(np.argmax(a))
+    c = (0.5 - float(a[lo])) / float(a[hi] - a[lo])
+    w = (2.0 * c + t * t + t * math.sqrt(4.0 * c * (1.0 - c) + t * t)) / (2.0 * (1.0 + t * t))
+    q = np.zeros(a.size)
+    q[lo], q[hi] = 1.0 - w, w
+    return q
+
+
+def _mle_t_value(p: NDArray[np.float64], a: NDArray[np.float64], t: float) -> NDArray[np.float64]:
+    """Distribution on support ``a`` closest to ``p`` with t-value ``(mu - 1/2) / sigma = t``.
+
+    Maximum likelihood ``max Σ p_i ln q_i`` under the constraint, by the
+    fixed-point iteration of STATS.md (fishtest's ``MLE_t_value``) started
+    from the uniform ``q`` (:func:`_fit_t_value`).
+
+    From the uniform start the first step has no root once ``|t|`` is large
+    (about ``|nElo| > 200`` on ``(0, 1/2, 1)``), although such t-values are
+    attainable. Then the same iteration starts from the two-point
+    distribution on the ends of the support with t-value ``t``
+    (:func:`_two_point`, mixed with 0.1% of the uniform so no ``q_i`` is 0);
+    if that fails too, the fit walks to ``t`` from ``t = 0`` (which always
+    fits: ``b_i = a_i - 1/2``), each fit started from the previous one, with
+    the step halved whenever a fit fails. Where several ways work they agree.
+
+    Raises
+    ------
+    ValueError
+        When the walk does not reach ``t`` within ``_GSPRT_WALK_FITS`` fits:
+        only for bounds of hundreds of nElo on nearly degenerate counts (e.g.
+        nElo -1000 on 10^5 pairs that all split), never for the few nElo an
+        SPRT is run with.
+    """
+    uniform = np.full(p.size, 1.0 / p.size)
+    q = _fit_t_value(p, a, t, uniform)
+    if q is not None:
+        return q
+    q = _fit_t_value(p, a, t, 0.999 * _two_point(a, t) + 0.001 * uniform)
+    if q is not None:
+        return q
+    done = 0.0
+    q = _fit_t_value(p, a, 0.0, uniform)
+    step = 0.25 * math.copysign(1.0, t)
+    for _ in range(_GSPRT_WALK_FITS):
+        if q is None or done == t:
+            break
+        nxt = t if abs(t - done) <= abs(step) else done + step
+        fit = _fit_t_value(p, a, nxt, q)
+        if fit is None:
+            step /= 2.0
+        else:
+            q, done = fit, nxt
+    if q is None or done != t:
+        nelo = t * ELO_PER_NELO_UNIT / math.sqrt(2.0)
+        raise ValueError(
+            f"cannot fit the hypothesised t-value {t:.6g} (nElo {nelo:.6g}) to this "
+            "distribution: the nElo bounds are too far from 0 for these counts"
+        )
+    return q
 
 
 def gsprt_llr(
@@ -825,13 +961,19 @@ def gsprt_llr(
 ) -> float:
     """Generalised SPRT log-likelihood ratio of H1 (``nelo1``) against H0 (``nelo0``).
 
-    Implements STATS.md: zero counts are replaced by ``1e-3`` and
-    ``p_i = count_i / Σ count``; the variance of ``p`` converts the nElo
-    bounds into mean scores ``s_j`` (:func:`nelo_to_score`); for each ``s_j``
-    the distribution on the same support closest to ``p`` with mean ``s_j``
-    is ``p_ji = p_i / (1 + θ_j (a_i - s_j))``, with ``θ_j`` the root of
-    ``Σ p_i (a_i - s_j) / (1 + θ (a_i - s_j)) = 0``; and
-    ``LLR = N Σ p_i ln(p_1i / p_0i)``.
+    Implements STATS.md, the normalised-Elo statistic as fishtest's
+    ``LLR_normalized`` uses it: the hypotheses fix the t-value
+    ``t = (mu - 1/2) / sigma`` of the pair-score distribution at
+    ``t_j = nElo_j · sqrt(2) · ln 10 / 800``. Zero counts are replaced by
+    ``1e-3`` and ``p_i = count_i / Σ count``; for each ``t_j`` the
+    distribution ``q_j`` on the same support closest to ``p`` (maximum
+    likelihood) with t-value ``t_j`` is found by STATS.md's iteration
+    (:func:`_mle_t_value`); and ``LLR = N Σ p_i ln(q_1i / q_0i)``.
+
+    Because the hypotheses fix ``t`` and not the mean, a distribution with
+    almost no spread is strong evidence: 10,000 lost pairs and nothing else
+    give about -121, far beyond the bound -2.94, where converting nElo to a
+    mean with the sample variance gave almost nothing.
 
     Parameters
     ----------
@@ -840,7 +982,7 @@ def gsprt_llr(
     values
         Support: ``(0, 1/2, 1)`` for hand wins, the 13 values
         ``(D + 6) / 12`` for points (:func:`points_pair_distribution`).
-        Distinct values in ``[0, 1]``.
+        Distinct values in ``[0, 1]``, some below and some above 1/2.
     nelo0, nelo1
         Normalised Elo of H0 and H1 (STATS.md: -3 and 0).
 
@@ -848,23 +990,24 @@ def gsprt_llr(
     -------
     float
         The LLR; positive favours H1. ``N`` is the true number of pairs (not
-        the regularised total), so ``N = 0`` gives exactly 0. A support with a
-        single value has no variance and no information: 0.0 as well.
+        the regularised total, as fishtest uses; they differ by ``1e-3`` per
+        empty cell), so ``N = 0`` gives exactly 0. A support with a single
+        value has no scale and no information: 0.0 as well.
 
     Raises
     ------
     ValueError
-        For malformed input, or when an ``s_j`` falls outside the support
-        (only for nElo bounds of hundreds; no distribution has that mean).
+        For malformed input, a support without values on both sides of 1/2,
+        or (only for nElo bounds of many hundreds) a hypothesis the
+        iteration cannot fit.
     """
     setup = _gsprt_setup(counts, values, nelo0, nelo1)
     if setup is None:
         return 0.0
-    n, p, a, s0, s1 = setup
-    d0, d1 = a - s0, a - s1
-    th0, th1 = _gsprt_theta(p, d0), _gsprt_theta(p, d1)
-    # ln(p1i / p0i) = ln(1 + θ0 d0i) - ln(1 + θ1 d1i)
-    return float(n * np.sum(p * (np.log1p(th0 * d0) - np.log1p(th1 * d1))))
+    n, p, a, t0, t1 = setup
+    q0 = _mle_t_value(p, a, t0)
+    q1 = q0 if t1 == t0 else _mle_t_value(p, a, t1)
+    return float(n * np.sum(p * (np.log(q1) - np.log(q0))))
 
 
 def llr_approx(
@@ -873,18 +1016,24 @@ def llr_approx(
     nelo0: float = -3.0,
     nelo1: float = 0.0,
 ) -> float:
-    """Quadratic approximation ``(N/2) ln(Σ p_i (a_i - s0)² / Σ p_i (a_i - s1)²)`` of the LLR.
+    """STATS.md's approximation ``(N/2) ln((1 + (t - t0)²) / (1 + (t - t1)²))`` of the LLR.
 
-    Same regularisation, ``N`` and ``s_j`` as :func:`gsprt_llr`; close to it
-    when ``s0`` and ``s1`` are near the observed mean. Meant for checking.
+    ``t = (mu - 1/2) / sigma`` is the sample t-value of the regularised
+    distribution ``p`` (mean and variance of ``p`` itself), ``t_j`` the
+    hypotheses' t-values; same ``N`` and regularisation as
+    :func:`gsprt_llr`, and the same as fishtest's ``LLR_normalized_alt`` for
+    three outcomes. Close to :func:`gsprt_llr` when ``t`` is small and the
+    distribution has a reasonable shape; far from it at the extremes (all
+    losses: about -0.09 instead of -121 for 10,000 pairs). Meant for checking
+    and for quick replays, never for a verdict.
     """
     setup = _gsprt_setup(counts, values, nelo0, nelo1)
     if setup is None:
         return 0.0
-    n, p, a, s0, s1 = setup
-    m0 = float(np.dot(p, (a - s0) ** 2))
-    m1 = float(np.dot(p, (a - s1) ** 2))
-    return n / 2.0 * math.log(m0 / m1)
+    n, p, a, t0, t1 = setup
+    mu = float(np.dot(p, a))
+    t = (mu - 0.5) / math.sqrt(float(np.dot(p, (a - mu) ** 2)))
+    return n / 2.0 * (math.log1p((t - t0) ** 2) - math.log1p((t - t1) ** 2))
 
 
 def sprt_expected_pairs(

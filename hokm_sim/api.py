@@ -475,7 +475,10 @@ def sprt(
         raise InputError(f"need 0 < alpha, beta and alpha + beta < 1, got {alpha}, {beta}")
     values = np.array([0.0, 0.5, 1.0]) if metric == "wins" else np.arange(13) / 12.0
     lo, hi = sprt_bounds(alpha, beta)
-    llr = float(gsprt_llr(c, values, elo0, elo1))
+    try:
+        llr = float(gsprt_llr(c, values, elo0, elo1))
+    except ValueError as exc:  # bounds the pair distribution cannot reach
+        raise InputError(f"--elo0/--elo1: {exc}") from None
     v = sprt_verdict(llr, lo, hi)
     hyp = v if v in ("H0", "H1") else "inconclusive"
     return {

@@ -20,10 +20,38 @@ target. Two kinds:
 
 ``sort = "elo"`` orders the runs' comparison table by Elo. ``question``
 states what the experiment answers; the report repeats it.
+
+Schema
+------
+Every key, its type and its range; anything else is an
+:class:`ExperimentError` of one line naming the key (and the run's number)::
+
+    key          type              range / meaning                        kinds
+    name         string            the report's title (default: file name) both
+    question     string            what the experiment answers            both
+    description  string            a paragraph for the report             both
+    kind         string            "runs" (default) or "tournament"       both
+    seed         integer           0 .. 2**64 - 1 (default 1)             both
+    hands        integer           >= 1 deals (runs: 1,000,000 unless     both
+                                   matches; tournament: 100,000)
+    sort         string            "elo"                                  runs
+    matches      integer           >= 1 matches, instead of hands         runs
+    target       integer           >= 1 points to win a match (7)         runs
+    runs         array of tables   at least one [[runs]]                  runs
+    strategies   array of strings  at least 2 strategy specs              tournament
+
+    [[runs]]     a, b (strategy spec strings, required); hands, matches,
+                 target, seed as above (override the top-level value; a
+                 run's matches replaces the top-level hands and the other
+                 way round); duplicate (true or false, default true)
+
+Sizes are TOML integers (``200000`` or ``200_000``); ``1.5`` or ``"200k"``
+are refused, as are ``"no"`` for a boolean and a number for a strategy.
 """
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,10 +77,100 @@ TOP_KEYS = {
     "sort",
     "description",
 }
+KINDS = ("runs", "tournament")
+ONLY_RUNS = {"matches", "target", "runs", "sort"}
+ONLY_TOURNAMENT = {"strategies"}
+SORTS = ("elo",)
+INTEGER = 'a TOML integer such as 200000 or 200_000 (not 1.5, 2e5 or "200k")'
 
 
 class ExperimentError(InputError):
     """An experiment file that cannot be run; the message names the problem."""
+
+
+def _show(value: Any) -> str:
+    """A value as the file wrote it, short."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Checker:
+    """Type and range checks of one file; every failure names ``path``, the run and the key."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, key: str, value: Any, problem: str, run: int | None = None) -> ExperimentError:
+        where = f"run {run}: " if run is not None else ""
+        return ExperimentError(f"{self.path}: {where}{key} = {_show(value)}: {problem}")
+
+    def text(self, d: dict, key: str, run: int | None = None) -> None:
+        if key in d and not isinstance(d[key], str):
+            raise self.fail(key, d[key], "expected a string", run)
+
+    def size(self, d: dict, key: str, run: int | None = None) -> None:
+        if key not in d:
+            return
+        v = d[key]
+        unit = "deals" if key == "hands" else "matches"
+        if not _is_int(v):
+            raise self.fail(
+                key, v, f"bad size; expected a whole number of {unit} as {INTEGER}", run
+            )
+        if v < 1:
+            raise self.fail(key, v, f"bad size; expected a positive number of {unit}", run)
+
+    def positive(self, d: dict, key: str, what: str, run: int | None = None) -> None:
+        if key not in d:
+            return
+        v = d[key]
+        if not _is_int(v):
+            raise self.fail(key, v, f"bad {what}; expected {INTEGER}", run)
+        if v < 1:
+            raise self.fail(key, v, f"bad {what}; expected a positive integer", run)
+
+    def seed(self, d: dict, run: int | None = None) -> None:
+        if "seed" not in d:
+            return
+        v = d["seed"]
+        if not _is_int(v) or not 0 <= v < 2**64:
+            raise self.fail("seed", v, "bad seed; expected an integer in 0 .. 2**64 - 1", run)
+
+    def boolean(self, d: dict, key: str, run: int | None = None) -> None:
+        if key in d and not isinstance(d[key], bool):
+            raise self.fail(key, d[key], "expected true or false (TOML booleans, unquoted)", run)
+
+    def strategy(self, key: str, value: Any, run: int | None = None) -> None:
+        if not isinstance(value, str):
+            raise self.fail(key, value, 'expected a strategy spec string such as "expert"', run)
+        try:
+            resolve(value)
+        except InputError as exc:
+            raise self.fail(key, value, str(exc), run) from None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ExperimentError(f"cannot read experiment {path}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ExperimentError(
+            f"cannot read experiment {path}: not a text file (TOML is UTF-8 text)"
+        ) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ExperimentError(f"cannot read experiment {path}: not TOML: {exc}") from None
 
 
 @dataclass
@@ -65,54 +183,92 @@ class Experiment:
 
     @classmethod
     def load(cls, path: Path, threads: int | None = None) -> Experiment:
-        """Parse and validate ``path``; raises :class:`ExperimentError`."""
-        try:
-            spec = tomllib.loads(path.read_text())
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ExperimentError(f"cannot read experiment {path}: {exc}") from None
+        """Parse and validate ``path`` against the schema of the module docstring;
+        raises :class:`ExperimentError` naming the key (and the run) at fault."""
+        path = Path(path)
+        spec = _read(path)
+        check = _Checker(path)
         unknown = set(spec) - TOP_KEYS
         if unknown:
             raise ExperimentError(
                 f"{path}: unknown keys {sorted(unknown)}; valid: {sorted(TOP_KEYS)}"
             )
+        for key in ("name", "question", "description", "kind", "sort"):
+            check.text(spec, key)
         kind = spec.get("kind", "runs")
-        if kind not in ("runs", "tournament"):
-            raise ExperimentError(f"{path}: bad kind {kind!r}; valid: 'runs', 'tournament'")
+        if kind not in KINDS:
+            raise check.fail("kind", kind, "bad kind; valid: 'runs', 'tournament'")
+        if spec.get("sort", "elo") not in SORTS:
+            raise check.fail("sort", spec["sort"], "bad sort; valid: 'elo'")
+        check.seed(spec)
+        check.size(spec, "hands")
+        check.size(spec, "matches")
+        check.positive(spec, "target", "target")
+        if "hands" in spec and "matches" in spec:
+            raise ExperimentError(f"{path}: give hands or matches at the top, not both")
         exp = cls(path, spec)
         if kind == "tournament":
-            if len(spec.get("strategies", [])) < 2:
+            misplaced = sorted(ONLY_RUNS & set(spec))
+            if misplaced:
+                raise ExperimentError(
+                    f'{path}: {misplaced[0]} is not used by kind = "tournament"; '
+                    "a tournament takes strategies, hands and seed"
+                )
+            strategies = spec.get("strategies", [])
+            if not isinstance(strategies, list):
+                raise check.fail("strategies", strategies, "expected an array of strategy specs")
+            if len(strategies) < 2:
                 raise ExperimentError(f"{path}: a tournament needs at least 2 strategies")
-            for s in spec["strategies"]:
-                resolve(s)
+            for i, s in enumerate(strategies):
+                check.strategy(f"strategies[{i}]", s)
             return exp
-        if not spec.get("runs"):
+        misplaced = sorted(ONLY_TOURNAMENT & set(spec))
+        if misplaced:
+            raise ExperimentError(
+                f'{path}: strategies is used by kind = "tournament" only; give [[runs]]'
+            )
+        runs = spec.get("runs")
+        if not runs:
             raise ExperimentError(f"{path}: no [[runs]] given")
-        for i, run in enumerate(spec["runs"], 1):
+        if not isinstance(runs, list):
+            raise check.fail("runs", runs, "expected [[runs]] tables")
+        for i, run in enumerate(runs, 1):
+            if not isinstance(run, dict):
+                raise check.fail("runs", run, f"run {i} is not a [[runs]] table")
             bad = set(run) - RUN_KEYS
             if bad:
                 raise ExperimentError(
                     f"{path}: run {i}: unknown keys {sorted(bad)}; valid: {sorted(RUN_KEYS)}"
                 )
+            for key in ("a", "b"):
+                if key not in run:
+                    raise ExperimentError(f"{path}: run {i}: no {key} (a strategy spec) given")
+                check.strategy(key, run[key], i)
+            check.size(run, "hands", i)
+            check.size(run, "matches", i)
+            check.positive(run, "target", "target", i)
+            check.seed(run, i)
+            check.boolean(run, "duplicate", i)
+            if "hands" in run and "matches" in run:
+                raise ExperimentError(f"{path}: run {i}: give hands or matches, not both")
             merged = {k: spec[k] for k in ("hands", "matches", "target", "seed") if k in spec}
-            merged.update(run)
-            if "matches" in run and "hands" not in run:
+            if "matches" in run:
                 merged.pop("hands", None)
-            try:
-                resolve(merged.get("a", "")), resolve(merged.get("b", ""))
-                exp.runs.append(
-                    RunConfig(
-                        a=merged["a"],
-                        b=merged["b"],
-                        hands=merged.get("hands"),
-                        matches=merged.get("matches"),
-                        seed=merged.get("seed"),
-                        target=merged.get("target", 7),
-                        duplicate=merged.get("duplicate", True),
-                        threads=threads,
-                    )
+            if "hands" in run:
+                merged.pop("matches", None)
+            merged.update(run)
+            exp.runs.append(
+                RunConfig(
+                    a=merged["a"],
+                    b=merged["b"],
+                    hands=merged.get("hands"),
+                    matches=merged.get("matches"),
+                    seed=merged.get("seed"),
+                    target=merged.get("target", 7),
+                    duplicate=merged.get("duplicate", True),
+                    threads=threads,
                 )
-            except (KeyError, ValueError) as exc:
-                raise ExperimentError(f"{path}: run {i}: {exc}") from None
+            )
         return exp
 
     @property

@@ -41,6 +41,21 @@ def cell(e: dict[str, Any] | None, signed: bool = False, digits: int = 4) -> str
     return f"{fmt.format(e['value'])} [{fmt.format(e['low'])}, {fmt.format(e['high'])}]"
 
 
+P_FLOOR = 1e-300
+"""Below this a p-value is printed as a bound: a float underflows to 0 long before a
+probability is 0, and ``p = 0`` would claim certainty."""
+
+
+def p_text(p: float | None) -> str:
+    """A p-value for a report: ``p = 0.0123``, ``p < 1e-300`` for one that underflowed,
+    or ``p = n/a``."""
+    if p is None or p != p:  # None or NaN
+        return "p = n/a"
+    if p < P_FLOOR:
+        return f"p < {P_FLOOR:.0e}"
+    return f"p = {p:.3g}"
+
+
 def verdict(data: dict[str, Any]) -> str:
     """One line: who is better and by how much, or that the run cannot tell."""
     a, b = data["a"]["name"], data["b"]["name"]
@@ -141,7 +156,7 @@ def markdown(summary: Summary, command: str) -> str:
             f"bought by duplicate: x{_fixed(d['variance_reduction'])}",
             f"- Hakem wins on the same deals (McNemar): A only {d['hakem_win_mcnemar']['a_only']:,}"
             f", B only {d['hakem_win_mcnemar']['b_only']:,}, "
-            f"p = {d['hakem_win_mcnemar']['p_value']:.3g}",
+            f"{p_text(d['hakem_win_mcnemar']['p_value'])}",
             "",
         ]
     out += [

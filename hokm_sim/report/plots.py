@@ -3,30 +3,57 @@
 Every figure has a title, labelled axes, a legend where several series are
 drawn, and a caption line with the seed and sample size, so a figure cut
 out of its report still says where it came from.
+
+Figures are :class:`matplotlib.figure.Figure` objects with their own Agg
+canvas, never pyplot's: importing or using this module leaves the caller's
+backend and open figures alone (a notebook keeps its inline figures), and
+nothing is registered in pyplot that would need closing. Files are written
+whole or not at all (:func:`hokm_sim.writing.atomic_bytes`).
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+from hokm_sim.writing import atomic_bytes
 
 FIGURES = ("by_longest", "regret", "ace_heatmap", "outcomes_by_length")
+DPI = 120
+CAPTION_GAP = 6  # points between the lowest text of the axes and the caption
 
 
-def _caption(fig, s: dict[str, Any]) -> None:
+def _figure(width: float, height: float) -> Figure:
+    """A figure with constrained layout on its own Agg canvas (no pyplot)."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _caption(fig: Figure, s: dict[str, Any]) -> None:
+    """The provenance line, placed below everything the axes draw (tick labels,
+    x label, colorbar), so it never overlaps them; the saved file's tight box
+    grows to hold it."""
+    renderer = fig.canvas.get_renderer()
+    fig.canvas.draw()  # run the layout so the axes' boxes are final
+    boxes = [ax.get_tightbbox(renderer) for ax in fig.axes]
+    bottom = min(b.y0 for b in boxes if b is not None)  # pixels from the figure's bottom
+    left = min(b.x0 for b in boxes if b is not None)
+    gap = CAPTION_GAP * fig.dpi / 72
     fig.text(
-        0.01,
-        0.01,
+        max(left, 0) / fig.bbox.width,
+        (bottom - gap) / fig.bbox.height,
         f"hokm-sim trump-study: {s['deals']:,} deals x 4 trumps, seed "
         f"{s['seed']}, bots: {s['player']} in every seat; 95% intervals",
         fontsize=8,
         color="0.35",
+        ha="left",
+        va="top",
     )
 
 
@@ -37,21 +64,24 @@ def _err(d: dict[str, Any]) -> tuple[float, float, float]:
     return v, v - lo, hi - v
 
 
-def _save(fig, folder: Path, name: str) -> list[Path]:
+def _save(fig: Figure, folder: Path, name: str) -> list[Path]:
+    """Write ``name.png`` and ``name.svg`` into ``folder``, each atomically."""
     out = []
     for ext in ("png", "svg"):
-        p = folder / f"{name}.{ext}"
-        tmp = folder / f".{name}.tmp.{ext}"
-        fig.savefig(tmp, dpi=120, bbox_inches="tight")
-        tmp.replace(p)
-        out.append(p)
-    plt.close(fig)
+        path = folder / f"{name}.{ext}"
+        buf = io.BytesIO()
+        # no date in the SVG: the same summary draws the same file
+        meta = {"Date": None} if ext == "svg" else None
+        fig.savefig(buf, format=ext, dpi=DPI, bbox_inches="tight", metadata=meta)
+        atomic_bytes(path, buf.getvalue())
+        out.append(path)
     return out
 
 
 def by_longest(s: dict[str, Any], folder: Path) -> list[Path]:
     """Win rate and points as Hakem by the longest suit's length among the five."""
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.3))
+    fig = _figure(11, 4.3)
+    axes = fig.subplots(1, 2)
     lengths = [str(L) for L in range(1, 6)]
     for i, (name, rows) in enumerate(s["by_longest"].items()):
         x = np.arange(1, 6) + (i - 1.5) * 0.07
@@ -89,7 +119,8 @@ def regret(s: dict[str, Any], folder: Path) -> list[Path]:
     names = [n for n in s["heuristics"] if n != "best in hindsight"]
     vals = [_err(s["heuristics"][n]["regret"]) for n in names]
     hits = [s["heuristics"][n]["best_call_rate"]["value"] for n in names]
-    fig, ax = plt.subplots(figsize=(7.5, 4.3))
+    fig = _figure(7.5, 4.3)
+    ax = fig.subplots()
     bars = ax.bar(
         names,
         [v[0] for v in vals],
@@ -97,10 +128,11 @@ def regret(s: dict[str, Any], folder: Path) -> list[Path]:
         capsize=4,
         color="tab:orange",
     )
-    for b, h in zip(bars, hits, strict=True):
+    for b, h, v in zip(bars, hits, vals, strict=True):
+        top = v[0] + (v[2] if np.isfinite(v[2]) else 0.0)  # above the interval's cap
         ax.annotate(
             f"best call {100 * h:.0f}%",
-            (b.get_x() + b.get_width() / 2, b.get_height()),
+            (b.get_x() + b.get_width() / 2, top),
             ha="center",
             va="bottom",
             fontsize=8,
@@ -113,6 +145,7 @@ def regret(s: dict[str, Any], folder: Path) -> list[Path]:
         ylabel="points per hand lost to the best call",
     )
     ax.grid(axis="y", alpha=0.3)
+    ax.margins(y=0.12)  # room for the labels above the tallest bar
     _caption(fig, s)
     return _save(fig, folder, "regret")
 
@@ -123,7 +156,8 @@ def ace_heatmap(s: dict[str, Any], folder: Path) -> list[Path]:
         [[np.nan if x is None else x for x in row] for row in s["ace_vs_length"]["heat"]]
     )
     counts = np.array(s["ace_vs_length"]["heat_counts"])
-    fig, ax = plt.subplots(figsize=(6.8, 5.2))
+    fig = _figure(6.8, 5.2)
+    ax = fig.subplots()
     lim = np.nanmax(np.abs(heat)) if np.isfinite(heat).any() else 1.0
     im = ax.imshow(heat, cmap="RdBu", vmin=-lim, vmax=lim, origin="lower")
     for k in range(5):
@@ -136,6 +170,7 @@ def ace_heatmap(s: dict[str, Any], folder: Path) -> list[Path]:
                     ha="center",
                     va="center",
                     fontsize=7,
+                    color="white" if abs(heat[k, j]) > 0.6 * lim else "black",
                 )
     ax.set_xticks(range(5), [str(j) for j in range(1, 6)])
     ax.set_yticks(range(5), [str(k) for k in range(1, 6)])
@@ -153,7 +188,8 @@ def outcomes_by_length(s: dict[str, Any], folder: Path) -> list[Path]:
     """Distribution of outcomes (Hakem Kot, loss, win, Kot) by the trump's final length."""
     rows = s["outcomes_by_trump_length"]
     lengths = sorted(rows, key=int)
-    fig, ax = plt.subplots(figsize=(9, 4.3))
+    fig = _figure(9, 4.3)
+    ax = fig.subplots()
     bottom = np.zeros(len(lengths))
     for key, label, color in (
         ("hakem_kot", "Hakem Kot (-3)", "tab:red"),
@@ -169,7 +205,7 @@ def outcomes_by_length(s: dict[str, Any], folder: Path) -> list[Path]:
         xlabel="trumps among the Hakem's 13 cards",
         ylabel="share of hands",
     )
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)  # beside the bars
     _caption(fig, s)
     return _save(fig, folder, "outcomes_by_length")
 

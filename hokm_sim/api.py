@@ -178,8 +178,11 @@ def resume(
     path = Path(folder)
     checkpoint = Checkpoint.load(path)
     rec = checkpoint.config
-    if "run" not in rec:
-        raise InputError(f"--resume: {path} holds no run checkpoint")
+    for key in ("run", "engine", "command"):
+        if key not in rec:
+            raise InputError(
+                f"--resume: {path}/checkpoint.json lacks {key!r}: not the checkpoint of a run"
+            )
     if rec.get("save_hands"):
         raise InputError(
             f"--resume: {path} was a --save-hands run, whose rows cannot be resumed; run it again"

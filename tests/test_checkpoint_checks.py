@@ -142,3 +142,19 @@ def test_the_real_checkpoint_and_its_consistent_edits_load(finished, tmp_path):
     (folder / "checkpoint.json").write_text(json.dumps(split))
     back = Checkpoint.load(folder)
     assert back.done == [(0, TOTAL)] and np.array_equal(back.counts, cp.counts)
+
+
+@pytest.mark.parametrize("key", ["engine", "command"])
+def test_resume_needs_the_run_keys(tmp_path, key):
+    folder = tmp_path / "r"
+    args = ["run", "longest", "random", "--hands", "300", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--out", str(folder)])
+    assert res.exit_code == 0, res.output
+    f = folder / "checkpoint.json"
+    data = json.loads(f.read_text())
+    data["config"].pop(key)
+    data["config"].pop("save_hands", None)
+    f.write_text(json.dumps(data))
+    res = CliRunner().invoke(main, ["run", "--resume", str(folder)])
+    assert res.exit_code == 2, res.output
+    assert f"lacks '{key}': not the checkpoint of a run" in res.stderr

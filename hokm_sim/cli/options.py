@@ -83,7 +83,22 @@ def strategy_options(f):
     return f
 
 
-threads_option = click.option("--threads", type=POSITIVE, help="Threads [default: all cores].")
+def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """At most this machine's cores, refused as a bad value of the option itself."""
+    if value is not None:
+        from hokm_sim.errors import InputError
+        from hokm_sim.sim.runner import check_threads
+
+        try:
+            check_threads(value)
+        except InputError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
+
+threads_option = click.option(
+    "--threads", type=POSITIVE, callback=_check_threads, help="Threads [default: all cores]."
+)
 seed_option = click.option("--seed", type=SEED, help="Run seed [default: a fresh one, recorded].")
 scheduler_option = click.option(
     "--scheduler",

@@ -9,19 +9,21 @@ line naming the problem, no traceback.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import shlex
+import shutil
+from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 from hokm_checks import HAND_FIELDS, MATCH_FIELDS, check_match_rows, check_record
 
-from hokm_sim.version import __version__
+from hokm_sim.bots.registry import builtin_bots
 from hokm_sim.cards import SUIT_SYMBOLS, parse_suit
 from hokm_sim.cli import main
-from hokm_sim.bots.registry import builtin_bots
+from hokm_sim.errors import InputError
+from hokm_sim.version import __version__
 
 COMMANDS = sorted(main.commands)
 
@@ -53,25 +55,69 @@ def _example_lines(help_text: str) -> list[str]:
     return examples
 
 
-def _parse_only(argv: list[str]) -> None:
-    """Parse an example command line as click would, without running it.
+REPO = Path(__file__).resolve().parents[1]
+STRATEGY_PARAMS = ("a", "b", "candidate", "calibrate", "player", "strategy_specs")
+"""Parameters holding strategy specs (``heuristics`` and ``baseline`` are handled apart)."""
 
-    Options and arguments must exist; a value naming a file or strategy that
-    is only an illustration (``my_bot.py``) may be refused as a bad value.
+
+def _make_example_files(argv: list[str], cwd: Path) -> None:
+    """Create in ``cwd`` the files and folders an example names, as a user would have them.
+
+    Experiment files must be the repository's own; a bot file (``my_bot.py``) is a
+    copy of a real bot; a trace or deals file is empty; anything else with a ``/``
+    (a report folder) is an empty folder.
     """
+    for token in argv[2:]:
+        if token.startswith("-") or "://" in token or token.startswith("git:"):
+            continue
+        path = cwd / token
+        if token.endswith(".toml"):
+            src = REPO / token
+            assert src.is_file(), f"the example names {token}, which the repository lacks"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(src, path)
+        elif token.endswith(".py"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(REPO / "examples" / "my_bot.py", path)
+        elif token.endswith(".jsonl"):
+            path.write_text("")
+        elif "/" in token:
+            path.mkdir(parents=True, exist_ok=True)
+
+
+def _parse_only(argv: list[str]) -> dict:
+    """Parse an example command line as click would, without running it; its parameters.
+
+    Every option and argument must exist and every value must convert (sizes,
+    seeds, paths); every strategy spec must name a usable strategy.
+    """
+    from hokm_sim.api import strategy
+
     assert argv[0] == "hokm-sim"
     parent = click.Context(main, info_name="hokm-sim")
+    if len(argv) == 1:
+        return {}
     cmd = main.get_command(parent, argv[1])
     assert cmd is not None, argv
-    with contextlib.suppress(click.BadParameter):
-        cmd.make_context(argv[1], argv[2:], parent=parent)
+    ctx = cmd.make_context(argv[1], argv[2:], parent=parent)
+    params = ctx.params
+    for name in STRATEGY_PARAMS:
+        values = params.get(name)
+        for spec in [values] if isinstance(values, str) else values or ():
+            strategy(spec)
+    for spec in (params.get("heuristics") or "").split(","):
+        if spec.strip():
+            strategy(spec.strip())
+    baseline = params.get("baseline")
+    if baseline and not baseline.startswith("git:"):
+        strategy(baseline)
+    return params
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 def test_help_ends_with_examples_that_parse(command, flag, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "hands.jsonl").write_text("")  # the show example reads it
     args = [flag] if command is None else [command, flag]
     result = invoke(*args)
     assert result.stdout.startswith("Usage: ")
@@ -80,7 +126,23 @@ def test_help_ends_with_examples_that_parse(command, flag, tmp_path, monkeypatch
         argv = shlex.split(example)
         if command is not None:
             assert argv[1] == command, example
+        _make_example_files(argv, tmp_path)
         _parse_only(argv)
+
+
+def test_the_example_check_catches_a_bad_example(tmp_path, monkeypatch):
+    """The check above can fail: a misspelt option, a bad size, an unknown strategy."""
+    monkeypatch.chdir(tmp_path)
+    for bad in (
+        "hokm-sim run --hand 10",
+        "hokm-sim run --hands 10x",
+        "hokm-sim run expert lngest",
+        "hokm-sim trump-study --heuristics longest,nosuch",
+        "hokm-sim show --trace missing.jsonl",
+        "hokm-sim nosuchcommand",
+    ):
+        with pytest.raises((click.ClickException, AssertionError, InputError)):
+            _parse_only(shlex.split(bad))
 
 
 def test_strategies_lists_builtins_with_descriptions():
@@ -232,23 +294,54 @@ USAGE_ERRORS = [
     (["bench", "--repeat", "0"], ["--repeat", "0"]),
     (["show", "--seed", "3"], ["--hand"]),
     (["show", "--seed", "3", "--match", "0", "--hand", "999"], ["--hand", "0.."]),
+    (["show", "--trace", "missing.jsonl"], ["--trace", "missing.jsonl"]),
+    (["strategies", "extra"], ["extra"]),
+    (["run", "longest", "random", "--hands", "0"], ["--hands", "0"]),
+    (["run", "longest", "nosuchbot", "--hands", "10"], ["B:", "nosuchbot"]),
+    (["run", "longest", "random", "--matches", "10", "--hands", "10"], ["not both"]),
+    (["tournament", "longest"], ["at least two"]),
+    (["tournament", "longest", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["tournament", "longest", "random", "--hands", "x"], ["--hands", "x"]),
+    (["experiment", "missing.toml"], ["missing.toml"]),
+    (["experiment"], ["FILE"]),
+    (["regress"], ["CANDIDATE"]),
+    (["regress", "random", "--baseline", "nosuchbot"], ["--baseline", "nosuchbot"]),
+    (["regress", "random", "--metric", "elo"], ["--metric", "elo"]),
+    (["sprt", "--wins", "1,2"], ["3"]),
+    (["sprt"], ["--wins", "--points"]),
+    (["trump-study", "--player", "nosuchbot"], ["nosuchbot"]),
+    (["trump-study", "--heuristics", "longest,nosuchbot"], ["nosuchbot"]),
+    (["trump-study", "--hands", "0"], ["--hands", "0"]),
+    (["plot", "missing"], ["missing"]),
+    (["plot", "."], ["not a report folder", "summary.json"]),
+    (["dd", "missing.jsonl"], ["missing.jsonl"]),
+    (["dd-study", "--hands", "0"], ["--hands", "0"]),
+    (["dd-study", "--heuristics", "nosuchbot"], ["nosuchbot"]),
+    (["dd-study", "--seed", "-3"], ["--seed", "-3"]),
 ]  # fmt: skip
 """(command line, fragments the one ``Error:`` line must contain)."""
+
+
+def test_every_command_has_usage_error_cases():
+    assert {args[0] for args, _ in USAGE_ERRORS} == set(COMMANDS)
 
 
 @pytest.mark.parametrize(
     ("args", "fragments"), [pytest.param(a, f, id=" ".join(a)) for a, f in USAGE_ERRORS]
 )
-def test_usage_errors(args, fragments):
+def test_usage_errors(args, fragments, tmp_path, monkeypatch):
+    """Exit code 2, one ``Error:`` line naming the problem, no traceback, nothing written."""
+    monkeypatch.chdir(tmp_path)
     result = invoke(*args, ok=False)
     assert result.exit_code == 2, (result.output, result.exception)
     assert isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output
     assert result.stdout == ""
-    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
     for fragment in fragments:
-        assert fragment in errors[0], (fragment, errors[0])
+        assert fragment in lines[0], (fragment, lines[0])
+    assert not any(tmp_path.iterdir()), "bad input left files behind"
 
 
 def test_show_trace_line_past_the_end(tmp_path):

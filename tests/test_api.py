@@ -68,7 +68,10 @@ def test_regress_result_and_exit_code(tmp_path):
 
 def test_sprt_offline():
     res = hokm_sim.sprt([3100, 13200, 3700])
-    assert res["pairs"] == 20000 and res["exit_code"] in (0, 1, 3)
+    assert res["pairs"] == 20000 and res["exit_code"] == 0
+    assert res["verdict"] == "no regression" and res["llr"] > res["bounds"][1]
+    assert hokm_sim.sprt([3700, 13200, 3100])["exit_code"] == 1  # the mirror: regression
+    assert hokm_sim.sprt([0, 0, 0])["exit_code"] == 3  # no pairs: undecided
     with pytest.raises(InputError, match="expected 3 non-negative counts"):
         hokm_sim.sprt([1, 2])
 

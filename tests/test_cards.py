@@ -103,8 +103,11 @@ def test_parse_card_rejects_non_text() -> None:
         parse_card(51)  # type: ignore[arg-type]
 
 
-def test_card_parse_error_is_a_value_error() -> None:
-    assert issubclass(CardParseError, ValueError)
+def test_card_parse_error_is_caught_as_a_value_error() -> None:
+    """Callers that catch ValueError (as for int("x")) catch a bad card too."""
+    for bad in ("XQ", "1H", ""):
+        with pytest.raises(ValueError, match="card"):
+            parse_card(bad)
 
 
 @pytest.mark.parametrize(

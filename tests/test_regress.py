@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from hokm_sim.analysis import stats
-from hokm_sim.cli import main
-from hokm_sim.bots.registry import resolve
 from hokm_sim.analysis.regress import SprtConfig, metric_support, sequential
+from hokm_sim.bots.registry import resolve
+from hokm_sim.cli import main
 from hokm_sim.sim.runner import Runner
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,8 +90,28 @@ def test_sprt_calculator():
     assert res.exit_code == 1 and res.output.startswith("REGRESSION")
     res = CliRunner().invoke(main, ["sprt", "--wins", "0,0,0"])
     assert res.exit_code == 3
-    res = CliRunner().invoke(main, ["sprt", "--points", ",".join(["0"] * 6 + ["5"] * 7)])
-    assert res.exit_code in (0, 1, 3)
+
+
+POINTS = [0, 1, 5, 40, 200, 900, 1500, 950, 210, 45, 6, 1, 0]
+"""Pair counts of D = -6..6 (the help's example): A a little better than B."""
+
+
+@pytest.mark.parametrize(
+    ("counts", "code", "verdict"),
+    [
+        ([10 * c for c in POINTS], 0, "NO REGRESSION"),  # ten times the evidence: H1
+        ([10 * c for c in POINTS[::-1]], 1, "REGRESSION"),  # the mirror image: H0
+        (POINTS, 3, "UNDECIDED"),  # too few pairs to tell
+    ],
+)
+def test_sprt_calculator_points(counts, code, verdict):
+    res = CliRunner().invoke(main, ["sprt", "--points", ",".join(map(str, counts))])
+    assert res.exit_code == code, res.output
+    assert res.output.startswith(verdict)
+    d = json.loads(
+        CliRunner().invoke(main, ["sprt", "--points", ",".join(map(str, counts)), "--json"]).output
+    )
+    assert d["exit_code"] == code and d["pairs"] == sum(counts)
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from hokm_sim.analysis import stats
-from hokm_sim.cli import main
 from hokm_sim.analysis.experiment import Experiment, ExperimentError
-from hokm_sim.bots.registry import resolve
 from hokm_sim.analysis.tournament import Tournament, pair_counts, play
+from hokm_sim.bots.registry import resolve
+from hokm_sim.cli import main
 
 NAMES = ["longest", "random", "trump=random,play=longest"]
 
@@ -128,5 +128,23 @@ def test_shipped_experiments_parse():
         assert exp.runs or exp.spec.get("kind") == "tournament"
 
 
-def test_experiment_error_type():
-    assert issubclass(ExperimentError, ValueError)
+def test_a_bad_experiment_file_is_one_catchable_error(tmp_path):
+    """From Python: an ExperimentError a caller can catch as ValueError, naming the
+    problem, before anything is played or written. From the command line: exit 2,
+    one line, no traceback, no report folder."""
+    import hokm_sim
+
+    spec = tmp_path / "bad.toml"
+    spec.write_text("[[runs]]\na='longest'\nb='random'\nhands=0")
+    out = tmp_path / "out"
+    with pytest.raises(ExperimentError, match="bad size") as info:
+        hokm_sim.experiment(spec, out=out)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="bad size"):
+        hokm_sim.experiment(spec)
+    assert not out.exists()
+    res = CliRunner().invoke(main, ["experiment", str(spec), "--out", str(out)])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("Error: ") and len(res.stderr.strip().splitlines()) == 1
+    assert "bad size" in res.stderr and "Traceback" not in res.output
+    assert not out.exists()

@@ -17,9 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from hokm_sim import api
-from hokm_sim.sim.checkpoint import Checkpoint
-from hokm_sim.cli import main
+from hokm_sim.analysis import comparison
 from hokm_sim.bots.registry import resolve
+from hokm_sim.cli import main
+from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.runner import Runner, default_threads
 
 distributed = pytest.importorskip("distributed")
@@ -75,19 +76,21 @@ def test_matches_on_dask_match_threads(cluster):
 def test_interrupted_dask_run_resumes_to_the_same_counts(tmp_path, cluster):
     """Ctrl-C on a Dask run: partial summary, checkpoint; resuming gives the full counts."""
     address, _ = cluster
-    cfg = api.RunConfig(a=A, b=B, hands=60_000, seed=8, scheduler=address, task=8192)
+    cfg = comparison.RunConfig(a=A, b=B, hands=60_000, seed=8, scheduler=address, task=8192)
     sa, sb = resolve(A), resolve(B)
-    cp = Checkpoint.create(tmp_path, api.checkpoint_record(cfg, "x"), cfg.total)
+    cp = Checkpoint.create(tmp_path, comparison.checkpoint_record(cfg, "x"), cfg.total)
 
     def on_batch(start, count):
         if len(cp.done) == 1 and cp.done_count < cfg.total:
             signal.raise_signal(signal.SIGINT)
 
-    part = api.execute(cfg, sa, sb, on_batch=on_batch, checkpoint=cp)
+    part = comparison.execute(cfg, sa, sb, on_batch=on_batch, checkpoint=cp)
     assert part.partial and 0 < cp.done_count < cfg.total
     again = Checkpoint.load(tmp_path)
     assert again.done == cp.done and np.array_equal(again.counts, part.counts)
-    full = api.execute(api.resume_config(again.config, threads=1), sa, sb, checkpoint=again)
+    full = comparison.execute(
+        comparison.resume_config(again.config, threads=1), sa, sb, checkpoint=again
+    )
     assert not full.partial
     ref = api.run(A, B, hands=60_000, seed=8, threads=1)
     assert np.array_equal(full.counts, ref.counts)
@@ -104,8 +107,8 @@ def test_killed_worker_loses_only_its_task(cluster):
             os.kill(pids[0], signal.SIGKILL)
             killed.append(start)
 
-    cfg = api.RunConfig(a=A, b=B, hands=80_000, seed=6, scheduler=address, task=8192)
-    got = api.execute(cfg, resolve(A), resolve(B), on_batch=on_batch)
+    cfg = comparison.RunConfig(a=A, b=B, hands=80_000, seed=6, scheduler=address, task=8192)
+    got = comparison.execute(cfg, resolve(A), resolve(B), on_batch=on_batch)
     assert killed and not got.partial
     ref = api.run(A, B, hands=80_000, seed=6, threads=1)
     assert np.array_equal(got.counts, ref.counts)
@@ -151,7 +154,7 @@ def test_bad_scheduler_is_one_line(value, needle):
 def test_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
     from hokm_sim.sim import backends as d
 
-    monkeypatch.setattr(d, "CONNECT_TIMEOUT", "2s")
+    monkeypatch.setattr(d, "CONNECT_TIMEOUT", "1s")
     res = CliRunner().invoke(
         main,
         ["run", A, B, "--hands", "1k", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path)],
@@ -209,7 +212,10 @@ def test_trump_study_rows_on_dask_are_the_local_ones(cluster):
     assert local.points.any() and (remote.five != 0).all()
 
 
-def test_trump_study_with_an_unreachable_scheduler_is_one_line(tmp_path):
+def test_trump_study_with_an_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
+    from hokm_sim.sim import backends as d
+
+    monkeypatch.setattr(d, "CONNECT_TIMEOUT", "1s")
     res = CliRunner().invoke(
         main,
         ["trump-study", "--player", A, "--heuristics", "longest", "--hands", "1000", "--seed",

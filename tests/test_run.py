@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 import hokm_sim
 from hokm_sim.analysis import stats
-from hokm_sim.api import RunConfig
-from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.analysis.comparison import RunConfig, execute
+from hokm_sim.analysis.summary import summarize
 from hokm_sim.cli import main
 from hokm_sim.engine import records as r
-from hokm_sim.analysis.summary import summarize
+from hokm_sim.sim.checkpoint import Checkpoint
 
 A, B = "longest", "random"
 
@@ -96,7 +96,6 @@ def test_to_frame(small):
 
 def test_threads_and_chunks_give_identical_counts():
     base = RunConfig(a=A, b=B, hands=6000, seed=5, threads=1)
-    from hokm_sim.api import execute
     from hokm_sim.bots.registry import resolve
 
     sa, sb = resolve(A), resolve(B)
@@ -124,6 +123,10 @@ def test_run_cli_writes_report(tmp_path):
         main, ["run", A, B, "--hands", "2k", "--seed", "3", "--out", str(out), "--force"]
     )
     assert forced.exit_code == 0
+    # A run's folder is a report folder, but not a trump study's: plot refuses it.
+    plot = CliRunner().invoke(main, ["plot", str(out)])
+    assert plot.exit_code == 2 and "not the report folder of a trump study" in plot.stderr
+    assert len(plot.stderr.strip().splitlines()) == 1
 
 
 def test_run_json_fields(tmp_path):
@@ -190,10 +193,10 @@ def test_run_no_duplicate_and_save_hands(tmp_path):
     [
         (["run", "nosuchbot", B], "valid names"),
         (["run", A, B, "--hands", "0"], "positive"),
-        (["run", A, B, "--hands", "-5"], "positive"),
+        (["run", A, B, "--hands", "-5"], "not a count"),
         (["run", A, B, "--hands", "lots"], "not a count"),
         (["run", A, B, "--hands", "10", "--matches", "10"], "not both"),
-        (["run", A, B, "--seed", "-1"], "non-negative"),
+        (["run", A, B, "--seed", "-1"], "not a whole number in 0 .. 2**64-1"),
         (["run", A, B, "--target", "0"], "--target"),
         (["run", A, B, "--threads", "0"], "thread"),
     ],

@@ -13,11 +13,15 @@ oracle) and on the documented trace layout (:mod:`hokm_sim.engine.kernels`,
 - :class:`Stream` and friends: a slow Python copy of the documented random
   streams (``hokm_sim.engine.rng``), for exact deck and first-Hakem checks.
 - :func:`longest_suit`: the longest-suit trump rule, written independently.
+- :func:`every`: the spec of ``tests/bots/every.py`` playing as a built-in bot,
+  so that tests of many bots share one compiled engine.
 - :func:`trump_view` / :func:`bot_trump`: a bot's own ``choose_trump`` asked as
   the engine asks it (the Hakem's first five cards, nothing else).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -225,6 +229,21 @@ def longest_suit(five: list[int]) -> int:
         count[suit_of(c)] += 1
         rank_sum[suit_of(c)] += rank_of(c)
     return max(range(4), key=lambda s: (count[s], rank_sum[s], -s))
+
+
+EVERY = Path(__file__).resolve().parent / "bots" / "every.py"
+"""Every built-in bot but pimc in one bot file (a parameter picks the bot)."""
+
+
+def every(name: str) -> str:
+    """The spec of ``tests/bots/every.py`` playing as built-in bot ``name`` with that
+    bot's default parameters: any two such specs play on one compiled engine."""
+    from hokm_sim.bots.registry import builtin_bots, import_bot_file
+
+    values = list(builtin_bots()[name].params.values())
+    assert len(values) <= 2, f"{name}: every.py hands a bot two parameters"
+    args = "".join(f",p{i}={v:g}" for i, v in enumerate(values))
+    return f"{EVERY}(bot={import_bot_file(EVERY).BOTS.index(name)}{args})"
 
 
 def trump_view(five: list[int], hakem: int) -> np.ndarray:

@@ -40,25 +40,16 @@ def test_verdict_independent_of_threads():
 
 
 def test_cap_gives_inconclusive():
-    res = CliRunner().invoke(
-        main,
-        [
-            "regress",
-            "longest",
-            "--baseline",
-            "trump=random,play=longest",
-            "--seed",
-            "1",
-            "--max-pairs",
-            "300",
-            "--elo0",
-            "-1",
-            "--elo1",
-            "1",
-        ],
-    )
+    """random against itself within +-1 Elo: 300 pairs cannot tell, so the cap decides."""
+    args = ["regress", "random", "--baseline", "random", "--seed", "1", "--max-pairs", "300"]
+    res = CliRunner().invoke(main, [*args, "--elo0", "-1", "--elo1", "1"])
     assert res.exit_code == 3, res.output
     assert res.output.startswith("INCONCLUSIVE")
+    d = json.loads(
+        CliRunner().invoke(main, [*args, "--elo0", "-1", "--elo1", "1", "--json"]).output
+    )
+    assert d["verdict"] == "inconclusive" and d["pairs"] == 300
+    assert d["bounds"][0] < d["llr"] < d["bounds"][1]
 
 
 def test_metric_support_maps_codes():

@@ -20,8 +20,10 @@ import random as pyrandom
 
 import numpy as np
 import pytest
+from hokm_checks import EVERY, every, trump_view
 
 from hokm_sim import reference as ref
+from hokm_sim.bots.registry import builtin_bots, resolve
 from hokm_sim.cards import mask_of, parse_card, parse_cards, parse_suit, suit_of
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.records import C_TRICKS
@@ -45,7 +47,6 @@ from hokm_sim.engine.view import (
     V_WIN_SEAT,
     VIEW_SIZE,
 )
-from hokm_sim.bots.registry import builtin_bots, resolve
 
 HEAVY = {"pimc"}  # searches at every card: tests/test_pimc.py checks it on fewer deals
 BOTS = sorted(set(builtin_bots()) - HEAVY)
@@ -97,17 +98,6 @@ def view_of(seat, hand, trick, legal, pv: ref.PlayView) -> np.ndarray:
     v[V_TRICKS + 1] = pv.tricks_won[1]
     v[V_TRICK_NO] = pv.trick_no
     v[V_LEGAL] = mask_of(legal)
-    return v
-
-
-def trump_view(five, hakem) -> np.ndarray:
-    """The Hakem's view while naming trump: its first five cards, nothing else."""
-    v = np.zeros(VIEW_SIZE, np.int64)
-    v[V_HAND] = mask_of(five)
-    v[V_SEAT] = v[V_HAKEM] = v[V_LEADER] = hakem
-    v[V_TRUMP] = v[V_LED] = v[V_WIN_CARD] = v[V_WIN_SEAT] = -1
-    for i in range(4):
-        v[V_TRICK + i] = -1
     return v
 
 
@@ -171,10 +161,29 @@ def card(text: str) -> int:
 # --------------------------------------------------------------------------- contract
 
 
+def test_the_legality_bot_plays_every_builtin_bot():
+    from hokm_sim.bots.registry import import_bot_file
+
+    assert sorted(import_bot_file(EVERY).BOTS) == BOTS
+    # Through every.py a bot makes its own decisions, with its own parameters.
+    rnd = pyrandom.Random(2)
+    for name in BOTS:
+        through = bot(every(name))
+        for _ in range(20):
+            five = rnd.sample(range(52), 5)
+            assert through.trump(trump_view(five, 0)) == bot(name).trump(trump_view(five, 0))
+        for v in POSITIONS():
+            assert through.play(v) == bot(name).play(v)
+
+
 @pytest.mark.parametrize("name", BOTS)
 def test_every_bot_is_legal_and_deterministic(runner, name):
-    """3,000 duplicate deals against random: no illegal card, same counts twice."""
-    r = runner(name, "random")
+    """3,000 duplicate deals against random: no illegal card, same counts twice.
+
+    Each bot plays through ``tests/bots/every.py`` (its own functions, picked by a
+    parameter), so one engine serves every bot.
+    """
+    r = runner(every(name), every("random"))
     first = r.counts(2024, 3000, duplicate=True)
     again = r.counts(2024, 3000, duplicate=True)
     assert first[C_TRICKS : C_TRICKS + 128].sum() == 6000
@@ -478,14 +487,19 @@ def test_expert_respects_partner_and_seat():
     assert x.play(position("3S 9S 4C", S, 0, trick=(1, "AH 2H 5H"))) == card("3S")
 
 
-@pytest.mark.parametrize("name", TIP_BOTS)
-def test_tip_bots_play_legal_cards_in_hand_made_positions(name):
-    b = bot(name)
-    for v in (
+def POSITIONS() -> list[np.ndarray]:  # noqa: N802
+    """A few hand-made positions: following, ruffing, leading."""
+    return [
         position("AH 2H 5C", S, 0, trick=(3, "KH")),
         position("3S 9S 4C", S, 0, trick=(1, "AH 2H QS")),
         position("AS KS 4S 9C 7C 3C", S, 0),
-    ):
+    ]
+
+
+@pytest.mark.parametrize("name", TIP_BOTS)
+def test_tip_bots_play_legal_cards_in_hand_made_positions(name):
+    b = bot(name)
+    for v in POSITIONS():
         c = b.play(v)
         assert (v[V_LEGAL] >> c) & 1
 
@@ -510,5 +524,5 @@ def a_wins(counts) -> tuple[float, float]:
 
 @pytest.mark.parametrize("other", ["random", "basic"])
 def test_expert_beats(runner, other):
-    rate, pts = a_wins(runner("expert", other).counts(7, 2000, duplicate=True))
+    rate, pts = a_wins(runner(every("expert"), every(other)).counts(7, 2000, duplicate=True))
     assert rate > 0.6 and pts > 0.2, (rate, pts)

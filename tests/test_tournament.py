@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hokm_checks import every
 
 from hokm_sim.analysis import stats
 from hokm_sim.analysis.experiment import Experiment, ExperimentError
@@ -15,7 +16,9 @@ from hokm_sim.analysis.tournament import Tournament, pair_counts, play
 from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
 
-NAMES = ["longest", "random", "trump=random,play=longest"]
+BOTS = ["expert", "random", "longest"]
+NAMES = [every(n) for n in BOTS]
+"""The bots through tests/bots/every.py: every pairing plays on one compiled engine."""
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +41,7 @@ def test_crosstable_is_consistent(tour):
     assert s["crosstable"][0][1]["value"] == pytest.approx(score[0, 1])
     assert s["los"][0][1] == pytest.approx(1 - s["los"][1][0])
     ranks = [r["name"] for r in s["ratings"]]
-    assert ranks[0] == "longest" and ranks[-1] == "random"
+    assert ranks == [NAMES[0], NAMES[2], NAMES[1]]  # expert, longest, random
     assert sum(r["elo"] for r in s["ratings"]) == pytest.approx(0, abs=1e-6)
     for r in s["ratings"]:
         assert r["low"] <= r["elo"] <= r["high"]
@@ -49,7 +52,7 @@ def test_same_deals_as_a_run(tour):
     """A pairing in the tournament plays exactly the deals a run with that seed plays."""
     from hokm_sim.sim.runner import Runner
 
-    c = Runner(resolve("longest"), resolve("random")).counts(3, 3000)
+    c = Runner(resolve(NAMES[0]), resolve(NAMES[1])).counts(3, 3000)
     assert (pair_counts(c) == tour.blocks[0, 1].sum(axis=0)).all()
 
 

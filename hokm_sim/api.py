@@ -237,6 +237,10 @@ def _play(
         if partial is not None:
             folder.save(partial.to_dict(), run_markdown(partial, command), command)
         exc.folder = folder.path
+        from hokm_sim.sim.backends import ClusterError
+
+        if isinstance(exc, ClusterError):  # the cluster failed, not a bot: worth resuming
+            exc.resume = shell_command("hokm-sim", "run", "--resume", folder.path)
         raise
     finally:
         if writer is not None:

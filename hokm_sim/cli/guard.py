@@ -65,6 +65,8 @@ class GuardedGroup(click.Group):
         except StoppedError as exc:
             folder = getattr(exc, "folder", None)
             kept = f" (partial report: {folder})" if folder is not None else ""
+            if getattr(exc, "resume", None):
+                kept += f"; continue with {exc.resume}"
             click.echo(f"Error: {_one_line(exc)}{kept}", err=True)
             sys.exit(EXIT_STOPPED)
         except (click.exceptions.Abort, KeyboardInterrupt):

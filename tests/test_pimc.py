@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from test_strategies import bot, trump_view, view_of
+from hokm_checks import trump_view
+from test_strategies import view_of
 
 from hokm_sim import reference as ref
 from hokm_sim.cards import mask_of
@@ -95,18 +96,6 @@ def test_samples_spread_over_the_consistent_deals():
     assert len(got) > 3
 
 
-def test_decisions_are_deterministic_for_a_seed():
-    b = bot("pimc(k=4,nodes=100000)")
-    for v in _views(2, 12):
-        assert b.play(v) == b.play(v.copy())
-        assert (int(v[V_HAND]) >> b.play(v)) & 1
-    rnd = pyrandom.Random(4)
-    for _ in range(3):
-        v = trump_view(rnd.sample(range(52), 5), rnd.randrange(4))
-        t = b.trump(v)
-        assert 0 <= t <= 3 and b.trump(v.copy()) == t
-
-
 def _params(k: int, nodes: int, ms: float, margin: int = 0) -> np.ndarray:
     p = np.zeros(16)
     p[P_K], p[P_NODES], p[P_MS], p[P_MARGIN] = k, nodes, ms, margin
@@ -157,18 +146,6 @@ def test_a_time_budget_stops_sampling_and_keeps_finished_samples():
     assert 1 <= used < 1_000_000
 
 
-def test_with_no_time_left_pimc_plays_and_calls_as_expert():
-    """A budget spent before the first sample leaves expert's choices."""
-    b = bot("pimc(k=8,nodes=0,ms=0.000001)")
-    expert = bot("expert")
-    for v in _views(3, 20):
-        assert b.play(v) == expert.play(v.copy())
-    rnd = pyrandom.Random(6)
-    for _ in range(5):
-        v = trump_view(rnd.sample(range(52), 5), rnd.randrange(4))
-        assert b.trump(v) == expert.trump(v.copy())
-
-
 def _rng(seed: int) -> np.ndarray:
     return np.array([seed, 0, 0, 0], np.uint64)
 
@@ -181,12 +158,35 @@ def test_pimc_plays_whole_hands_legally_and_reproducibly(runner):
     np.testing.assert_array_equal(first, again)
 
 
+def test_decisions_are_deterministic_for_a_seed(runner):
+    """A seed fixes every card and trump: deal by deal, the same results on one thread
+    as on all of them (each deal's decisions draw from that deal's own streams)."""
+    r = runner(FAST, "expert")
+    one = [b.codes for b in r.batches(7, 16, threads=1, codes=True)]
+    every = [b.codes for b in r.batches(7, 16, codes=True)]
+    np.testing.assert_array_equal(np.concatenate(one), np.concatenate(every))
+
+
+def test_with_no_time_left_pimc_plays_and_calls_as_expert(runner):
+    """A budget spent before the first sample leaves expert's choices: against expert
+    in duplicate, every deal is played the same in both seatings, so each pair is split."""
+    from hokm_sim.analysis.summary import summarize
+
+    r = runner("pimc(k=8,nodes=1,ms=0.000001)", "expert")  # the engine of FAST
+    assert r.engine is runner(FAST, "expert").engine
+    counts = r.counts(5, 40, duplicate=True)
+    s = summarize(counts, {"a": "p", "b": "e", "seed": 5, "duplicate": True, "mode": "hands"})
+    assert s.data["pair_counts"] == {"LL": 0, "split": 40, "WW": 0}
+    tricks = counts[C_TRICKS : C_TRICKS + 128].reshape(2, 8, 8)
+    np.testing.assert_array_equal(tricks[0], tricks[1])  # A as Hakem: as B as Hakem
+
+
 def test_pimc_compiles_when_first_called_from_the_card_loop(tmp_path):
     """The engine's card loop runs without reference counting and its callees
     inherit that; pimc's calls allocate, so they must still compile when the
     loop is the first to call them (cold caches). They once compiled only when
     called elsewhere first."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "nb"))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "nb"), HOKM_SIM_CACHE=str(tmp_path))
     code = (
         "import numpy as np\n"
         "from numba import njit\n"

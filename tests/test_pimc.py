@@ -8,13 +8,11 @@ cards) plays whole hands with it.
 
 from __future__ import annotations
 
-import os
 import random as pyrandom
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hokm_checks import trump_view
 from test_strategies import view_of
 
@@ -181,23 +179,44 @@ def test_with_no_time_left_pimc_plays_and_calls_as_expert(runner):
     np.testing.assert_array_equal(tricks[0], tricks[1])  # A as Hakem: as B as Hakem
 
 
-def test_pimc_compiles_when_first_called_from_the_card_loop(tmp_path):
+def _first_called_from_a_loop(drop_nrt: bool = False):
+    """A loop compiled without reference counting (as the engine's card loop is)
+    that is the first to call fresh copies of pimc's two entry points.
+
+    The copies carry the library's own options (so a change there shows here)
+    and have never been compiled, in this process or on disk: whatever ran
+    before, their first compilation happens from the loop.
+    """
+    from numba import njit
+
+    from hokm_sim.dd import pimc
+
+    def fresh(dispatcher):
+        skip = ("cache", "nopython")  # njit sets nopython itself
+        options = {k: v for k, v in dispatcher.targetoptions.items() if k not in skip}
+        if drop_nrt:
+            options.pop("_nrt", None)
+        return njit(**options)(dispatcher.py_func)
+
+    card, trump = fresh(pimc.pimc_card), fresh(pimc.pimc_trump)
+
+    @njit(_nrt=False)
+    def loop(view, params, rng):
+        return card(view, params, rng, 0) + trump(view, params, rng, 0)
+
+    loop.compile("(int64[:], float64[:], uint64[:])")
+
+
+def test_pimc_compiles_when_first_called_from_the_card_loop():
     """The engine's card loop runs without reference counting and its callees
     inherit that; pimc's calls allocate, so they must still compile when the
     loop is the first to call them (cold caches). They once compiled only when
-    called elsewhere first."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "nb"), HOKM_SIM_CACHE=str(tmp_path))
-    code = (
-        "import numpy as np\n"
-        "from numba import njit\n"
-        "from hokm_sim.dd.pimc import pimc_card, pimc_trump\n"
-        "@njit(_nrt=False)\n"
-        "def loop(view, params, rng):\n"
-        "    return pimc_card(view, params, rng, 0) + pimc_trump(view, params, rng, 0)\n"
-        "loop.compile('(int64[:], float64[:], uint64[:])')\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    called elsewhere first; the entry points now ask for reference counting."""
+    from numba.core.errors import TypingError
+
+    _first_called_from_a_loop()
+    with pytest.raises(TypingError):  # the bug, without the library's _nrt=True
+        _first_called_from_a_loop(drop_nrt=True)
 
 
 def test_engines_with_pimc_hash_the_solver_and_others_do_not():

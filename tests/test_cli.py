@@ -26,6 +26,8 @@ from hokm_sim.errors import InputError
 from hokm_sim.version import __version__
 
 COMMANDS = sorted(main.commands)
+LR = ("--a", "longest", "--b", "random")
+"""The pair most tests play (its engine is compiled once for the suite)."""
 
 
 def invoke(*args: str, ok: bool = True):
@@ -192,7 +194,7 @@ def test_trace_matches_gives_scores_and_target(runner):
 
 
 def test_trace_default_target_is_7():
-    recs = _records(invoke("trace", "--seed", "3", "--matches", "1").stdout)
+    recs = _records(invoke("trace", "--seed", "3", "--matches", "1", *LR).stdout)
     assert all(rec["target"] == 7 for rec in recs) and max(recs[-1]["scores"]) >= 7
 
 
@@ -229,9 +231,9 @@ def test_show_trace_file_line(tmp_path):
 
 
 def test_show_hand_of_a_match():
-    recs = _records(invoke("trace", "--seed", "3", "--matches", "1", "--target", "3").stdout)
+    recs = _records(invoke("trace", "--seed", "3", "--matches", "1", "--target", "3", *LR).stdout)
     text = invoke("show", "--seed", "3", "--match", "0", "--hand", str(len(recs) - 1),
-                  "--target", "3").stdout  # fmt: skip
+                  "--target", "3", *LR).stdout  # fmt: skip
     scores = recs[-1]["scores"]
     assert f"match score {scores[0]}-{scores[1]} (target 3)" in text
     n = sum(recs[-1]["tricks_won"])
@@ -243,14 +245,14 @@ def test_records_list_only_the_tricks_played(tmp_path):
     """A hand traced after a longer one must not show the longer one's last tricks."""
     out = tmp_path / "hands.jsonl"
     invoke("trace", "--seed", "3", "--hands", "5", "-o", str(out))
-    matches = _records(invoke("trace", "--seed", "3", "--matches", "2").stdout)
+    matches = _records(invoke("trace", "--seed", "3", "--matches", "2", *LR).stdout)
     for rec in _records(out.read_text()) + matches:
         assert len(rec["tricks"]) == sum(rec["tricks_won"]), (rec["match"], rec["hand"])
     for line, rec in enumerate(_records(out.read_text()), 1):
         shown = invoke("show", "--trace", str(out), "--line", str(line)).stdout
         assert len(_trick_lines(shown)) == sum(rec["tricks_won"])
     last = [rec for rec in matches if rec["match"] == 0][-1]
-    shown = invoke("show", "--seed", "3", "--match", "0", "--hand", str(last["hand"])).stdout
+    shown = invoke("show", "--seed", "3", "--match", "0", "--hand", str(last["hand"]), *LR).stdout
     assert len(_trick_lines(shown)) == sum(last["tricks_won"])
 
 

@@ -17,17 +17,9 @@ import time
 
 import numpy as np
 
+from hokm_sim.analysis.trumpstudy import longest_suit
 from hokm_sim.dd.deals import engine_deals
 from hokm_sim.dd.solver import new_table, reach_nb
-
-
-def longest_suit(five: int) -> int:
-    """The longest suit of five cards, ties to the higher rank sum, then the lower suit."""
-    keys = []
-    for s in range(4):
-        ranks = [r for r in range(13) if five >> (13 * s + r) & 1]
-        keys.append((len(ranks), sum(ranks), -s))
-    return -max(keys)[2]
 
 
 def main() -> None:
@@ -38,6 +30,7 @@ def main() -> None:
     ap.add_argument("--tt-bits", type=int, default=20)
     args = ap.parse_args()
     hands, hakem, five = engine_deals(args.seed, 0, args.deals)
+    trumps = longest_suit(five)
     tt_keys, tt_vals = new_table(args.tt_bits)
     stats = np.zeros(1, np.int64)
     trick = np.zeros(3, np.int64)
@@ -48,7 +41,7 @@ def main() -> None:
     nodes = np.zeros(args.deals, np.int64)
     yes = 0
     for i in range(args.deals):
-        trump = longest_suit(int(five[i]))
+        trump = int(trumps[i])
         h = int(hakem[i])
         stats[0] = 0
         t = time.perf_counter()

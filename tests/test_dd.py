@@ -142,6 +142,62 @@ def test_abstracted_table_agrees_with_the_search_without_a_table():
             assert got == reach_nb(*args, off[0], off[1], stats), (hands, trump, leader, trick)
 
 
+def test_trump_heavy_endings_agree_with_minimax():
+    # Half the cards trumps: the trump bounds (a run split between the two
+    # hands, a guarded second trump over the top one, the second and third
+    # trumps) and partner's ruffs come up often.
+    rng = np.random.default_rng(21)
+    tt = new_table(14)
+    for _ in range(250):
+        n = int(rng.integers(2, 5))
+        trump = int(rng.integers(4))
+        trumps = rng.permutation(13)[: 2 * n] + 13 * trump
+        others = rng.permutation([c for c in range(52) if c // 13 != trump])[: 2 * n]
+        deck = rng.permutation(np.concatenate([trumps, others]))
+        hands = tuple(frozenset(int(c) for c in deck[n * s : n * s + n]) for s in range(4))
+        leader = int(rng.integers(4))
+        want = team0_tricks(hands, trump, leader, ())
+        assert _solve(hands, trump, leader, [], 0, tt) == want, (hands, trump, leader)
+        assert _solve(hands, trump, leader, [], 1, tt) == n - want
+
+
+def _pbn(hands) -> str:
+    """A deal in PBN, seat 0 as North (Hokm suits C, D, H, S are cards // 13)."""
+    out = []
+    for m in hands:
+        suits = [
+            "".join("23456789TJQKA"[r] for r in range(12, -1, -1) if int(m) >> (13 * s + r) & 1)
+            for s in (3, 2, 1, 0)
+        ]
+        out.append(".".join(suits))
+    return "N:" + " ".join(out)
+
+
+def test_trick_counts_agree_with_dds():
+    # DDS (bridge's double-dummy solver, through endplay) answers the same
+    # question for a bridge deal with a trump suit: the most tricks the side
+    # on lead can take.
+    pytest.importorskip("endplay")
+    from endplay import _dds
+    from endplay.types import Deal as BridgeDeal
+    from endplay.types import Denom, Player
+
+    denom = [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades]
+    hands, hakem, _ = engine_deals(7, 0, 24)
+    tt = new_table(18)
+    fut = _dds.futureTricks()
+    for i in range(24):
+        trump, leader = i % 4, int(hakem[i])
+        d = BridgeDeal.from_pbn(_pbn(hands[i]))
+        d.first = Player(leader)
+        d.trump = denom[trump]
+        _dds.SolveBoard(d._data, -1, 1, 1, fut, 0)
+        arr = np.array(hands[i], np.int64)
+        args = (arr, trump, leader, np.zeros(3, np.int64), 0, leader & 1)
+        got = tricks_nb(*args, tt[0], tt[1], np.zeros(1, np.int64))
+        assert got == fut.score[0], (i, trump, leader)
+
+
 def test_card_values_agree_with_minimax():
     rng = np.random.default_rng(13)
     for n in _sizes(rng, 150, 15):

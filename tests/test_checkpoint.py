@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
 from hokm_sim.engine.records import N_COUNTS
+from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
 
 
 def counts(x: int) -> np.ndarray:

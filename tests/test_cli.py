@@ -295,7 +295,7 @@ USAGE_ERRORS = [
     (["bench", "--hands", "0"], ["--hands"]),
     (["bench", "--repeat", "0"], ["--repeat", "0"]),
     (["show", "--seed", "3"], ["--hand"]),
-    (["show", "--seed", "3", "--match", "0", "--hand", "999"], ["--hand", "0.."]),
+    (["show", "--seed", "3", "--match", "0", "--hand", "999", *LR], ["--hand", "0.."]),
     (["show", "--trace", "missing.jsonl"], ["--trace", "missing.jsonl"]),
     (["strategies", "extra"], ["extra"]),
     (["run", "longest", "random", "--hands", "0"], ["--hands", "0"]),

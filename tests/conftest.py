@@ -2,15 +2,31 @@
 
 Compiling an engine for a strategy pair costs seconds per entry point the
 first time (then it is loaded from the on-disk cache), so every test module
-asks :func:`runner` for its pairs instead of building its own.
+asks :func:`runner` for its pairs instead of building its own, and the suite
+keeps to a few pairs: ``longest``/``random`` (and the reverse), ``longest``
+against itself, ``random`` against itself, ``expert``/``random``, and
+``tests/bots/every.py`` (every built-in bot behind one parameter) for what
+must see every bot.
+
+Under pytest-xdist two workers often need the same engine at the same
+moment; :func:`_compile_once` makes the second wait for the first and load
+its machine code from the disk cache instead of compiling it again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
+import tempfile
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 import pytest
+from numba.core.caching import Cache
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
@@ -25,3 +41,53 @@ def _runner(a: str, b: str) -> Runner:
 def runner() -> Callable[[str, str], Runner]:
     """``runner(a, b)``: the session's Runner for strategy specs ``a`` (team 0) and ``b``."""
     return _runner
+
+
+# --- one compilation per cached function across the xdist workers --------------------
+
+_LOCKS = Path(tempfile.gettempdir()) / "hokm-sim-test-compile-locks"
+_held: set[str] = set()
+
+
+@contextlib.contextmanager
+def _cache_lock(key: str):
+    """An exclusive lock on ``key`` across processes (re-entrant within this one)."""
+    if key in _held:
+        yield
+        return
+    _LOCKS.mkdir(exist_ok=True)
+    name = hashlib.sha1(key.encode()).hexdigest()
+    with open(_LOCKS / name, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        _held.add(key)
+        try:
+            yield
+        finally:
+            _held.discard(key)
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _compile_once(compile_: Callable) -> Callable:
+    """Wrap ``Dispatcher.compile`` of disk-cached functions in a lock on their cache index.
+
+    numba looks in its disk cache first: the worker that waited finds the
+    machine code the other one just saved. Functions without a disk cache
+    compile as usual.
+    """
+
+    def compile(self: Dispatcher, sig):
+        cache_ = getattr(self, "_cache", None)
+        index = getattr(getattr(cache_, "_cache_file", None), "_index_path", None)
+        if not isinstance(cache_, Cache) or index is None:
+            return compile_(self, sig)
+        # numba's own lock first, as compile_ takes it: one thread of this process at a
+        # time holds file locks, taken from caller to callee, so no two processes wait
+        # on each other.
+        with global_compiler_lock, _cache_lock(index):
+            return compile_(self, sig)
+
+    compile.__wrapped__ = compile_
+    return compile
+
+
+Dispatcher.compile = _compile_once(Dispatcher.compile)

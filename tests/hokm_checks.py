@@ -261,6 +261,24 @@ def trump_view(five: list[int], hakem: int) -> np.ndarray:
     return v
 
 
+def bot_module(bot_file):
+    """The module of a :class:`~hokm_sim.bots.registry.BotFile` for direct calls.
+
+    A built-in bot is taken as ``hokm_sim.strategies.<name>``, the module that
+    ``tests/bots/every.py`` imports too, so each bot function is compiled once
+    in a test process however it is called; other bot files as the registry
+    loads them.
+    """
+    import importlib
+
+    from hokm_sim.bots.registry import builtin_dir
+
+    path = Path(bot_file.path).resolve()
+    if path.parent == builtin_dir().resolve():
+        return importlib.import_module(f"hokm_sim.strategies.{path.stem}")
+    return bot_file.module()
+
+
 def bot_trump(spec: str, five: list[int], hakem: int = 0) -> int:
     """The suit strategy ``spec`` names holding ``five``: its own jitted ``choose_trump``
     (the function the engine inlines), with its parameters, a zeroed memory and a
@@ -269,7 +287,7 @@ def bot_trump(spec: str, five: list[int], hakem: int = 0) -> int:
     from hokm_sim.engine.view import MEM_SIZE
 
     s = resolve(spec)
-    choose = s.trump.module().choose_trump
+    choose = bot_module(s.trump).choose_trump
     mem = np.zeros(MEM_SIZE, np.int64)
     rng = np.array([1, 2, 3, 4], np.uint64)
     return int(choose(trump_view(five, hakem), s.params_array()[0], mem, rng))

@@ -20,7 +20,7 @@ import random as pyrandom
 
 import numpy as np
 import pytest
-from hokm_checks import EVERY, every, trump_view
+from hokm_checks import EVERY, bot_module, every, trump_view
 
 from hokm_sim import reference as ref
 from hokm_sim.bots.registry import builtin_bots, resolve
@@ -129,8 +129,8 @@ class Bot:
 
     def __init__(self, spec: str):
         strat = resolve(spec)
-        self.trump_mod = strat.trump.module()
-        self.play_mod = strat.play.module()
+        self.trump_mod = bot_module(strat.trump)
+        self.play_mod = bot_module(strat.play)
         self.params = strat.params_array()
 
     def rng(self):

@@ -53,25 +53,17 @@ Techniques, most of them after Bo Haglund's DDS for bridge:
   when partner is winning;
 - the last trick is counted directly.
 
-Measured with ``NUMBA_NUM_THREADS=1 python benchmarks/dd_speed.py --deals
-200 --seed 1`` (the Hakem's team reaching 7 from 13 cards; nodes per
-question, median / p90 / p99, one core): 1.31M / 14.8M / 72M nodes (57 ms /
-755 ms / 3.6 s) before this work; with the partition table 152k / 1.47M /
-14.6M (first 100 deals); with DDS lead weights 87k / 1.25M / 4.05M; with the
-small-card skip 56k / 743k / 2.51M; with the third-hand and void orderings
-17k / 229k / 1.22M; drawing trumps in the sure tricks 1-5% fewer. Now about
-17k / 229k / 1.2M nodes, 1.5-1.9 ms / 20-30 ms / 110-170 ms at 8-10 M nodes
-a second (seed 2 alike).
+Each of these cuts the nodes a question needs, the tail most: the partition
+table, the lead weights, the small-card skip and the third-hand and void
+orderings each took the 99th percentile down by a large factor (figures,
+with the command that measures them, in docs/performance.md).
 
-Tried and left out: trying the table's stored best lead first and always
-keeping the biggest positions (old exact-key table); signature buckets of 8
-or 32 shared slots (too few entries per signature: the tail grew); 64 or
-256 entries per signature (no better than 128); DDS's weights for a second
-hand following suit (3% fewer nodes on two seeds, more on a third, no
-faster); a killer move for followers (many more nodes) and for leads ahead
-of the weights (mixed); cards of a hand counted as equivalent across cards
-of the current trick other than the winning one (no change); a smaller
-table (more restarts, more nodes).
+Left out because they did not pay: trying the table's stored best lead
+first; signature buckets of 8 or 32 shared slots (too few entries per
+signature: the tail grew) or of 64 or 256 (no better than 128); DDS's
+weights for a second hand following suit; a killer move for followers and
+for leads ahead of the weights; cards of a hand counted as equivalent across
+cards of the current trick other than the winning one; a smaller table.
 
 The table (``tt_keys``, ``tt_vals``, from :func:`new_table`) can be shared
 by any number of searches and deals: its entries hold everything a stored

@@ -52,7 +52,7 @@ def test_bot_files_with_the_wrong_shape(tmp_path):
         "def choose_trump(view, params, mem, rng):\n    return 0\n\n"
         "def play_card(view, params, mem, rng):\n    return 0\n"
     )
-    with pytest.raises(StrategyError, match="choose_trump is not a numba function"):
+    with pytest.raises(StrategyError, match=r"choose_trump takes 4 arguments; a Python bot's"):
         resolve(str(plain))
     three = tmp_path / "three.py"
     three.write_text(

@@ -1,9 +1,11 @@
 """Available strategies: built-in bot files, bot files given by path, and composition.
 
 A *bot file* is a Python file with a module docstring (its first line is the
-description unless ``DESCRIPTION`` is set), two jitted functions
-``choose_trump`` and ``play_card`` (see :mod:`hokm_sim.bots.botkit`), and
-optionally ``PARAMS``, a dict of parameter names to default values.
+description unless ``DESCRIPTION`` is set), two functions ``choose_trump``
+and ``play_card``, and optionally ``PARAMS``, a dict of parameter names to
+default values. The functions are either both jitted (a compiled bot, see
+:mod:`hokm_sim.bots.botkit`) or both plain Python (see
+:mod:`hokm_sim.bots.pyrules`).
 
 A *strategy spec* on the command line is one of:
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import inspect
 import math
 import re
 import sys
@@ -29,6 +32,7 @@ from types import ModuleType
 
 import numpy as np
 
+from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
 from hokm_sim.engine.view import PARAM_SIZE
 from hokm_sim.errors import InputError
 
@@ -85,6 +89,10 @@ class BotFile:
     params: dict[str, float] = field(default_factory=dict)
     builtin: bool = True
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
+    kind: str = "numba"
+    """``"numba"`` (compiled into the engine) or ``"python"`` (called between numba steps)."""
+    source: object = field(default=None, compare=False, repr=False)
+    """The bot object, for a plain-Python bot given through the Python API."""
 
     @classmethod
     def load(cls, path: Path, builtin: bool) -> BotFile:
@@ -94,21 +102,10 @@ class BotFile:
         if missing:
             raise StrategyError(
                 f"bot file {str(path)!r} lacks {' and '.join(missing)}: a bot defines "
-                "choose_trump(view, params, mem, rng) and play_card(view, params, mem, rng)"
+                "choose_trump and play_card, plain Python taking an observation or @njit "
+                "taking (view, params, mem, rng)"
             )
-        for fname in ("choose_trump", "play_card"):
-            py = getattr(getattr(mod, fname), "py_func", None)
-            if py is None:
-                raise StrategyError(
-                    f"bot file {str(path)!r}: {fname} is not a numba function; decorate it "
-                    "with @njit (from hokm_sim.bots.botkit import njit)"
-                )
-            n = py.__code__.co_argcount
-            if n != 4:
-                raise StrategyError(
-                    f"bot file {str(path)!r}: {fname} takes {n} arguments; a bot's {fname} "
-                    "takes (view, params, mem, rng)"
-                )
+        kind = _kind(mod, f"bot file {str(path)!r}")
         desc = getattr(mod, "DESCRIPTION", None) or (mod.__doc__ or "").strip().split("\n")[0]
         params = {str(k): float(v) for k, v in getattr(mod, "PARAMS", {}).items()}
         if len(params) > PARAM_SIZE:
@@ -125,6 +122,34 @@ class BotFile:
             params=params,
             builtin=builtin,
             limits=limits,
+            kind=kind,
+        )
+
+    @classmethod
+    def from_object(cls, obj: object, name: str | None = None) -> BotFile:
+        """A plain-Python bot given as an object (an instance, class or module) with
+        ``choose_trump(obs)`` and ``play_card(obs)``, through the Python API."""
+        where = f"bot object {type(obj).__name__!r}"
+        missing = [f for f in ("choose_trump", "play_card") if not hasattr(obj, f)]
+        if missing:
+            raise StrategyError(f"{where} lacks {' and '.join(missing)}")
+        if _kind(obj, where) != "python":
+            raise StrategyError(f"{where}: compiled bots are used by name or bot file path")
+        name = name or getattr(obj, "NAME", None) or type(obj).__name__
+        try:
+            path = Path(inspect.getsourcefile(type(obj)) or "")
+        except TypeError:
+            path = Path()
+        desc = getattr(obj, "DESCRIPTION", None) or (obj.__doc__ or "").strip().split("\n")[0]
+        params = {str(k): float(v) for k, v in getattr(obj, "PARAMS", {}).items()}
+        return cls(
+            name=name,
+            path=path.resolve(),
+            description=desc or "a plain-Python bot object",
+            params=params,
+            builtin=False,
+            kind="python",
+            source=obj,
         )
 
     def check(self, key: str, value: float) -> float:
@@ -142,9 +167,36 @@ class BotFile:
                 )
         return value
 
-    def module(self) -> ModuleType:
-        """The imported bot module."""
+    def module(self) -> ModuleType | object:
+        """The imported bot module (or the bot object given through the API)."""
+        if self.source is not None:
+            return self.source
         return import_bot_file(self.path)
+
+
+def _kind(mod: object, where: str) -> str:
+    """``"numba"`` or ``"python"``: what kind of bot ``mod``'s two functions make."""
+    fns = {f: getattr(mod, f) for f in ("choose_trump", "play_card")}
+    compiled = {f: is_compiled(fn) for f, fn in fns.items()}
+    if all(compiled.values()):
+        for fname, fn in fns.items():
+            n = fn.py_func.__code__.co_argcount
+            if n != 4:
+                raise StrategyError(
+                    f"{where}: {fname} takes {n} arguments; a compiled bot's {fname} "
+                    "takes (view, params, mem, rng)"
+                )
+        return "numba"
+    if any(compiled.values()):
+        raise StrategyError(
+            f"{where}: choose_trump and play_card must both be @njit (compiled) or both "
+            "plain Python"
+        )
+    for fname, fn in fns.items():
+        problem = python_arity_problem(fn, fname)
+        if problem:
+            raise StrategyError(f"{where}: {problem}")
+    return "python"
 
 
 def builtin_bots() -> dict[str, BotFile]:

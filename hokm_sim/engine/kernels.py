@@ -88,7 +88,7 @@ TRACE_SIZE = 136
 
 
 @njit(inline="always")
-def _note_error(err, res, match, hand, copy):
+def note_error(err, res, match, hand, copy):
     err[E_CODE] = res[R_ERROR]
     err[E_MATCH] = match
     err[E_HAND] = hand
@@ -99,7 +99,7 @@ def _note_error(err, res, match, hand, copy):
 
 
 @njit(inline="always")
-def _trace_row(row, work, match, hand, score0, score1):
+def trace_row(row, work, match, hand, score0, score1):
     res = work[8]
     deck = work[4]
     plays = work[6]
@@ -150,7 +150,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
                 index = 2 * d + copy
                 play_inline(params_a, params_b, work, hakem, forced, sbase, index, copy, 0, 0, 0)
                 if res[R_ERROR] != 0:
-                    _note_error(err, res, d, 0, copy)
+                    note_error(err, res, d, 0, copy)
                     return
                 add_hand(counts, res, copy)
                 if copy == 0:
@@ -197,7 +197,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
                 params_a, params_b, work, hakem, -1, sbase, index, copy, score0, score1, target
             )
             if res[R_ERROR] != 0:
-                _note_error(err, res, m, h, copy)
+                note_error(err, res, m, h, copy)
                 return -1
             add_hand(counts, res, a_team)
             hakem, score0, score1 = advance_match(res, hakem, score0, score1)
@@ -256,7 +256,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
             hakem = d & 3
             deal_hand(work, seed, d, hakem)
             play(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d + copy, copy, 0, 0, 0)
-            _trace_row(rows[i], work, 0, d, 0, 0)
+            trace_row(rows[i], work, 0, d, 0, 0)
             if res[R_ERROR] != 0:
                 return rows[: i + 1]
         return rows
@@ -293,10 +293,10 @@ def make_kernels(ta, pa, tb, pb, owner: str):
                 target,
             )
             if res[R_ERROR] != 0:
-                _trace_row(rows[h], work, m, h, score0, score1)
+                trace_row(rows[h], work, m, h, score0, score1)
                 return rows[: h + 1]
             hakem, score0, score1 = advance_match(res, hakem, score0, score1)
-            _trace_row(rows[h], work, m, h, score0, score1)
+            trace_row(rows[h], work, m, h, score0, score1)
             h += 1
         return rows[:h]
 
@@ -331,14 +331,14 @@ def make_kernels(ta, pa, tb, pb, owner: str):
             out[i, 1] = hands[hakem]
             play(params_a, params_b, work, hakem, CHOOSE_ONLY, sbase, 2 * d, 0, 0, 0, 0)
             if res[R_ERROR] != 0:
-                _note_error(err, res, d, 0, 0)
+                note_error(err, res, d, 0, 0)
                 return
             out[i, 2] = res[R_CHOICE]
             if suits:
                 for s in range(4):
                     play(params_a, params_b, work, hakem, s, sbase, 2 * d, 0, 0, 0, 0)
                     if res[R_ERROR] != 0:
-                        _note_error(err, res, d, 0, 0)
+                        note_error(err, res, d, 0, 0)
                         return
                     out[i, 3 + s] = signed_points(res, team)
                     out[i, 7 + s] = res[R_TRICKS + team]

@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from hokm_sim.bots import compiled
+from hokm_sim.bots.faults import replay_command
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.cards import SUITS, card_str
 from hokm_sim.engine import kernels as k
@@ -163,15 +164,15 @@ class Runner:
         team_a = copy  # A plays team 0 in copy 0, team 1 in copy 1
         strat = self.a if (seat & 1) == team_a else self.b
         match, hand = int(err[k.E_MATCH]), int(err[k.E_HAND])
-        ab = f"--a {_quote(self.a.name)} --b {_quote(self.b.name)}"
-        if copy == 1:
-            ab += " --copy 1"  # the swapped copy of the duplicate pair, with its own streams
-        if matches:
-            replay = (
-                f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
-            )
-        else:
-            replay = f"hokm-sim show --seed {seed} --hand {match} {ab}"
+        replay = replay_command(
+            seed,
+            self.a.name,
+            self.b.name,
+            copy,
+            match if matches else None,
+            hand if matches else match,
+            target,
+        )
         trick = -1 if err[k.E_CODE] == ERR_BAD_TRUMP else int(err[k.E_TRICK])
         return StrategyFault(
             strat.name,
@@ -290,6 +291,8 @@ class Runner:
             )
             try:
                 run(self.params_a, self.params_b, *args)
+            except StoppedError:
+                raise  # a plain-Python bot's fault, already located
             except Exception as exc:  # a bot raised inside the engine
                 raise self._locate_raise(seed, s, n, matches, target, duplicate) from exc
             finally:
@@ -352,10 +355,6 @@ class Runner:
             err[k.E_TRICK] = r[k.T_ERROR + 2]
             err[k.E_CARD] = r[k.T_ERROR + 3]
             raise self._fault(err, seed, matches, target)
-
-
-def _quote(spec: str) -> str:
-    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else f"'{spec}'"
 
 
 def measure(

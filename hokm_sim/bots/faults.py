@@ -1,0 +1,58 @@
+"""When a bot breaks the rules: how its answers are checked, and how the fault is replayed.
+
+A compiled bot's card is checked inside the engine (legal mask, suit range);
+a plain-Python bot's answer is first checked here for being an integer at
+all (or, from a batched bot, one integer per hand), then by the engine like
+any other. Every fault names the strategy, seed, deal or match, hand and
+trick, and the ``hokm-sim show`` command that replays that hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hokm_sim.errors import StoppedError
+
+
+def quote(spec: str) -> str:
+    """A strategy spec quoted for a POSIX shell when it needs it."""
+    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else f"'{spec}'"
+
+
+def replay_command(
+    seed: int, a: str, b: str, copy: int, match: int | None, hand: int, target: int
+) -> str:
+    """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``)."""
+    ab = f"--a {quote(a)} --b {quote(b)}"
+    if copy == 1:
+        ab += " --copy 1"  # the swapped copy of the duplicate pair, with its own streams
+    if match is not None:
+        return f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
+    return f"hokm-sim show --seed {seed} --hand {hand} {ab}"
+
+
+class PythonBotError(StoppedError):
+    """A plain-Python bot raised, or answered with something that is not a suit or card."""
+
+
+def check_answer(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a whole number in int64's range, else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        return None
+    value = int(value)
+    return value if -(2**63) <= value < 2**63 else None
+
+
+def check_batch(value: object, n: int) -> tuple[np.ndarray | None, str]:
+    """A batched bot's answers as ``int64[n]``, or ``(None, why not)``."""
+    try:
+        arr = np.asarray(value)
+    except Exception:  # noqa: BLE001 - anything a bot returns must give one line
+        return None, f"returned {type(value).__name__}, not an array of integers"
+    if arr.shape != (n,):
+        return None, f"returned shape {arr.shape} for a batch of {n}; expected ({n},)"
+    if arr.dtype.kind not in "iu":
+        return None, f"returned dtype {arr.dtype}; expected integers (card or suit indices)"
+    if arr.dtype.kind == "u" and arr.size and arr.max() >= 2**63:
+        return None, "returned integers beyond int64"
+    return arr.astype(np.int64), ""

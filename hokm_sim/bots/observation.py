@@ -1,0 +1,288 @@
+"""What a plain-Python bot sees: one decision (:class:`Observation`) or a batch of them.
+
+Both read the engine's ``view`` (:mod:`hokm_sim.engine.view`): the same
+fields a compiled bot reads, as named attributes (card masks as ``int``,
+cards as indices 0..51 in the encoding of :mod:`hokm_sim.cards`) and as the
+raw ``int64`` array. Nothing in them reveals another seat's cards.
+
+A decision also gets the seat's per-hand memory (``mem``, ``int64[16]``
+zeroed every hand, shared with nothing) and its own random stream (``rng``),
+the same counter-based stream a compiled bot draws from; a bot that draws
+only from it gives the same results whatever the thread count or batch size.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from hokm_sim.cards import cards_of
+from hokm_sim.engine import view as v
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_INV53 = 1.0 / 9007199254740992.0
+
+
+def _mix64(z: int) -> int:
+    z = (z ^ (z >> 30)) * _M1 & _MASK64
+    z = (z ^ (z >> 27)) * _M2 & _MASK64
+    return z ^ (z >> 31)
+
+
+class Stream:
+    """A seat's random stream for one hand (``engine.rng``'s counter stream).
+
+    Draws advance the stream in the engine's arrays, so the seat's next
+    decision goes on where this one stopped, and a port of a compiled bot
+    that draws the same way draws the same numbers.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: np.ndarray) -> None:
+        self._state = state
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        count = (int(self._state[1]) + 1) & _MASK64
+        self._state[1] = count
+        return _mix64((int(self._state[0]) + count * _GOLDEN) & _MASK64)
+
+    def random(self) -> float:
+        """A uniform float in ``[0, 1)`` with 53 random bits (``rand_float``)."""
+        return (self.next64() >> 11) * _INV53
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, ``1 <= n < 2**32`` (``rand_below``, no bias)."""
+        m = (self.next64() >> 32) * n
+        low = m & 0xFFFFFFFF
+        if low < n:
+            threshold = ((1 << 32) - n) % n
+            while low < threshold:
+                m = (self.next64() >> 32) * n
+                low = m & 0xFFFFFFFF
+        return m >> 32
+
+    def choice(self, mask: int) -> int:
+        """A uniformly drawn card of a card mask (as the ``random`` bot draws)."""
+        cards = cards_of(mask)
+        return cards[self.below(len(cards))]
+
+
+class Observation:
+    """One decision: what the deciding seat may see, by name.
+
+    For a trump call ``trump`` is -1, ``hand`` holds the Hakem's first five
+    cards only and ``legal`` is 0; the answer is a suit 0..3 (C D H S). For a
+    card, the answer is one of ``legal_cards``.
+    """
+
+    __slots__ = ("_v", "_slots", "_slot", "params", "__dict__")
+
+    def __init__(self, view: list[int], slots: tuple, slot: int, params: dict[str, float]):
+        self._v = view
+        self._slots = slots
+        self._slot = slot
+        self.params = params
+        """The strategy's parameters by name (``PARAMS`` with the spec's values)."""
+
+    @property
+    def view(self) -> np.ndarray:
+        """The raw ``int64[VIEW_SIZE]`` view, as a compiled bot gets it."""
+        return self._slots[0][self._slot]
+
+    @cached_property
+    def mem(self) -> np.ndarray:
+        """The seat's ``int64[16]`` memory for this hand (zeroed when a hand starts)."""
+        return self._slots[1][self._slot, self.seat]
+
+    @cached_property
+    def rng(self) -> Stream:
+        """The seat's random stream for this hand."""
+        return Stream(self._slots[2][self._slot, self.seat])
+
+    hand = property(lambda self: self._v[v.V_HAND], doc="Own cards (mask).")
+    seat = property(lambda self: self._v[v.V_SEAT], doc="The deciding seat, 0..3.")
+    hakem = property(lambda self: self._v[v.V_HAKEM], doc="The Hakem's seat.")
+    trump = property(lambda self: self._v[v.V_TRUMP], doc="Trump suit 0..3; -1 while choosing.")
+    leader = property(lambda self: self._v[v.V_LEADER], doc="Seat that led this trick.")
+    led = property(lambda self: self._v[v.V_LED], doc="Suit led to this trick; -1 when leading.")
+    legal = property(lambda self: self._v[v.V_LEGAL], doc="Cards that may be played now (mask).")
+    played = property(lambda self: self._v[v.V_PLAYED], doc="Every card played so far (mask).")
+    voids = property(lambda self: self._v[v.V_VOIDS], doc="Bit ``seat * 4 + suit``: shown voids.")
+    trick_no = property(lambda self: self._v[v.V_TRICK_NO], doc="This trick's index, 0..12.")
+    target = property(lambda self: self._v[v.V_TARGET], doc="Match target; 0 for single hands.")
+    winning_card = property(
+        lambda self: self._v[v.V_WIN_CARD], doc="Card winning this trick so far; -1 when leading."
+    )
+    winning_seat = property(
+        lambda self: self._v[v.V_WIN_SEAT], doc="Seat winning this trick so far; -1 when leading."
+    )
+
+    @property
+    def trick(self) -> list[int]:
+        """This trick's cards so far, in play order."""
+        return self._v[v.V_TRICK : v.V_TRICK + self._v[v.V_NTRICK]]
+
+    @property
+    def played_by(self) -> list[int]:
+        """Masks of the cards each seat 0..3 has played."""
+        return self._v[v.V_PLAYED_BY : v.V_PLAYED_BY + 4]
+
+    @property
+    def tricks(self) -> tuple[int, int]:
+        """Tricks won so far by team 0 (seats 0, 2) and team 1 (seats 1, 3)."""
+        return self._v[v.V_TRICKS], self._v[v.V_TRICKS + 1]
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Match scores of team 0 and team 1 before this hand (0 for single hands)."""
+        return self._v[v.V_SCORES], self._v[v.V_SCORES + 1]
+
+    @property
+    def hand_cards(self) -> list[int]:
+        """Own cards as indices, lowest first."""
+        return cards_of(self.hand)
+
+    @property
+    def legal_cards(self) -> list[int]:
+        """The cards that may be played now, lowest index first."""
+        return cards_of(self.legal)
+
+    def __repr__(self) -> str:
+        what = "trump call" if self.trump < 0 else f"trick {self.trick_no + 1}"
+        return f"<Observation seat {self.seat}, {what}, legal {self.legal_cards}>"
+
+
+class Observations:
+    """Many decisions at once, as numpy arrays: row ``i`` is one hand in flight.
+
+    Every attribute of :class:`Observation` is here as an array with one
+    entry (or row) per decision. ``features()`` is a ready-made ``float32``
+    encoding for neural networks; ``legal_mask`` the legal cards as
+    ``bool[n, 52]``.
+    """
+
+    def __init__(
+        self,
+        view: np.ndarray,
+        mem: np.ndarray,
+        rng: np.ndarray,
+        params: dict[str, float],
+    ) -> None:
+        self.view = view
+        """``int64[n, VIEW_SIZE]``: the raw views."""
+        self.mem = mem
+        """``int64[n, 16]``: each seat's memory for its hand; writes are kept."""
+        self.rng = BatchStream(rng)
+        """Each decision's own random stream."""
+        self.params = params
+        """The strategy's parameters by name."""
+
+    def __len__(self) -> int:
+        return self.view.shape[0]
+
+    def _col(self, k: int) -> np.ndarray:
+        return self.view[:, k]
+
+    hand = property(lambda self: self._col(v.V_HAND))
+    seat = property(lambda self: self._col(v.V_SEAT))
+    hakem = property(lambda self: self._col(v.V_HAKEM))
+    trump = property(lambda self: self._col(v.V_TRUMP))
+    leader = property(lambda self: self._col(v.V_LEADER))
+    led = property(lambda self: self._col(v.V_LED))
+    legal = property(lambda self: self._col(v.V_LEGAL))
+    played = property(lambda self: self._col(v.V_PLAYED))
+    voids = property(lambda self: self._col(v.V_VOIDS))
+    trick_no = property(lambda self: self._col(v.V_TRICK_NO))
+    target = property(lambda self: self._col(v.V_TARGET))
+    winning_card = property(lambda self: self._col(v.V_WIN_CARD))
+    winning_seat = property(lambda self: self._col(v.V_WIN_SEAT))
+    trick = property(lambda self: self.view[:, v.V_TRICK : v.V_TRICK + 4])
+    n_trick = property(lambda self: self._col(v.V_NTRICK))
+    played_by = property(lambda self: self.view[:, v.V_PLAYED_BY : v.V_PLAYED_BY + 4])
+    tricks = property(lambda self: self.view[:, v.V_TRICKS : v.V_TRICKS + 2])
+    scores = property(lambda self: self.view[:, v.V_SCORES : v.V_SCORES + 2])
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """``bool[n, 52]``: the legal cards of each decision."""
+        return bits_of(self.legal)
+
+    def features(self) -> np.ndarray:
+        """``float32[n, FEATURES]``: see :func:`features`."""
+        return features(self.view)
+
+
+class BatchStream:
+    """Each decision's random stream in a batch, drawn all at once."""
+
+    def __init__(self, state: np.ndarray) -> None:
+        self.state = state
+        """``uint64[n, 4]``: the streams (key, counter); draws advance the counters."""
+
+    def next64(self) -> np.ndarray:
+        """The next 64-bit output of every stream."""
+        self.state[:, 1] += np.uint64(1)
+        z = self.state[:, 0] + self.state[:, 1] * np.uint64(_GOLDEN)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(_M1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(_M2)
+        return z ^ (z >> np.uint64(31))
+
+    def random(self) -> np.ndarray:
+        """A uniform float in ``[0, 1)`` for every stream (53 bits each)."""
+        return (self.next64() >> np.uint64(11)).astype(np.float64) * _INV53
+
+
+def bits_of(masks: np.ndarray) -> np.ndarray:
+    """``bool[n, 52]`` from card masks ``int64[n]``."""
+    return ((masks[:, None] >> np.arange(52)) & 1).astype(bool)
+
+
+FEATURES = 52 * 8 + 4 + 4 + 4 + 2 + 2
+"""Length of :func:`features`' rows."""
+
+
+def features(view: np.ndarray) -> np.ndarray:
+    """A ``float32`` encoding of views ``int64[n, VIEW_SIZE]``, relative to the deciding seat.
+
+    52-card planes: own hand, legal cards, cards played by the seat itself,
+    its left-hand opponent, its partner and its right-hand opponent, the
+    current trick's cards, and the card winning it; then one-hots of trump,
+    the suit led and the Hakem's seat (relative), tricks of the seat's team
+    and of the other (divided by 7), match scores likewise (divided by the
+    target, 0 for single hands).
+    """
+    view = np.atleast_2d(view)
+    n = view.shape[0]
+    seat = view[:, v.V_SEAT]
+    out = np.zeros((n, FEATURES), np.float32)
+    rows = np.arange(n)
+    planes = [view[:, v.V_HAND], view[:, v.V_LEGAL]]
+    for k in range(4):
+        planes.append(view[rows, v.V_PLAYED_BY + ((seat + k) & 3)])
+    trick = np.zeros(n, np.int64)
+    for k in range(4):
+        card = view[:, v.V_TRICK + k]
+        trick |= np.where(card >= 0, np.left_shift(1, np.maximum(card, 0)), 0)
+    win = view[:, v.V_WIN_CARD]
+    planes += [trick, np.where(win >= 0, np.left_shift(1, np.maximum(win, 0)), 0)]
+    for p, masks in enumerate(planes):
+        out[:, 52 * p : 52 * (p + 1)] = bits_of(masks.astype(np.int64))
+    base = 52 * 8
+    trump = view[:, v.V_TRUMP]
+    out[rows[trump >= 0], base + trump[trump >= 0]] = 1
+    led = view[:, v.V_LED]
+    out[rows[led >= 0], base + 4 + led[led >= 0]] = 1
+    out[rows, base + 8 + ((view[:, v.V_HAKEM] - seat) & 3)] = 1
+    team = seat & 1
+    out[:, base + 12] = view[rows, v.V_TRICKS + team] / 7
+    out[:, base + 13] = view[rows, v.V_TRICKS + 1 - team] / 7
+    target = np.maximum(view[:, v.V_TARGET], 1)
+    out[:, base + 14] = view[rows, v.V_SCORES + team] / target
+    out[:, base + 15] = view[rows, v.V_SCORES + 1 - team] / target
+    return out

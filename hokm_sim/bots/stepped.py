@@ -1,0 +1,256 @@
+"""The engine for a table where some part is played by plain-Python bots.
+
+It has the entry points of a compiled engine (``run_hands``, ``run_matches``,
+``run_study``, ``trace_hands``, ``trace_match``, with the same arguments and
+the same results), so the runner, backends, checkpoints and reports work
+as they do for compiled bots. Underneath, each chunk of deals (or matches)
+is a batch of hands in flight (:mod:`hokm_sim.engine.stepper`): one numba
+call advances every hand to its next Python decision, then the Python bot
+decides for all of them — one call per decision, or one call for the whole
+batch if it is :func:`~hokm_sim.bots.pyrules.batched` — and so on until the
+chunk is done. Compiled bots at the table still decide inside numba.
+
+Chunks run on as many threads as numba is set to; the numba steps release
+the GIL, and the Python bots are called under one lock, so a bot need not
+be thread-safe. Results are the same for any thread count or batch size.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from types import ModuleType
+
+import numba
+import numpy as np
+
+from hokm_sim.bots.faults import PythonBotError, check_answer, check_batch, replay_command
+from hokm_sim.bots.observation import Observation, Observations
+from hokm_sim.bots.pyrules import is_batched
+from hokm_sim.bots.registry import Strategy
+from hokm_sim.engine import kernels as k
+from hokm_sim.engine import stepper as st
+from hokm_sim.engine.view import V_SEAT, V_TRICK_NO
+
+SLOTS = 2048
+"""Hands in flight per chunk: a batched bot gets up to this many decisions per call."""
+
+_WAIT_CODES = (st.W_TRUMP_A, st.W_CARD_A, st.W_TRUMP_B, st.W_CARD_B)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A part (trump call or card play) of a strategy that is played in Python."""
+
+    fn: object
+    batched: bool
+    strategy: str
+    names: tuple[str, ...]
+    row: int  # 0: trump parameters, 1: play parameters
+    side: int  # 0: A, 1: B
+
+
+@dataclass
+class _Failure:
+    """The earliest Python bot failure of a chunk, by job."""
+
+    job: int
+    hand: int
+    copy: int
+    trick: int
+    seat: int
+    strategy: str
+    what: str
+
+
+def python_parts(a: Strategy, b: Strategy) -> dict[int, _Part]:
+    """The parts of A and B played in Python, by the stepper's wait code."""
+    out = {}
+    for side, s in enumerate((a, b)):
+        for row, (bot, fname) in enumerate(((s.trump, "choose_trump"), (s.play, "play_card"))):
+            if bot.kind == "python":
+                fn = getattr(bot.module(), fname)
+                out[_WAIT_CODES[2 * side + row]] = _Part(
+                    fn, is_batched(fn), s.name, tuple(bot.params), row, side
+                )
+    return out
+
+
+class SteppedEngine:
+    """Entry points of an engine whose table has plain-Python parts (see the module doc)."""
+
+    def __init__(self, a: Strategy, b: Strategy, module: ModuleType, name: str) -> None:
+        self.__name__ = name
+        self.a, self.b = a, b
+        self._step = module.step
+        self._parts = python_parts(a, b)
+        self._lock = threading.Lock()
+        self.slots = SLOTS
+
+    # --- the compiled engine's entry points --------------------------------------
+
+    def run_hands(self, pa, pb, seed, start, total, chunk, duplicate, forced, counts, errs, codes):
+        """Deals ``start .. start + total - 1`` in chunks of ``chunk``, as ``hands_chunk``."""
+        self._chunks(st.M_HANDS, pa, pb, seed, start, total, chunk, duplicate, forced, 0, 7,
+                     counts, errs, codes, None)  # fmt: skip
+
+    def run_matches(self, pa, pb, seed, start, total, chunk, duplicate, target, counts, errs,
+                    codes):  # fmt: skip
+        """Matches ``start .. start + total - 1`` to ``target``, as ``matches_chunk``."""
+        self._chunks(st.M_MATCHES, pa, pb, seed, start, total, chunk, duplicate, target, 0,
+                     target, counts, errs, codes, None)  # fmt: skip
+
+    def run_study(self, pa, pb, seed, start, total, chunk, suits, out, errs):
+        """Counterfactual-trump rows of deals ``start ..``, as ``study_chunk``."""
+        counts = np.zeros((errs.shape[0], 1), np.int64)
+        self._chunks(st.M_STUDY, pa, pb, seed, start, total, chunk, False, int(suits), 0, 7,
+                     counts, errs, np.zeros(0, np.int8), out)  # fmt: skip
+
+    def trace_hands(self, pa, pb, seed, start, count, copy, forced):
+        """Trace rows of deals ``start .. start + count - 1``, stopping at a fault."""
+        rows = np.full((count, k.TRACE_SIZE), -1, np.int64)
+        err = np.zeros(k.ERR_SIZE, np.int64)
+        self._one(st.M_TRACE_HANDS, pa, pb, seed, start, count, copy, forced, 7, err, rows)
+        if err[k.E_CODE]:
+            return rows[: err[k.E_MATCH] - start + 1]
+        return rows
+
+    def trace_match(self, pa, pb, seed, match, copy, target):
+        """Trace rows of every hand of match ``match``, stopping at a fault."""
+        rows = np.full((2 * target, k.TRACE_SIZE), -1, np.int64)
+        err = np.zeros(k.ERR_SIZE, np.int64)
+        self._one(st.M_TRACE_MATCH, pa, pb, seed, match, 1, copy, target, target, err, rows)
+        if err[k.E_CODE]:
+            return rows[: err[k.E_HAND] + 1]
+        return rows[: int((rows[:, k.T_MATCH] >= 0).sum())]
+
+    # --- driving the stepper ---------------------------------------------------
+
+    def _one(self, mode, pa, pb, seed, start, count, arg, arg2, target, err, out):
+        counts = np.zeros(1, np.int64)
+        fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts, err,
+                           np.zeros(0, np.int8), out)  # fmt: skip
+        self._raise_if_first(fail, [err], seed, mode, target)
+
+    def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
+                errs, codes, out):  # fmt: skip
+        def one(i: int) -> _Failure | None:
+            s = start + i * chunk
+            n = min(chunk, start + total - s)
+            c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
+            o = out[s - start : s - start + n] if out is not None else np.zeros((0, 1), np.int64)
+            return self._drive(mode, pa, pb, seed, dup, arg, arg2, s, n, counts[i], errs[i], c, o)
+
+        n_chunks = counts.shape[0]
+        threads = min(numba.get_num_threads(), n_chunks)
+        if total <= 0:
+            self._warm(mode, pa, pb, seed)
+            return
+        if threads <= 1:
+            fails = [one(i) for i in range(n_chunks)]
+        else:
+            with ThreadPoolExecutor(threads) as pool:
+                fails = list(pool.map(one, range(n_chunks)))
+        found = [f for f in fails if f is not None]
+        self._raise_if_first(min(found, key=lambda f: (f.job, f.hand)) if found else None,
+                             list(errs), seed, mode, target)  # fmt: skip
+
+    def _warm(self, mode, pa, pb, seed) -> None:
+        """Compile (or load) the step function: one slot, no jobs."""
+        slots = st.new_slots(1)
+        jobs = st.new_jobs(0, 0)
+        self._step(mode, pa, pb, np.uint64(seed), False, 0, 0, slots, jobs,
+                   np.zeros(1, np.int64), np.zeros(k.ERR_SIZE, np.int64),
+                   np.zeros(0, np.int8), np.zeros((0, 1), np.int64))  # fmt: skip
+
+    def _raise_if_first(self, fail, errs, seed, mode, target) -> None:
+        """Raise a Python bot's failure unless the engine found an earlier fault."""
+        if fail is None:
+            return
+        for e in errs:
+            if e[k.E_CODE] and (e[k.E_MATCH], e[k.E_HAND]) < (fail.job, fail.hand):
+                return  # the runner reports the engine's earlier fault
+        matches = mode in (st.M_MATCHES, st.M_TRACE_MATCH)
+        match = fail.job if matches else None
+        hand = fail.hand if matches else fail.job
+        place = f"match {match}, hand {hand}" if matches else f"hand {hand}"
+        where = "at trump choice" if fail.trick < 0 else f"trick {fail.trick + 1}"
+        replay = replay_command(seed, self.a.name, self.b.name, fail.copy, match, hand, target)
+        raise PythonBotError(
+            f"strategy {fail.strategy!r} {fail.what} (seat {fail.seat}) at seed {seed}, "
+            f"{place}, {where}; replay it with: {replay}"
+        )
+
+    def _drive(self, mode, pa, pb, seed, dup, arg, arg2, start, count, counts, err, codes, out):
+        """Play jobs ``start .. start + count - 1`` in one batch of slots; the earliest
+        Python failure, if any (the engine's own faults are in ``err``)."""
+        slots = st.new_slots(max(1, min(count, self.slots)))
+        jobs = st.new_jobs(start, count)
+        seed = np.uint64(seed)
+        params = {code: dict(zip(p.names, (pa, pb)[p.side][p.row], strict=False))
+                  for code, p in self._parts.items()}  # fmt: skip
+        failure: list[_Failure | None] = [None]
+        while self._step(mode, pa, pb, seed, dup, arg, arg2, slots, jobs, counts, err, codes, out):
+            wait = slots[13]
+            with self._lock:
+                for code, part in self._parts.items():
+                    idx = np.flatnonzero(wait == code)
+                    if idx.size:
+                        self._decide(part, params[code], idx, slots, jobs, failure)
+        return failure[0]
+
+    def _decide(self, part: _Part, params, idx, slots, jobs, failure) -> None:
+        """Ask ``part`` for the decisions of slots ``idx`` and write the answers in."""
+        ctl = slots[11]
+        if part.batched:
+            view = slots[0][idx]
+            seats = view[:, V_SEAT]
+            obs = Observations(view, slots[1][idx, seats], slots[2][idx, seats], params)
+            try:
+                answers, why = check_batch(part.fn(obs), idx.size)
+            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+                answers, why = None, _raised(exc)
+            if answers is None:
+                first = idx[np.argmin(ctl[idx, st.K_JOB])]
+                self._fail(part, first, f"{why} (in a batch of {idx.size})", slots, jobs, failure)
+                ctl[idx, st.K_STATE] = st.S_IDLE
+                return
+            slots[1][idx, seats] = obs.mem
+            slots[2][idx, seats] = obs.rng.state
+            ctl[idx, st.K_ANSWER] = answers
+            ctl[idx, st.K_HAVE] = 1
+            return
+        view = slots[0]
+        fn = part.fn
+        for i in idx.tolist():
+            try:
+                value = fn(Observation(view[i].tolist(), slots, i, params))
+            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+                self._fail(part, i, _raised(exc), slots, jobs, failure)
+                continue
+            answer = check_answer(value)
+            if answer is None:
+                what = f"returned {value!r:.40} ({type(value).__name__}), not an integer"
+                self._fail(part, i, what, slots, jobs, failure)
+                continue
+            ctl[i, st.K_ANSWER] = answer
+            ctl[i, st.K_HAVE] = 1
+
+    def _fail(self, part: _Part, i: int, what: str, slots, jobs, failure) -> None:
+        """Record slot ``i``'s failure if it is the earliest, and stop its job."""
+        ctl = slots[11]
+        matchlike = int(ctl[i, st.K_H])
+        job = int(ctl[i, st.K_JOB])
+        trick = -1 if ctl[i, st.K_STATE] == st.S_TRUMP else int(slots[0][i, V_TRICK_NO])
+        f = _Failure(job, matchlike, int(ctl[i, st.K_COPY]), trick, int(slots[0][i, V_SEAT]),
+                     part.strategy, what)  # fmt: skip
+        if failure[0] is None or (f.job, f.hand) < (failure[0].job, failure[0].hand):
+            failure[0] = f
+        jobs[st.J_LIMIT] = min(jobs[st.J_LIMIT], job)
+        ctl[i, st.K_STATE] = st.S_IDLE
+
+
+def _raised(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

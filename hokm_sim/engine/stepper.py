@@ -1,0 +1,566 @@
+"""Hands in flight, for numba: the card loop that can stop for a decision made in Python.
+
+:mod:`hokm_sim.engine.play` plays a hand from its first card to its last in
+one call, asking bots that are compiled into it. A bot written in plain
+Python (a neural network, a search in Python, a table lookup) cannot be
+called from there. Here a *batch* of hands is kept open in arrays, one
+*slot* per hand, and :func:`make_stepper`'s ``step`` advances every slot
+until it needs a decision from a Python bot (or has no work left); the
+caller makes those decisions for all waiting slots at once, writes the
+answers into the slots, and calls ``step`` again. Compiled bots at the same
+table are still inlined and decide inside ``step``.
+
+What a slot plays is a *job*, numbered like the compiled kernels'
+(:mod:`hokm_sim.engine.kernels`) deals and matches, with the same streams,
+Hakems, duplicate copies and counts, so a Python port of a compiled bot gets
+bit-identical results:
+
+- ``M_HANDS``: deal ``j``, both copies in duplicate, counted;
+- ``M_MATCHES``: match ``j`` to ``arg`` points, both copies, counted;
+- ``M_STUDY``: deal ``j`` with the Hakem's choice, then each trump forced
+  (``arg`` true), into ``out[j - start]`` as ``kernels.study_chunk``;
+- ``M_TRACE_HANDS``: deal ``j`` in copy ``arg`` with trump ``arg2`` (-1:
+  chosen), its trace row into ``out[j - start]``;
+- ``M_TRACE_MATCH``: match ``j`` in copy ``arg`` to ``arg2`` points, a trace
+  row per hand into ``out[h]`` (a match to ``t`` has fewer than ``2 t``
+  hands).
+
+A strategy error stops no other slot, but no job after the earliest failed
+one is started and the error kept in ``err`` is the earliest by job, so the
+outcome does not depend on the number of slots.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hokm_sim.engine.bits import SUIT_MASK, popcount, suit_of
+from hokm_sim.engine.kernels import E_CODE, E_MATCH, note_error, trace_row
+from hokm_sim.engine.play import (
+    CHOOSE_ONLY,
+    advance_match,
+    deal_hand,
+    draw_first_hakem,
+    engine_jit,
+)
+from hokm_sim.engine.records import (
+    C_MATCH_PAIR,
+    ERR_BAD_TRUMP,
+    ERR_ILLEGAL_CARD,
+    R_CHOICE,
+    R_ERR_CARD,
+    R_ERR_SEAT,
+    R_ERR_TRICK,
+    R_ERROR,
+    R_FIVE_LEN,
+    R_HAKEM,
+    R_KIND,
+    R_NCARDS,
+    R_POINTS,
+    R_TRICKS,
+    R_TRUMP,
+    R_TRUMP_LEN,
+    R_WINNER,
+    RES_SIZE,
+    add_hand,
+    add_match,
+    add_pair,
+    point_index,
+    signed_points,
+)
+from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, seed_counter_stream, strategy_base
+from hokm_sim.engine.rules import TRICKS_TO_WIN, beats, hand_score, legal_mask
+from hokm_sim.engine.view import (
+    MEM_SIZE,
+    V_HAKEM,
+    V_HAND,
+    V_LEADER,
+    V_LED,
+    V_LEGAL,
+    V_NTRICK,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_SCORES,
+    V_SEAT,
+    V_TARGET,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_TRUMP,
+    V_VOIDS,
+    V_WIN_CARD,
+    V_WIN_SEAT,
+    VIEW_SIZE,
+)
+
+# --- modes ---------------------------------------------------------------------
+M_HANDS = 0
+M_STUDY = 1
+M_TRACE_HANDS = 2
+M_MATCHES = 3  # the modes from here on play matches
+M_TRACE_MATCH = 4
+
+# --- what a slot waits for: wait[i] --------------------------------------------
+W_NONE = 0
+W_TRUMP_A = 1
+W_CARD_A = 2
+W_TRUMP_B = 3
+W_CARD_B = 4
+
+# --- a slot's control fields: ctl[i, K_*] ---------------------------------------
+K_STATE = 0  # S_IDLE, S_TRUMP (trump next), S_PLAY (a card next)
+K_HAVE = 1  # 1: K_ANSWER holds the Python bot's decision for the waiting seat
+K_ANSWER = 2
+K_HAKEM = 3
+K_FORCED = 4
+K_ATEAM = 5
+K_SCORE0 = 6
+K_SCORE1 = 7
+K_TARGET = 8
+K_TRUMP = 9
+K_LEADER = 10
+K_POS = 11  # cards already in the current trick
+K_LED = 12
+K_BEST = 13
+K_BEST_SEAT = 14
+K_N = 15  # cards played
+K_TRICK_NO = 16
+K_T0 = 17
+K_T1 = 18
+K_JOB = 19  # deal or match index
+K_COPY = 20
+K_H = 21  # hand of the match
+K_FIRST_HAKEM = 22
+K_W0 = 23  # copy 0 of a duplicate match: 1 if A won
+K_STAGE = 24  # study: -1 the choice, then trump 0..3
+CTL_SIZE = 32
+
+S_IDLE = 0
+S_TRUMP = 1
+S_PLAY = 2
+
+# --- the job counter: jobs[J_*] ------------------------------------------------
+J_NEXT = 0  # next job to start
+J_END = 1  # one past the last job
+J_START = 2  # the first job (row 0 of ``out``/``codes``)
+J_LIMIT = 3  # no job after this one starts: the earliest failed job so far
+JOBS_SIZE = 4
+
+_NEED = 1
+_DONE = 0
+
+
+@njit
+def new_slots(n):
+    """Arrays for ``n`` hands in flight: ``(view, mem, srng, dstate, deck, hands,
+    plays, winners, res, held, first, ctl, bases, wait)``.
+
+    The first ten are the per-hand work arrays of :func:`~hokm_sim.engine.play.new_work`
+    with a leading slot axis; ``first`` keeps copy 0's result of a duplicate
+    deal, ``ctl`` the ``K_*`` fields, ``bases`` a match's card and strategy
+    stream bases, ``wait`` the ``W_*`` code of each slot.
+    """
+    return (
+        np.zeros((n, VIEW_SIZE), np.int64),
+        np.zeros((n, 4, MEM_SIZE), np.int64),
+        np.zeros((n, 4, 4), np.uint64),
+        np.zeros((n, 4), np.uint64),
+        np.zeros((n, 52), np.int64),
+        np.zeros((n, 4), np.int64),
+        np.full((n, 52), -1, np.int64),
+        np.full((n, 13), -1, np.int64),
+        np.zeros((n, RES_SIZE), np.int64),
+        np.zeros((n, 4), np.int64),
+        np.zeros((n, RES_SIZE), np.int64),
+        np.zeros((n, CTL_SIZE), np.int64),
+        np.zeros((n, 2), np.uint64),
+        np.zeros(n, np.int64),
+    )
+
+
+@njit
+def new_jobs(start, count):
+    """The job counter for jobs ``start .. start + count - 1``."""
+    jobs = np.zeros(JOBS_SIZE, np.int64)
+    jobs[J_NEXT] = start
+    jobs[J_END] = start + count
+    jobs[J_START] = start
+    jobs[J_LIMIT] = start + count
+    return jobs
+
+
+@njit(inline="always")
+def _work(slots, i):
+    """Slot ``i``'s work arrays, laid out as :func:`~hokm_sim.engine.play.new_work`'s."""
+    return (
+        slots[0][i],
+        slots[1][i],
+        slots[2][i],
+        slots[3][i],
+        slots[4][i],
+        slots[5][i],
+        slots[6][i],
+        slots[7][i],
+        slots[8][i],
+        slots[9][i],
+    )
+
+
+@njit(inline="always")
+def _clear_trick(view):
+    view[V_NTRICK] = 0
+    for k in range(4):
+        view[V_TRICK + k] = -1
+    view[V_LED] = -1
+    view[V_WIN_CARD] = -1
+    view[V_WIN_SEAT] = -1
+
+
+@njit(inline="always")
+def _open_hand(work, c, hakem, forced, sbase, sindex, a_team, score0, score1, target):
+    """Start the hand dealt in ``work``: streams, memory, view; trump comes next."""
+    view, mem, srng, _dstate, _deck, _hands, _plays, _winners, res, _held = work
+    for s in range(4):
+        seed_counter_stream(srng[s], sbase, sindex * 4 + s)
+        for i in range(MEM_SIZE):
+            mem[s, i] = 0
+    res[:] = 0
+    res[R_HAKEM] = hakem
+    view[V_HAKEM] = hakem
+    view[V_SCORES] = score0
+    view[V_SCORES + 1] = score1
+    view[V_TARGET] = target
+    view[V_PLAYED] = 0
+    for s in range(4):
+        view[V_PLAYED_BY + s] = 0
+    view[V_VOIDS] = 0
+    view[V_TRICKS] = 0
+    view[V_TRICKS + 1] = 0
+    view[V_TRICK_NO] = 0
+    view[V_LEADER] = hakem
+    _clear_trick(view)
+    c[K_STATE] = S_TRUMP
+    c[K_HAVE] = 0
+    c[K_HAKEM] = hakem
+    c[K_FORCED] = forced
+    c[K_ATEAM] = a_team
+    c[K_SCORE0] = score0
+    c[K_SCORE1] = score1
+    c[K_TARGET] = target
+
+
+def make_stepper(ta, pa, tb, pb, py, owner: str):
+    """Jitted ``step`` with A's and B's compiled decisions bound in.
+
+    ``py`` is four flags: whether A's trump choice, A's card play, B's trump
+    choice and B's card play are made in Python (the function bound for such
+    a part is never called). Returns ``step(mode, params_a, params_b, seed,
+    dup, arg, arg2, slots, jobs, counts, err, codes, out) -> waiting``: the
+    number of slots left waiting for a Python decision (0 when all jobs are
+    done).
+    """
+    py_ta, py_pa, py_tb, py_pb = (bool(x) for x in py)
+
+    @engine_jit(owner, _nrt=False)
+    def resume(params_a, params_b, work, c):
+        """Play slot's hand on until a Python decision is due (``_NEED``) or it ends."""
+        view, mem, srng, _dstate, deck, hands, plays, winners, res, held = work
+        hakem = c[K_HAKEM]
+        a_team = c[K_ATEAM]
+        if c[K_STATE] == S_TRUMP:
+            five = 0
+            for i in range(5):
+                five |= 1 << deck[i]
+            view[V_TRUMP] = -1
+            view[V_HAND] = five
+            view[V_SEAT] = hakem
+            view[V_LEGAL] = 0
+            a_side = (hakem & 1) == a_team
+            if c[K_HAVE]:
+                trump = c[K_ANSWER]
+                c[K_HAVE] = 0
+            elif (a_side and py_ta) or (not a_side and py_tb):
+                return _NEED
+            elif a_side:
+                trump = ta(view, params_a[0], mem[hakem], srng[hakem])
+            else:
+                trump = tb(view, params_b[0], mem[hakem], srng[hakem])
+            if trump < 0 or trump > 3:
+                res[R_ERROR] = ERR_BAD_TRUMP
+                res[R_ERR_SEAT] = hakem
+                res[R_ERR_TRICK] = -1
+                res[R_ERR_CARD] = trump
+                return _DONE
+            res[R_CHOICE] = trump
+            if c[K_FORCED] == CHOOSE_ONLY:
+                return _DONE
+            if c[K_FORCED] >= 0:
+                trump = c[K_FORCED]
+            view[V_TRUMP] = trump
+            res[R_TRUMP] = trump
+            res[R_TRUMP_LEN] = popcount(hands[hakem] & (SUIT_MASK << (13 * trump)))
+            res[R_FIVE_LEN] = popcount(five & (SUIT_MASK << (13 * trump)))
+            for s in range(4):
+                held[s] = hands[s]
+            c[K_STATE] = S_PLAY
+            c[K_TRUMP] = trump
+            c[K_LEADER] = hakem
+            c[K_POS] = 0
+            c[K_LED] = -1
+            c[K_BEST] = -1
+            c[K_BEST_SEAT] = -1
+            c[K_N] = 0
+            c[K_TRICK_NO] = 0
+            c[K_T0] = 0
+            c[K_T1] = 0
+        trump = c[K_TRUMP]
+        leader = c[K_LEADER]
+        k = c[K_POS]
+        led = c[K_LED]
+        best = c[K_BEST]
+        best_seat = c[K_BEST_SEAT]
+        n = c[K_N]
+        trick_no = c[K_TRICK_NO]
+        tricks0 = c[K_T0]
+        tricks1 = c[K_T1]
+        while tricks0 < TRICKS_TO_WIN and tricks1 < TRICKS_TO_WIN:
+            seat = (leader + k) & 3
+            hand = held[seat]
+            legal = legal_mask(hand, led)
+            view[V_HAND] = hand
+            view[V_SEAT] = seat
+            view[V_LEGAL] = legal
+            a_side = (seat & 1) == a_team
+            if c[K_HAVE]:
+                card = c[K_ANSWER]
+                c[K_HAVE] = 0
+            elif (a_side and py_pa) or (not a_side and py_pb):
+                c[K_LEADER] = leader
+                c[K_POS] = k
+                c[K_LED] = led
+                c[K_BEST] = best
+                c[K_BEST_SEAT] = best_seat
+                c[K_N] = n
+                c[K_TRICK_NO] = trick_no
+                c[K_T0] = tricks0
+                c[K_T1] = tricks1
+                return _NEED
+            elif a_side:
+                card = pa(view, params_a[1], mem[seat], srng[seat])
+            else:
+                card = pb(view, params_b[1], mem[seat], srng[seat])
+            if card < 0 or card > 51 or (legal >> card) & 1 == 0:
+                res[R_ERROR] = ERR_ILLEGAL_CARD
+                res[R_ERR_SEAT] = seat
+                res[R_ERR_TRICK] = trick_no
+                res[R_ERR_CARD] = card
+                res[R_NCARDS] = n
+                return _DONE
+            bit = 1 << card
+            held[seat] = hand ^ bit
+            plays[n] = card
+            n += 1
+            view[V_TRICK + k] = card
+            view[V_NTRICK] = k + 1
+            view[V_PLAYED] |= bit
+            view[V_PLAYED_BY + seat] |= bit
+            if k == 0:
+                led = suit_of(card)
+                best = card
+                best_seat = seat
+                view[V_LED] = led
+            else:
+                if suit_of(card) != led:
+                    view[V_VOIDS] |= 1 << (seat * 4 + led)
+                if beats(card, best, trump):
+                    best = card
+                    best_seat = seat
+            view[V_WIN_CARD] = best
+            view[V_WIN_SEAT] = best_seat
+            k += 1
+            if k == 4:
+                winners[trick_no] = best_seat
+                trick_no += 1
+                if best_seat & 1:
+                    tricks1 += 1
+                else:
+                    tricks0 += 1
+                leader = best_seat
+                k = 0
+                led = -1
+                best = -1
+                best_seat = -1
+                view[V_TRICKS] = tricks0
+                view[V_TRICKS + 1] = tricks1
+                view[V_TRICK_NO] = trick_no
+                view[V_LEADER] = leader
+                _clear_trick(view)
+        winner, points, kind = hand_score(hakem, tricks0, tricks1)
+        res[R_TRICKS] = tricks0
+        res[R_TRICKS + 1] = tricks1
+        res[R_WINNER] = winner
+        res[R_POINTS] = points
+        res[R_KIND] = kind
+        res[R_NCARDS] = n
+        c[K_STATE] = S_IDLE
+        return _DONE
+
+    @engine_jit(owner)
+    def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start):
+        """Deal job ``j``'s first hand into the slot and open it."""
+        if mode >= M_MATCHES:
+            mbase = match_base(seed, j)
+            bases[0] = mbase
+            bases[1] = strategy_base(mbase)
+            first = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
+            copy = arg if mode == M_TRACE_MATCH else 0
+            target = arg2 if mode == M_TRACE_MATCH else arg
+            c[K_FIRST_HAKEM] = first
+            c[K_COPY] = copy
+            c[K_H] = 0
+            deal_hand(work, mbase, 0, first)
+            _open_hand(work, c, first, -1, bases[1], copy, copy, 0, 0, target)
+        else:
+            hakem = j & 3
+            deal_hand(work, seed, j, hakem)
+            bases[1] = strategy_base(seed)
+            copy = arg if mode == M_TRACE_HANDS else 0
+            c[K_COPY] = copy
+            forced = -1
+            if mode == M_HANDS:
+                forced = arg
+            elif mode == M_TRACE_HANDS:
+                forced = arg2
+            elif mode == M_STUDY:
+                forced = CHOOSE_ONLY
+                c[K_STAGE] = -1
+                row = out[j - start]
+                row[0] = 0
+                for i in range(5):
+                    row[0] |= 1 << work[4][i]
+                row[1] = work[5][hakem]
+            _open_hand(work, c, hakem, forced, bases[1], 2 * j + copy, copy, 0, 0, 0)
+        c[K_JOB] = j
+
+    @engine_jit(owner)
+    def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, codes, out):
+        """Book the slot's finished hand; open the job's next hand or leave the slot idle."""
+        res = work[8]
+        j = c[K_JOB]
+        copy = c[K_COPY]
+        start = jobs[J_START]
+        c[K_STATE] = S_IDLE
+        h = c[K_H] if mode >= M_MATCHES else 0
+        if res[R_ERROR] != 0:
+            if err[E_CODE] == 0 or j < err[E_MATCH]:
+                note_error(err, res, j, h, copy)
+            jobs[J_LIMIT] = min(jobs[J_LIMIT], j)
+            if mode == M_TRACE_HANDS:
+                trace_row(out[j - start], work, 0, j, 0, 0)
+            elif mode == M_TRACE_MATCH:
+                trace_row(out[h], work, j, h, c[K_SCORE0], c[K_SCORE1])
+            return
+        if mode == M_HANDS:
+            add_hand(counts, res, copy)
+            if copy == 0 and dup:
+                first[:] = res
+                c[K_COPY] = 1
+                _open_hand(work, c, c[K_HAKEM], arg, bases[1], 2 * j + 1, 1, 0, 0, 0)
+            elif copy == 1:
+                add_pair(counts, first, res)
+                if codes.shape[0] > 0:
+                    x0 = point_index(signed_points(first, 0))
+                    codes[j - start] = x0 * 6 + point_index(signed_points(res, 1))
+        elif mode == M_STUDY:
+            row = out[j - start]
+            stage = c[K_STAGE]
+            hakem = c[K_HAKEM]
+            team = hakem & 1
+            if stage == -1:
+                row[2] = res[R_CHOICE]
+            else:
+                row[3 + stage] = signed_points(res, team)
+                row[7 + stage] = res[R_TRICKS + team]
+            if arg and stage < 3:
+                c[K_STAGE] = stage + 1
+                _open_hand(work, c, hakem, stage + 1, bases[1], 2 * j, 0, 0, 0, 0)
+        elif mode == M_TRACE_HANDS:
+            trace_row(out[j - start], work, 0, j, 0, 0)
+        else:
+            a_team = copy
+            if mode == M_MATCHES:
+                add_hand(counts, res, a_team)
+            hakem, score0, score1 = advance_match(res, c[K_HAKEM], c[K_SCORE0], c[K_SCORE1])
+            if mode == M_TRACE_MATCH:
+                trace_row(out[h], work, j, h, score0, score1)
+            target = c[K_TARGET]
+            h += 1
+            c[K_H] = h
+            if score0 < target and score1 < target:
+                deal_hand(work, bases[0], h, hakem)
+                _open_hand(work, c, hakem, -1, bases[1], 2 * h + copy, copy, score0, score1, target)
+                return
+            if mode == M_TRACE_MATCH:
+                return
+            a_score = score1 if a_team else score0
+            b_score = score0 if a_team else score1
+            a_won = 1 if a_score >= target else 0
+            if a_won:
+                add_match(counts, 1, b_score, a_score, target, h)
+            else:
+                add_match(counts, 0, a_score, b_score, target, h)
+            if copy == 0 and dup:
+                c[K_W0] = a_won
+                c[K_COPY] = 1
+                c[K_H] = 0
+                fh = c[K_FIRST_HAKEM]
+                deal_hand(work, bases[0], 0, fh)
+                _open_hand(work, c, fh, -1, bases[1], 1, 1, 0, 0, target)
+            elif copy == 1:
+                w0 = c[K_W0]
+                counts[C_MATCH_PAIR + w0 * 2 + a_won] += 1
+                if codes.shape[0] > 0:
+                    codes[j - start] = w0 * 2 + a_won
+
+    @engine_jit(owner, nogil=True)
+    def step(mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs, counts, err, codes, out):
+        """Advance every slot until it waits for a Python decision or no job is left."""
+        first = slots[10]
+        ctl = slots[11]
+        bases = slots[12]
+        wait = slots[13]
+        waiting = 0
+        for i in range(ctl.shape[0]):
+            c = ctl[i]
+            work = _work(slots, i)
+            wait[i] = W_NONE
+            while True:
+                if c[K_STATE] != S_IDLE and c[K_JOB] > jobs[J_LIMIT]:
+                    c[K_STATE] = S_IDLE  # after a failed job: its outcome cannot matter
+                if c[K_STATE] == S_IDLE:
+                    j = jobs[J_NEXT]
+                    if j >= jobs[J_END] or j > jobs[J_LIMIT]:
+                        break
+                    jobs[J_NEXT] = j + 1
+                    start_job(mode, seed, arg, arg2, work, c, bases[i], j, out, jobs[J_START])
+                if resume(params_a, params_b, work, c) == _NEED:
+                    a_side = (work[0][V_SEAT] & 1) == c[K_ATEAM]
+                    if c[K_STATE] == S_TRUMP:
+                        wait[i] = W_TRUMP_A if a_side else W_TRUMP_B
+                    else:
+                        wait[i] = W_CARD_A if a_side else W_CARD_B
+                    waiting += 1
+                    break
+                finish_hand(
+                    mode, seed, dup, arg, work, c, first[i], bases[i], jobs, counts, err, codes, out
+                )
+        return waiting
+
+    return step
+
+
+@njit
+def never(view, params, mem, rng):
+    """Stands for a part played in Python: ``step`` never calls it."""
+    return -1

@@ -32,7 +32,7 @@ from hokm_sim.analysis.results import (
     from_dict,
 )
 from hokm_sim.analysis.summary import Summary
-from hokm_sim.bots.registry import Strategy, resolve
+from hokm_sim.bots.registry import Strategy, from_object, resolve
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, read_record
@@ -67,14 +67,17 @@ def fresh_seed() -> int:
     return secrets.randbits(63)
 
 
-def strategy(spec: str | Strategy, role: str = "") -> Strategy:
-    """A strategy from a spec (name, bot file, ``trump=X,play=Y``, ``name(k=v)``).
+def strategy(spec: str | Strategy | object, role: str = "") -> Strategy:
+    """A strategy from a spec (name, bot file, ``trump=X,play=Y``, ``name(k=v)``),
+    or from a plain-Python bot object with ``choose_trump(obs)`` and ``play_card(obs)``.
 
     ``role`` (``"A"``, ``"B"``, ``"--baseline"`` ...) is named in the error.
     """
     if isinstance(spec, Strategy):
         return spec
     try:
+        if not isinstance(spec, str):
+            return from_object(spec)
         return resolve(spec)
     except InputError as exc:
         if role:

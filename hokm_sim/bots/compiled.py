@@ -224,22 +224,29 @@ def engine_for(a: Strategy, b: Strategy) -> ModuleType | SteppedEngine:
             name,
             _TEMPLATE.format(a_trump=paths[0], a_play=paths[1], b_trump=paths[2], b_play=paths[3]),
         )
-    # The step kernel depends on the compiled parts only; the engine's name on all four.
+    return SteppedEngine(a, b, stepper_module(bots, py), f"hokm_engine_{h.hexdigest()[:20]}")
+
+
+def stepper_module(bots: list[BotFile | None], py: tuple[bool, ...]) -> ModuleType:
+    """The generated module whose ``step`` (:func:`hokm_sim.engine.stepper.make_stepper`)
+    has A's and B's compiled parts bound in; a part whose flag in ``py`` is set is
+    played in Python (its bot may be None). Its name hashes the compiled parts only."""
     k = hashlib.sha256(_stepper_digest().encode())
     calls = []
     for bot, is_py, fname in zip(bots, py, ("choose_trump", "play_card") * 2, strict=True):
-        k.update(b"python" if is_py else _bot_digest(bot.path).encode())
-        calls.append(
-            "never" if is_py else f"inline_bot(import_bot_file({str(bot.path)!r}).{fname})"
-        )
+        if is_py:
+            k.update(b"python")
+            calls.append("never")
+        else:
+            k.update(_bot_digest(bot.path).encode())
+            calls.append(f"inline_bot(import_bot_file({str(bot.path)!r}).{fname})")
     parts = ", ".join(str(bot.path) for bot, is_py in zip(bots, py, strict=True) if not is_py)
-    module = _generated(
+    return _generated(
         f"hokm_stepper_{k.hexdigest()[:20]}",
         _STEP_TEMPLATE.format(
             parts=parts or "none", ta=calls[0], pa=calls[1], tb=calls[2], pb=calls[3], py=py
         ),
     )
-    return SteppedEngine(a, b, module, f"hokm_engine_{h.hexdigest()[:20]}")
 
 
 def _python_bot_key(bot: BotFile) -> str:

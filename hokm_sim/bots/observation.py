@@ -19,6 +19,7 @@ import numpy as np
 
 from hokm_sim.cards import cards_of
 from hokm_sim.engine import view as v
+from hokm_sim.engine.features import FEATURES, encode
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -243,46 +244,11 @@ def bits_of(masks: np.ndarray) -> np.ndarray:
     return ((masks[:, None] >> np.arange(52)) & 1).astype(bool)
 
 
-FEATURES = 52 * 8 + 4 + 4 + 4 + 2 + 2
-"""Length of :func:`features`' rows."""
-
-
 def features(view: np.ndarray) -> np.ndarray:
-    """A ``float32`` encoding of views ``int64[n, VIEW_SIZE]``, relative to the deciding seat.
-
-    52-card planes: own hand, legal cards, cards played by the seat itself,
-    its left-hand opponent, its partner and its right-hand opponent, the
-    current trick's cards, and the card winning it; then one-hots of trump,
-    the suit led and the Hakem's seat (relative), tricks of the seat's team
-    and of the other (divided by 7), match scores likewise (divided by the
-    target, 0 for single hands).
-    """
-    view = np.atleast_2d(view)
-    n = view.shape[0]
-    seat = view[:, v.V_SEAT]
-    out = np.zeros((n, FEATURES), np.float32)
-    rows = np.arange(n)
-    planes = [view[:, v.V_HAND], view[:, v.V_LEGAL]]
-    for k in range(4):
-        planes.append(view[rows, v.V_PLAYED_BY + ((seat + k) & 3)])
-    trick = np.zeros(n, np.int64)
-    for k in range(4):
-        card = view[:, v.V_TRICK + k]
-        trick |= np.where(card >= 0, np.left_shift(1, np.maximum(card, 0)), 0)
-    win = view[:, v.V_WIN_CARD]
-    planes += [trick, np.where(win >= 0, np.left_shift(1, np.maximum(win, 0)), 0)]
-    for p, masks in enumerate(planes):
-        out[:, 52 * p : 52 * (p + 1)] = bits_of(masks.astype(np.int64))
-    base = 52 * 8
-    trump = view[:, v.V_TRUMP]
-    out[rows[trump >= 0], base + trump[trump >= 0]] = 1
-    led = view[:, v.V_LED]
-    out[rows[led >= 0], base + 4 + led[led >= 0]] = 1
-    out[rows, base + 8 + ((view[:, v.V_HAKEM] - seat) & 3)] = 1
-    team = seat & 1
-    out[:, base + 12] = view[rows, v.V_TRICKS + team] / 7
-    out[:, base + 13] = view[rows, v.V_TRICKS + 1 - team] / 7
-    target = np.maximum(view[:, v.V_TARGET], 1)
-    out[:, base + 14] = view[rows, v.V_SCORES + team] / target
-    out[:, base + 15] = view[rows, v.V_SCORES + 1 - team] / target
+    """``float32[n, FEATURES]``: views ``int64[n, VIEW_SIZE]`` (or one view) encoded for
+    learning agents, relative to the deciding seat (layout in
+    :mod:`hokm_sim.engine.features`)."""
+    view = np.atleast_2d(np.asarray(view, np.int64))
+    out = np.empty((view.shape[0], FEATURES), np.float32)
+    encode(view, out)
     return out

@@ -348,3 +348,9 @@ def resolve(spec: str) -> Strategy:
     return Strategy(
         name=spec, trump=trump[0], play=play[0], trump_params=trump[1], play_params=play[1]
     )
+
+
+def from_object(obj: object, name: str | None = None) -> Strategy:
+    """A strategy played by a plain-Python bot object (see :meth:`BotFile.from_object`)."""
+    bot = BotFile.from_object(obj, name)
+    return Strategy(name=bot.name, trump=bot, play=bot, trump_params=(), play_params=())

@@ -1,0 +1,131 @@
+"""One table of Hokm played one decision at a time: what the environments are built on.
+
+:class:`Table` keeps one hand (or one match) in flight in the engine's
+stepper (:mod:`hokm_sim.engine.stepper`) with every seat's decisions made
+outside numba: by an agent, or by a hokm-sim strategy through
+:class:`SeatBot`. The cards, Hakem and streams are the engine's, so deal
+``d`` under seed ``S`` is the hand ``hokm-sim trace --seed S`` writes as its
+deal ``d`` (and match ``m`` the one ``hokm-sim trace --seed S --match m``
+plays).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hokm_sim.bots import compiled
+from hokm_sim.bots.observation import Observation, Observations
+from hokm_sim.bots.pyrules import is_batched
+from hokm_sim.bots.registry import Strategy
+from hokm_sim.engine import kernels as k
+from hokm_sim.engine import stepper as st
+from hokm_sim.engine.view import PARAM_SIZE, V_HAND, V_LEGAL, V_SEAT
+from hokm_sim.errors import InputError
+
+TRUMP, CARD = "trump", "card"
+_NO_PARAMS = np.zeros((2, PARAM_SIZE), np.float64)
+_WAITING = {st.W_NONE: None, st.W_TRUMP_A: TRUMP, st.W_TRUMP_B: TRUMP, st.W_CARD_A: CARD,
+            st.W_CARD_B: CARD}  # fmt: skip
+
+
+class Table:
+    """A hand (``target`` None) or a match to ``target`` points, decided from outside."""
+
+    def __init__(self, target: int | None = None) -> None:
+        if target is not None and not 1 <= target <= 1000:
+            raise InputError(f"bad match target {target}: expected 1..1000 (or None for hands)")
+        self.target = target
+        self._step = compiled.stepper_module([None] * 4, (True,) * 4).step
+        self.slots = st.new_slots(1)
+        self.seed = 0
+        self.index = 0
+        self.rows = np.zeros((0, k.TRACE_SIZE), np.int64)
+        self._jobs = st.new_jobs(0, 0)
+        self._err = np.zeros(k.ERR_SIZE, np.int64)
+        self.waiting: str | None = None
+        self.seat = self.legal = self.hands_done = 0
+
+    def reset(self, seed: int, index: int) -> None:
+        """Deal ``index`` (or match ``index``) of ``seed``; play to the first decision."""
+        self.seed, self.index = seed, index
+        self.rows = np.full((2 * (self.target or 1), k.TRACE_SIZE), -1, np.int64)
+        self._jobs = st.new_jobs(index, 1)
+        self._err[:] = 0
+        self.slots[11][0, :] = 0
+        self._advance()
+
+    def _advance(self) -> None:
+        mode = st.M_TRACE_MATCH if self.target else st.M_TRACE_HANDS
+        arg2 = self.target if self.target else -1
+        self._step(mode, _NO_PARAMS, _NO_PARAMS, np.uint64(self.seed), False, 0, arg2,
+                   self.slots, self._jobs, np.zeros(1, np.int64), self._err,
+                   np.zeros(0, np.int8), self.rows)  # fmt: skip
+        if self._err[k.E_CODE]:
+            raise InputError(f"illegal move: engine error code {int(self._err[k.E_CODE])}")
+        self.waiting = _WAITING[int(self.slots[13][0])]
+        """``"trump"`` or ``"card"``: the decision due now; None when the game is over."""
+        self.seat = int(self.slots[0][0, V_SEAT])
+        """The seat whose decision is due."""
+        self.legal = int(self.slots[0][0, V_LEGAL])
+        """The mask of the legal cards for the decision due (0 for a trump call)."""
+        self.hands_done = int((self.rows[:, k.T_HAND] >= 0).sum())
+        """Hands finished so far (their trace rows are in :attr:`rows`)."""
+
+    def view_for(self, seat: int) -> np.ndarray:
+        """The ``int64`` view of ``seat`` now: its own cards, no legal cards unless it is
+        its turn (during the trump call a seat holds its first five cards)."""
+        view = self.slots[0][0].copy()
+        if self.waiting is not None and seat == self.seat:
+            return view
+        view[V_SEAT] = seat
+        view[V_LEGAL] = 0
+        if self.waiting == TRUMP:
+            deck = self.slots[4][0]
+            hakem = int(self.slots[11][0, st.K_HAKEM])
+            k5 = 5 * ((seat - hakem) & 3)
+            view[V_HAND] = sum(1 << int(c) for c in deck[k5 : k5 + 5])
+        else:
+            view[V_HAND] = self.slots[9][0, seat]
+        return view
+
+    def act(self, answer: int) -> None:
+        """Make the decision due (a suit 0..3 or a legal card) and play on to the next one."""
+        ctl = self.slots[11]
+        ctl[0, st.K_ANSWER] = answer
+        ctl[0, st.K_HAVE] = 1
+        self._advance()
+
+    def observation(self, params: dict[str, float] | None = None) -> Observation:
+        """The decision due, as a plain-Python bot sees it."""
+        return Observation(self.slots[0][0].tolist(), self.slots, 0, params or {})
+
+
+class SeatBot:
+    """A hokm-sim strategy playing a seat of a :class:`Table` (compiled or plain Python)."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self._params = strategy.params_array()
+        self._parts = []
+        for row, (bot, fname) in enumerate(
+            ((strategy.trump, "choose_trump"), (strategy.play, "play_card"))
+        ):
+            fn = getattr(bot.module(), fname)
+            names = dict(zip(bot.params, self._params[row], strict=False))
+            self._parts.append((bot.kind, fn, names))
+
+    def decide(self, table: Table) -> int:
+        """The strategy's answer to the decision due at ``table``."""
+        row = 0 if table.waiting == TRUMP else 1
+        kind, fn, names = self._parts[row]
+        seat = table.seat
+        slots = table.slots
+        if kind == "numba":
+            return int(fn(slots[0][0], self._params[row], slots[1][0, seat], slots[2][0, seat]))
+        if is_batched(fn):
+            obs = Observations(slots[0][:1], slots[1][:1, seat], slots[2][:1, seat], names)
+            answer = np.asarray(fn(obs)).reshape(-1)[0]
+            slots[1][0, seat] = obs.mem[0]
+            slots[2][0, seat] = obs.rng.state[0]
+            return int(answer)
+        return int(fn(table.observation(names)))

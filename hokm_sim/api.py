@@ -53,6 +53,8 @@ __all__ = [
     "sprt",
     "trump_study",
     "dd_study",
+    "analyse",
+    "analyse_run",
     "experiment",
     "experiment_size",
     "experiment_seed",
@@ -629,6 +631,82 @@ def dd_study(
     if folder is not None:
         folder.save(result.to_dict(), pages.dd_study(result.data, command), command)
     return result
+
+
+def analyse(
+    folder: str | Path | None = None,
+    *,
+    trace: str | Path | None = None,
+    seed: int | None = None,
+    hands: int | None = None,
+    a: str | Strategy = "expert",
+    b: str | Strategy = "longest",
+    threads: int | None = None,
+):
+    """Every card of played hands graded against double-dummy play (docs/analysis.md).
+
+    The hands are a run's saved hands (``folder``, from ``run --save-hands``;
+    ``hands`` keeps the first so many deals), a trace file (``trace``), or
+    deals ``0 .. hands-1`` of ``seed`` played by ``a`` and ``b`` in both
+    copies. Returns a :class:`hokm_sim.dd.analyse.Analysis`: ``records()``,
+    ``accuracy()``, ``to_frame()``.
+    """
+    from hokm_sim.dd import analyse as an
+    from hokm_sim.sim.runner import check_threads
+
+    given = [x for x in (folder, trace, seed) if x is not None]
+    if len(given) != 1:
+        raise InputError("give one source of hands: a report folder, --trace FILE, or --seed S")
+    if hands is not None:
+        _positive(hands, "--hands")
+    nthreads = check_threads(threads)
+    if folder is not None:
+        h = an.hands_from_folder(Path(folder), hands)
+    elif trace is not None:
+        h = an.read_trace(Path(trace))
+    else:
+        if hands is None:
+            raise InputError("--seed: give --hands N too (deals 0..N-1 are analysed)")
+        runner = Runner(strategy(a, "--a"), strategy(b, "--b"))
+        h = an.hands_from_seed(runner, _seed(seed), hands)
+    return an.analyse(h, nthreads)
+
+
+def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None) -> dict:
+    """Analyse a seeded sample of ``deals`` deals (both copies) of the run in ``folder``
+    and write ``analysis.json``, ``analysis.md`` and ``analysis/`` (HTML) into it."""
+    from hokm_sim.dd import analyse as an
+    from hokm_sim.report import analysis as pages_
+    from hokm_sim.sim.runner import check_threads
+
+    _positive(deals, "--analyse")
+    path = Path(folder)
+    cfg = read_record(path).get("config") or {}
+    if cfg.get("mode") != "hands":
+        raise InputError("--analyse works with runs of --hands (deal pairs), not --matches")
+    total, run_seed = int(cfg.get("done") or cfg["size"]), int(cfg["seed"])
+    rng = np.random.default_rng([run_seed % 2**63, 17])
+    sample = np.sort(rng.choice(total, size=min(deals, total), replace=False))
+    runner = Runner(strategy(cfg["a"], "A"), strategy(cfg["b"], "B"))
+    copies = (0, 1) if cfg.get("duplicate", True) else (0,)
+    h = an.play_deals(runner, run_seed, sample, copies)
+    result = an.analyse(h, check_threads(threads))
+    data = pages_.summarize(result) | {"sample": {"deals": int(len(sample)), "of": total}}
+    command = shell_command(
+        "hokm-sim",
+        "run",
+        cfg["a"],
+        cfg["b"],
+        "--hands",
+        cfg["size"],
+        "--seed",
+        run_seed,
+        "--analyse",
+        deals,
+    )
+    title = f"{cfg['a']} vs {cfg['b']}, seed {run_seed}: double-dummy analysis"
+    pages_.write(path, result, data, title, command)
+    return data
 
 
 def experiment(

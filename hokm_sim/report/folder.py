@@ -29,6 +29,8 @@ WRITTEN = (
     "hands.parquet",
     "trump_table.json",
     "table_bot.py",
+    "analysis.json",
+    "analysis.md",
 )
 """Files a report folder may hold besides figures: what ``force`` clears away."""
 FIGURES = ("*.png", "*.svg")
@@ -86,6 +88,7 @@ class ReportFolder:
             for p in self.path.glob(pattern):
                 p.unlink()
         shutil.rmtree(self.path / "__pycache__", ignore_errors=True)
+        shutil.rmtree(self.path / "analysis", ignore_errors=True)
 
     def file(self, name: str) -> Path:
         """The path of ``name`` in the folder."""

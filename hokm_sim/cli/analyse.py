@@ -1,0 +1,126 @@
+"""``analyse``: every card of played hands graded against double-dummy play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from hokm_sim.cli.options import CONTEXT, SEED, SIZE, strategy_options, threads_option
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument(
+    "folder", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path)
+)
+@click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Analyse the hands of a trace file (hokm-sim trace) instead.",
+)
+@click.option("--seed", type=SEED, help="Analyse seeded deals 0..N-1 (with --hands) instead.")
+@click.option(
+    "--hands",
+    type=SIZE,
+    help="With --seed: deals to play and analyse (both copies); with FOLDER: the first N deals.",
+)
+@strategy_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "jsonl", "summary"]),
+    default="text",
+    show_default=True,
+    help="text: every hand graded, then accuracy per strategy; jsonl: one JSON line per "
+    "hand; summary: accuracy per strategy only.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to FILE (atomically) instead of standard output.",
+)
+@click.option(
+    "--html",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Also write HTML pages to DIR: an index of the worst swings and blunders and a "
+    "page per hand they name.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing --html folder.")
+@threads_option
+def analyse(
+    folder: Path | None,
+    trace_file: Path | None,
+    seed: int | None,
+    hands: int | None,
+    a: str,
+    b: str,
+    fmt: str,
+    output: Path | None,
+    html: Path | None,
+    force: bool,
+    threads: int | None,
+) -> None:
+    """Grade every card of played hands against double-dummy play (all hands open).
+
+    For each card: the double-dummy value of every legal card (the tricks
+    the player's team takes in the whole hand with best play by all four),
+    whether the team can still reach 7, make or avoid a Kot, the cost of the
+    card chosen and its grade (best, mistake: costs a trick, blunder: loses
+    a won hand or gives up or concedes a Kot; docs/analysis.md). The trump
+    call is graded on the outcome of each trump with the full deal known:
+    hindsight. The hands are a run's saved hands (FOLDER, from run
+    --save-hands), a trace file (--trace), or seeded deals played again
+    (--seed S --hands N --a A --b B, both copies of each deal).
+
+    \b
+    Example:
+        hokm-sim analyse --seed 7 --hands 20 --a expert --b random --format summary
+        hokm-sim analyse --trace hands.jsonl --format jsonl -o graded.jsonl
+        hokm-sim analyse results/my-run --hands 100 --html results/my-run-html
+    """
+    from hokm_sim import api
+    from hokm_sim.dd import analyse as an
+    from hokm_sim.report import analysis as report
+    from hokm_sim.report.folder import ReportFolder
+    from hokm_sim.writing import AtomicWriter
+
+    sources = [n for n, v in (("FOLDER", folder), ("--trace", trace_file), ("--seed", seed)) if v]
+    if len(sources) != 1:
+        raise click.UsageError(
+            "give one source of hands: FOLDER (a run with --save-hands), --trace FILE, "
+            "or --seed S --hands N" + (f"; got {', '.join(sources)}" if sources else "")
+        )
+    if trace_file is not None and hands is not None:
+        raise click.UsageError("--hands picks deals of FOLDER or --seed; a trace is read whole")
+    target = ReportFolder.create(html, force) if html is not None else None
+    result = api.analyse(
+        folder, trace=trace_file, seed=seed, hands=hands, a=a, b=b, threads=threads
+    )
+
+    def lines():
+        if fmt == "jsonl":
+            for rec in result.records():
+                yield __import__("json").dumps(rec)
+            return
+        if fmt == "text":
+            for rec in result.records():
+                yield an.format_hand(rec) + "\n"
+        yield an.format_accuracy(result.accuracy())
+
+    if output is None:
+        for line in lines():
+            click.echo(line)
+    else:
+        with AtomicWriter(output, "--output") as f:
+            for line in lines():
+                f.write(line + "\n")
+    if target is not None:
+        data = report.summarize(result)
+        index = report.write(target.path, result, data, "hokm-sim analysis", "hokm-sim analyse")
+        click.echo(f"html: {index}", err=output is None)
+
+
+COMMANDS = (analyse,)

@@ -1,0 +1,406 @@
+"""Numba kernels of the analysis of played hands: every card graded double dummy.
+
+For every card of a hand the kernel solves the position the card was played
+from for every legal card of the seat to move (cards that are adjacent in
+rank among the cards still alive are solved once) and records, per legal
+card:
+
+- its **value**: the tricks the mover's team takes in the whole hand if that
+  card is played and all four play perfectly from then on (tricks already
+  taken plus every remaining trick, as ``hokm-sim dd`` counts them: a team
+  reaches 7 first exactly when this is 7 or more);
+- whether the mover's team can then still force a sweep (7 tricks to none,
+  a Kot or a Hakem Kot) and whether the other team can.
+
+The grades are defined in docs/analysis.md and in :mod:`hokm_sim.dd.analyse`;
+the kernel applies them (:func:`grade`) so that every consumer shares them.
+The trump call is graded from the four double-dummy outcomes of the whole
+deal, one per trump suit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from hokm_sim.dd.solver import new_table, play_nb, reach_nb
+from hokm_sim.engine.bits import SUIT_MASK, ctlz, popcount
+from hokm_sim.engine.rules import beats, legal_mask
+
+LEAD, FOLLOW, DISCARD, RUFF = 0, 1, 2, 3
+"""How a card was played: led, followed suit, discarded (void, no trump), trumped (void)."""
+BEST, MISTAKE, BLUNDER = 0, 1, 2
+"""Grades (docs/analysis.md)."""
+WHY_LOSS, WHY_KOT_LOST, WHY_KOT_CONCEDED = 1, 2, 4
+"""Reasons a card is a blunder (bits): a won hand lost, a Kot given up, a Kot conceded."""
+K_FOR, K_AGAINST = 1, 2
+"""Sweep bits of a card: the mover's team can still force 7-0; the other team can."""
+
+# Columns of the per-card info rows.
+I_SEAT, I_CLASS, I_CHOSEN, I_BEST, I_WORST, I_GRADE, I_WHY, I_LEGAL = range(8)
+N_INFO = 8
+# Columns of the trump rows: per suit, the Hakem team's tricks (the called suit only, -1 for
+# the others), reach 7, Kot, Hakem Kot.
+TR_TRICKS, TR_REACH, TR_KOT, TR_HAKEM_KOT = range(4)
+# The trump call's grade row: chosen tricks, best tricks, grade, why.
+TG_CHOSEN, TG_BEST, TG_GRADE, TG_WHY = range(4)
+
+CHECK_OK, CHECK_NOT_HELD, CHECK_ILLEGAL, CHECK_PAST_7, CHECK_SHORT = 0, 1, 2, 3, 4
+"""Codes of :func:`check_hands_nb`."""
+
+
+@njit(cache=True)
+def _reach(h, trump, leader, trick, ntrick, team, need, kot, tt_keys, tt_vals, stats):
+    return reach_nb(h, trump, leader, trick, ntrick, team, need, kot, tt_keys, tt_vals, stats)
+
+
+@njit(cache=True)
+def _tricks_from(h, trump, leader, trick, ntrick, team, top, tt_keys, tt_vals, stats):
+    """Double-dummy tricks ``team`` takes from here, known to be at most ``top``.
+
+    Searched by steps down from ``top``: most cards keep the value of the
+    position or lose one trick, so this needs fewer zero-window searches than
+    bisection, and never the failing search above the position's value.
+    """
+    v = min(top, popcount(h[(leader + ntrick) & 3]))
+    while v > 0 and not _reach(
+        h, trump, leader, trick, ntrick, team, v, False, tt_keys, tt_vals, stats
+    ):
+        v -= 1
+    return max(v, 0)
+
+
+@njit(cache=True)
+def _equivalents(cards, alive):
+    """One card (the top) of each run of ``cards`` adjacent in rank among ``alive``."""
+    reps = 0
+    for s in range(4):
+        sm = SUIT_MASK << (13 * s)
+        a = alive & sm
+        prev_in = False
+        x = a
+        while x != 0:
+            c = 63 - ctlz(x)
+            x ^= 1 << c
+            mine = (cards >> c) & 1
+            if mine and not prev_in:
+                reps |= 1 << c
+            prev_in = mine == 1
+    return reps
+
+
+@njit(cache=True)
+def position_values(
+    h, trump, leader, trick, ntrick, taken, value, sweep, tt_keys, tt_vals, stats, vals, kot
+):
+    """Value and sweep bits of every legal card of the seat to move, into ``vals``/``kot``.
+
+    ``h`` the cards still held, ``trick``/``ntrick`` the current trick,
+    ``taken`` (int64[2]) the tricks each team has won, ``value`` the
+    position's double-dummy value for the mover's team (whole hand), ``sweep``
+    (int64[2]) whether each team can force a sweep from here. ``vals[c]``
+    (int8[52]) gets the mover's team's tricks for the whole hand after ``c``,
+    -1 for cards it may not play; ``kot[c]`` the ``K_FOR``/``K_AGAINST`` bits.
+    No card is worth more than the position, gives a sweep the position does
+    not, or avoids one the position concedes; those searches are skipped.
+    """
+    seat = (leader + ntrick) & 3
+    team = seat & 1
+    opp = 1 - team
+    led = trick[0] // 13 if ntrick > 0 else -1
+    legal = legal_mask(h[seat], led)
+    tcards = 0
+    for k in range(ntrick):
+        tcards |= 1 << trick[k]
+    alive = h[0] | h[1] | h[2] | h[3] | tcards
+    reps = _equivalents(legal, alive)
+    vals[:] = -1
+    kot[:] = 0
+    m = reps
+    while m != 0:
+        c = 63 - ctlz(m)
+        m ^= 1 << c
+        nh, nl, t, nt, w = play_nb(h, trump, leader, trick, ntrick, c)
+        mine = taken[team]
+        theirs = taken[opp]
+        if w >= 0:
+            if (w & 1) == team:
+                mine += 1
+            else:
+                theirs += 1
+        v = mine + _tricks_from(nh, trump, nl, t, nt, team, value - mine, tt_keys, tt_vals, stats)
+        vals[c] = v
+        bits = 0
+        if theirs == 0 and sweep[team] and v >= 7:
+            need = 7 - mine
+            if need <= 0 or _reach(nh, trump, nl, t, nt, team, need, True, tt_keys, tt_vals, stats):
+                bits |= K_FOR
+        if mine == 0 and v <= 6:
+            need = 7 - theirs
+            if (
+                sweep[opp]
+                or need <= 0
+                or _reach(nh, trump, nl, t, nt, opp, need, True, tt_keys, tt_vals, stats)
+            ):
+                bits |= K_AGAINST
+        kot[c] = bits
+    # Every legal card takes the outcome of the run it belongs to (runs are topped by reps).
+    for s in range(4):
+        a = alive & (SUIT_MASK << (13 * s))
+        v = -1
+        b = 0
+        x = a
+        while x != 0:
+            c = 63 - ctlz(x)
+            x ^= 1 << c
+            if (legal >> c) & 1:
+                if (reps >> c) & 1:
+                    v = vals[c]
+                    b = kot[c]
+                vals[c] = v
+                kot[c] = b
+            else:
+                v = -1
+
+
+@njit(cache=True)
+def grade(vals, kot, legal, card, info):
+    """Grade ``card`` among the ``legal`` cards from their values and sweep bits, into ``info``.
+
+    Blunder: the card turns a double-dummy win (some card reaches 7) into a
+    loss, gives up a Kot some card keeps, or concedes a Kot some card avoids.
+    Mistake: otherwise, a value below the best card's. Best: the best value.
+    """
+    best = -1
+    worst = 99
+    any_for = False
+    any_safe = False
+    n = 0
+    x = legal
+    while x != 0:
+        c = 63 - ctlz(x)
+        x ^= 1 << c
+        n += 1
+        best = max(best, vals[c])
+        worst = min(worst, vals[c])
+        if kot[c] & K_FOR:
+            any_for = True
+        if not kot[c] & K_AGAINST:
+            any_safe = True
+    chosen = vals[card]
+    why = 0
+    if best >= 7 and chosen < 7:
+        why |= WHY_LOSS
+    if any_for and not kot[card] & K_FOR:
+        why |= WHY_KOT_LOST
+    if any_safe and kot[card] & K_AGAINST:
+        why |= WHY_KOT_CONCEDED
+    info[I_CHOSEN] = chosen
+    info[I_BEST] = best
+    info[I_WORST] = worst
+    info[I_WHY] = why
+    info[I_LEGAL] = n
+    if why != 0:
+        info[I_GRADE] = BLUNDER
+    elif chosen < best:
+        info[I_GRADE] = MISTAKE
+    else:
+        info[I_GRADE] = BEST
+
+
+@njit(cache=True)
+def analyse_hand_nb(
+    hands0, hakem, trump, plays, tt_keys, tt_vals, stats, vals, kot, info, trumps, tgrade
+):
+    """Analyse one played hand.
+
+    ``hands0`` int64[4] the deal, ``hakem``, ``trump``, ``plays`` int64[52]
+    the cards in play order (-1 after the last). Fills ``vals``/``kot``
+    (int8[52, 52]: per card played, per legal card; -1/0 elsewhere), ``info``
+    (int8[52, N_INFO], -1 after the last card), ``trumps`` (int8[4, 4]: per
+    trump suit whether the Hakem's team reaches 7, makes a Kot, concedes a
+    Hakem Kot, and for the called suit its tricks) and ``tgrade`` (int8[4]:
+    the called suit's tricks twice, the call's grade and why). The call is
+    graded on outcomes only (a trick count per suit would cost far more than
+    the rest of the hand).
+    """
+    vals[:, :] = -1
+    kot[:, :] = 0
+    info[:, :] = -1
+    ht = hakem & 1
+    zero = np.zeros(3, np.int64)
+    for s in range(4):
+        r7 = _reach(hands0, s, hakem, zero, 0, ht, 7, False, tt_keys, tt_vals, stats)
+        trumps[s, TR_TRICKS] = -1
+        trumps[s, TR_REACH] = 1 if r7 else 0
+        kot_ = r7 and _reach(hands0, s, hakem, zero, 0, ht, 7, True, tt_keys, tt_vals, stats)
+        trumps[s, TR_KOT] = 1 if kot_ else 0
+        hk = not r7 and _reach(hands0, s, hakem, zero, 0, 1 - ht, 7, True, tt_keys, tt_vals, stats)
+        trumps[s, TR_HAKEM_KOT] = 1 if hk else 0
+    # The called trump's trick count, by steps from the answer at 7.
+    v = 7 if trumps[trump, TR_REACH] else 6
+    tt, st = (tt_keys, tt_vals), stats
+    if v == 7:
+        while v < 13 and _reach(hands0, trump, hakem, zero, 0, ht, v + 1, False, tt[0], tt[1], st):
+            v += 1
+    else:
+        while v > 0 and not _reach(hands0, trump, hakem, zero, 0, ht, v, False, tt[0], tt[1], st):
+            v -= 1
+    trumps[trump, TR_TRICKS] = v
+    # The trump call, graded like a card (the Hakem's team's view) on the outcomes only.
+    tv = np.zeros(52, np.int8)
+    tk = np.zeros(52, np.int8)
+    for s in range(4):
+        tv[s] = 7 if trumps[s, TR_REACH] else 6
+        tk[s] = (K_FOR if trumps[s, TR_KOT] else 0) | (K_AGAINST if trumps[s, TR_HAKEM_KOT] else 0)
+    trow = np.zeros(N_INFO, np.int8)
+    grade(tv, tk, 15, trump, trow)
+    tgrade[TG_CHOSEN] = v
+    tgrade[TG_BEST] = v
+    tgrade[TG_GRADE] = trow[I_GRADE]
+    tgrade[TG_WHY] = trow[I_WHY]
+
+    h = hands0.copy()
+    leader = hakem
+    trick = np.zeros(3, np.int64)
+    ntrick = 0
+    taken = np.zeros(2, np.int64)
+    value = np.int64(trumps[trump, TR_TRICKS])  # the mover's team's value (the Hakem's first)
+    sweep = np.zeros(2, np.int64)  # whether each team can force a sweep from here
+    sweep[ht] = trumps[trump, TR_KOT]
+    sweep[1 - ht] = trumps[trump, TR_HAKEM_KOT]
+    for p in range(52):
+        c = plays[p]
+        if c < 0:
+            break
+        seat = (leader + ntrick) & 3
+        team = seat & 1
+        led = trick[0] // 13 if ntrick > 0 else -1
+        legal = legal_mask(h[seat], led)
+        position_values(
+            h,
+            trump,
+            leader,
+            trick,
+            ntrick,
+            taken,
+            value,
+            sweep,
+            tt_keys,
+            tt_vals,
+            stats,
+            vals[p],
+            kot[p],
+        )
+        row = info[p]
+        grade(vals[p], kot[p], legal, c, row)
+        row[I_SEAT] = seat
+        if ntrick == 0:
+            row[I_CLASS] = LEAD
+        elif c // 13 == led:
+            row[I_CLASS] = FOLLOW
+        elif c // 13 == trump:
+            row[I_CLASS] = RUFF
+        else:
+            row[I_CLASS] = DISCARD
+        v = np.int64(vals[p, c])
+        s_for = (kot[p, c] & K_FOR) != 0
+        s_against = (kot[p, c] & K_AGAINST) != 0
+        sweep[team] = 1 if s_for else 0
+        sweep[1 - team] = 1 if s_against else 0
+        h, leader, trick, ntrick, w = play_nb(h, trump, leader, trick, ntrick, c)
+        if w >= 0:
+            taken[w & 1] += 1
+        nxt = (leader + ntrick) & 3
+        value = v if (nxt & 1) == team else 13 - v
+
+
+@njit(cache=True, parallel=True)
+def analyse_hands_nb(
+    hands, hakem, trump, plays, chunks, tt_bits, vals, kot, info, trumps, tgrade, nodes
+):
+    """:func:`analyse_hand_nb` for every hand, ``chunks`` blocks of hands in parallel.
+
+    Each block owns a transposition table of ``2**tt_bits`` entries; the
+    answers are exact, so they do not depend on ``chunks``.
+    """
+    n = hands.shape[0]
+    size = -(-n // chunks)
+    for b in prange(chunks):
+        tt_keys, tt_vals = new_table(tt_bits)
+        stats = np.zeros(1, np.int64)
+        for i in range(b * size, min(n, (b + 1) * size)):
+            analyse_hand_nb(
+                hands[i],
+                hakem[i],
+                trump[i],
+                plays[i],
+                tt_keys,
+                tt_vals,
+                stats,
+                vals[i],
+                kot[i],
+                info[i],
+                trumps[i],
+                tgrade[i],
+            )
+        nodes[b] = stats[0]
+
+
+@njit(cache=True)
+def check_hands_nb(hands, hakem, trump, plays, winners, out):
+    """Check that each hand's plays are a legal Hokm hand; trick winners into ``winners``.
+
+    ``out[i]`` gets ``(code, position)``: ``CHECK_NOT_HELD`` (the card is not
+    in the mover's hand), ``CHECK_ILLEGAL`` (the mover could follow suit),
+    ``CHECK_PAST_7`` (cards after a team has 7 tricks), ``CHECK_SHORT`` (the
+    hand stops before a team has 7), or ``CHECK_OK``.
+    """
+    for i in range(hands.shape[0]):
+        h = hands[i].copy()
+        leader = hakem[i]
+        best = -1
+        best_seat = -1
+        led = -1
+        taken = np.zeros(2, np.int64)
+        out[i, 0] = CHECK_OK
+        out[i, 1] = -1
+        winners[i, :] = -1
+        ntrick = 0
+        t = 0
+        for p in range(52):
+            c = plays[i, p]
+            if c < 0:
+                if taken[0] < 7 and taken[1] < 7:
+                    out[i, 0] = CHECK_SHORT
+                    out[i, 1] = p
+                break
+            if taken[0] >= 7 or taken[1] >= 7:
+                out[i, 0] = CHECK_PAST_7
+                out[i, 1] = p
+                break
+            seat = (leader + ntrick) & 3
+            if not (h[seat] >> c) & 1:
+                out[i, 0] = CHECK_NOT_HELD
+                out[i, 1] = p
+                break
+            if not (legal_mask(h[seat], led) >> c) & 1:
+                out[i, 0] = CHECK_ILLEGAL
+                out[i, 1] = p
+                break
+            h[seat] ^= 1 << c
+            if ntrick == 0:
+                led = c // 13
+                best = c
+                best_seat = seat
+            elif beats(c, best, trump[i]):
+                best = c
+                best_seat = seat
+            ntrick += 1
+            if ntrick == 4:
+                winners[i, t] = best_seat
+                taken[best_seat & 1] += 1
+                t += 1
+                leader = best_seat
+                ntrick = 0
+                led = -1

@@ -1,0 +1,151 @@
+"""Plain-Python bots: the same cards as compiled bots, in every command, with faults located.
+
+The bots live at fixed paths (``examples/``, ``tests/bots/``) and play
+against ``random`` or each other, so the suite compiles two steppers: one
+with ``random`` bound in, one with no compiled part.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import hokm_sim
+from hokm_sim.bots.registry import StrategyError, resolve
+from hokm_sim.cli import main
+from hokm_sim.engine import kernels as k
+from hokm_sim.sim.runner import Runner
+
+ROOT = Path(__file__).resolve().parents[1]
+PY_LONGEST = str(ROOT / "examples" / "python_bot.py")
+BOTS = Path(__file__).parent / "bots"
+FAULTY = str(BOTS / "pyfaulty.py")
+PYBATCH = str(BOTS / "pybatch.py")
+PYRANDOM = str(BOTS / "pyrandom.py")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_python_port_of_longest_gives_the_compiled_bots_counts(threads):
+    py, nb, rnd = resolve(PY_LONGEST), resolve("longest"), resolve("random")
+    for a, b in ((py, rnd), (rnd, py)):
+        ref = (nb, rnd) if a is py else (rnd, nb)
+        got = Runner(a, b).counts(11, 1500, threads=threads, chunk=256)
+        want = Runner(*ref).counts(11, 1500, threads=threads, chunk=256)
+        assert (got == want).all()
+        got = Runner(a, b).counts(11, 40, matches=True, threads=threads, chunk=8)
+        want = Runner(*ref).counts(11, 40, matches=True, threads=threads, chunk=8)
+        assert (got == want).all()
+
+
+def test_python_port_traces_card_for_card():
+    py, nb, rnd = resolve(PY_LONGEST), resolve("longest"), resolve("random")
+    assert (Runner(py, rnd).trace_hands(5, 10, 30) == Runner(nb, rnd).trace_hands(5, 10, 30)).all()
+    for copy in (0, 1):
+        got = Runner(py, rnd).trace_match(5, 2, 7, copy=copy)
+        assert (got == Runner(nb, rnd).trace_match(5, 2, 7, copy=copy)).all()
+
+
+def test_batched_bot_plays_what_its_per_decision_twin_plays_whatever_the_batch():
+    """Same streams, same memory: a batched bot and a bot deciding one hand at a time
+    agree, and neither the number of hands in flight nor the threads change a count."""
+    rnd = resolve("random")
+    runner = Runner(resolve(PYBATCH), rnd)
+    want = Runner(resolve(PYRANDOM), rnd).counts(3, 600, threads=1)
+    assert (runner.counts(3, 600, threads=1) == want).all()
+    runner.engine.slots = 7
+    assert (runner.counts(3, 600, threads=2, chunk=100) == want).all()
+
+
+def test_python_bots_against_each_other_and_a_bot_object(tmp_path):
+    class Lowest:
+        """Lowest legal card; clubs."""
+
+        def choose_trump(self, obs):
+            return 0
+
+        def play_card(self, obs):
+            return obs.legal_cards[0]
+
+    s = hokm_sim.run(Lowest(), PYRANDOM, hands=300, seed=2, threads=1, out=tmp_path / "r")
+    assert s.to_dict()["config"]["a"] == "Lowest"
+    assert 0 < s.to_dict()["pair_score"]["value"] < 1 if "pair_score" in s.to_dict() else True
+    with pytest.raises(StrategyError, match="lacks play_card"):
+        hokm_sim.strategy(object.__new__(type("NoPlay", (), {"choose_trump": lambda s, o: 0})))
+
+
+def _run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        (f"{FAULTY}(mode=1)", "raised ValueError: boom (seat 1) at seed 1, hand 0, trick 3"),
+        (f"{FAULTY}(mode=2)", "played illegal card"),
+        (f"{FAULTY}(mode=3)", "returned 'AS' (str), not an integer (seat 1) at seed 1, hand 0"),
+        (f"{FAULTY}(mode=4)", "(float), not an integer"),
+        (f"{FAULTY}(mode=5)", "returned bad trump suit 7"),
+        (f"{PYBATCH}(mode=1)", "raised RuntimeError: batch boom (in a batch of"),
+        (f"{PYBATCH}(mode=2)", "returned shape"),
+        (f"{PYBATCH}(mode=3)", "returned dtype float64; expected integers"),
+    ],
+)
+def test_a_faulty_python_bot_is_one_line_and_exit_4(spec, says, tmp_path):
+    out = tmp_path / "r"
+    res = _run("run", spec, "random", "--hands", 500, "--seed", 1, "--threads", 1, "--out", out)
+    assert res.exit_code == 4, res.output
+    err = res.stderr.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert says in err and "replay it with: hokm-sim show --seed 1" in err
+    assert json.loads((out / "summary.json").read_text())["partial"] is True
+
+
+def test_the_replay_command_shows_the_python_fault(tmp_path):
+    res = _run("run", f"{FAULTY}(mode=1)", "random", "--hands", 100, "--seed", 1, "--threads", 1,
+               "--out", tmp_path / "r")  # fmt: skip
+    replay = res.stderr.split("replay it with: hokm-sim ")[1].split(" (partial report")[0]
+    shown = _run(*shlex.split(replay))
+    assert shown.exit_code == 4 and "boom" in shown.stderr
+    assert "trick 3" in shown.stderr
+
+
+def test_every_command_takes_a_python_bot(tmp_path):
+    res = _run("trace", "--seed", 4, "--hands", 3, "--a", PY_LONGEST, "--b", "random")
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in res.output.splitlines()]
+    assert len(lines) == 3 and lines[0]["seed"] == 4
+    res = _run("show", "--seed", 4, "--hand", 1, "--a", PY_LONGEST, "--b", "random")
+    assert res.exit_code == 0 and "trick" in res.output.lower()
+    res = _run("tournament", PYRANDOM, PYBATCH, "random", "--hands", 300, "--seed", 1,
+               "--threads", 1, "--out", tmp_path / "t")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    spec = tmp_path / "e.toml"
+    spec.write_text(
+        f'name = "py"\nquestion = "q"\nseed = 4\nhands = 300\n[[runs]]\na = "{PYRANDOM}"\n'
+        'b = "random"\n'
+    )
+    res = _run("experiment", spec, "--out", tmp_path / "x")
+    assert res.exit_code == 0, res.output
+    res = _run("regress", PYBATCH, "--baseline", PYRANDOM, "--seed", 1, "--threads", 1,
+               "--max-pairs", 1000, "--json")  # fmt: skip
+    d = json.loads(res.output)  # twins: never a regression, and 1,000 pairs decide nothing
+    assert res.exit_code == d["exit_code"] == 3 and d["pairs"] == 1000
+    res = _run("run", PY_LONGEST, "random", "--matches", 10, "--seed", 1, "--threads", 1,
+               "--out", tmp_path / "m")  # fmt: skip
+    assert res.exit_code == 0, res.output
+
+
+def test_a_python_bot_regresses_against_its_own_commit():
+    res = _run("regress", PY_LONGEST, "--baseline", "git:HEAD", "--seed", 1, "--threads", 1)
+    assert res.exit_code == 0, res.output
+
+
+def test_trace_rows_of_python_and_compiled_tables_have_the_same_layout():
+    rows = Runner(resolve(PYRANDOM), resolve("random")).trace_hands(1, 0, 5)
+    assert rows.shape == (5, k.TRACE_SIZE) and (rows[:, k.T_ERROR] == 0).all()
+    assert np.all(rows[:, k.T_PLAYS] >= 0)

@@ -1,0 +1,136 @@
+"""The PettingZoo and Gymnasium environments: the API checkers, the engine's deals, its rates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from hokm_sim.bots.registry import resolve  # noqa: E402
+from hokm_sim.engine import kernels as k  # noqa: E402
+from hokm_sim.engine import records as r  # noqa: E402
+from hokm_sim.env import HokmEnv, HokmGymEnv  # noqa: E402
+from hokm_sim.env.aec import TRUMP_ACTION  # noqa: E402
+from hokm_sim.env.table import SeatBot  # noqa: E402
+from hokm_sim.errors import InputError  # noqa: E402
+from hokm_sim.sim.runner import Runner  # noqa: E402
+
+
+@pytest.mark.parametrize("target", [None, 7])
+def test_pettingzoo_api_test_passes(target):
+    api_test(HokmEnv(target=target), num_cycles=200)
+
+
+def _play_out(env: HokmEnv, choose) -> dict:
+    """Play the episode with ``choose(agent, obs)``; each agent's summed reward."""
+    total = dict.fromkeys(env.possible_agents, 0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] += reward
+        env.step(None if term or trunc else choose(agent, obs))
+    return total
+
+
+def test_env_plays_the_engines_hands_card_for_card():
+    """Every seat driven by ``longest`` through the AEC API: the trace rows of
+    ``Runner(longest, longest)`` come out, deal after deal of the same seed."""
+    longest = resolve("longest")
+    want = Runner(longest, longest).trace_hands(21, 0, 6)
+    env = HokmEnv()
+    bot = SeatBot(longest)
+
+    def choose(agent, obs):
+        answer = bot.decide(env.table)
+        return answer + TRUMP_ACTION if env.table.waiting == "trump" else answer
+
+    for d in range(6):
+        env.reset(seed=21) if d == 0 else env.reset()
+        total = _play_out(env, choose)
+        row = env.table.rows[0]
+        assert (row == want[d]).all()
+        points = int(row[k.T_POINTS])
+        assert total["player_0"] == (points if row[k.T_WINNER] == 0 else -points)
+        assert total["player_1"] == -total["player_0"]
+
+
+def test_match_mode_plays_the_engines_match():
+    longest = resolve("longest")
+    want = Runner(longest, longest).trace_match(8, 3, 7)
+    env = HokmEnv(target=7)
+    env.reset(seed=8, options={"deal": 3})
+    bot = SeatBot(longest)
+    total = _play_out(
+        env, lambda a, o: bot.decide(env.table) + (TRUMP_ACTION if o["action_mask"][52] else 0)
+    )
+    rows = env.table.rows[: env.table.hands_done]
+    assert (rows == want).all()
+    final = rows[-1, k.T_SCORES : k.T_SCORES + 2]
+    assert total["player_0"] == final[0] - final[1]
+
+
+def test_random_rollout_reproduces_the_engines_random_rates():
+    """10,000 hands of uniformly random actions through the AEC API against the
+    engine's random-vs-random counts: Hakem win, Kot and Hakem Kot rates agree
+    within four standard errors."""
+    env = HokmEnv()
+    rng = np.random.default_rng(5)
+    n = 10_000
+    hakem_won = kot = hakem_kot = 0
+    env.reset(seed=123)
+    for i in range(n):
+        if i:
+            env.reset()
+        while env.table.waiting is not None:
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        row = env.table.rows[0]
+        hakem_won += int(row[k.T_WINNER] == (row[k.T_HAKEM] & 1))
+        kot += int(row[k.T_KIND] == 1)
+        hakem_kot += int(row[k.T_KIND] == 2)
+    rnd = resolve("random")
+    counts = Runner(rnd, rnd).counts(9, 100_000, duplicate=False, threads=1)
+    tricks = counts[r.C_TRICKS : r.C_TRICKS + r.C_TRICKS_SIZE].reshape(2, 8, 8).sum(axis=0)
+    m = tricks.sum()
+    ref = {
+        "hakem won": tricks[7, :].sum() / m,
+        "kot": tricks[7, 0] / m,
+        "hakem kot": tricks[0, 7] / m,
+    }
+    got = {"hakem won": hakem_won / n, "kot": kot / n, "hakem kot": hakem_kot / n}
+    for name, p in ref.items():
+        se = np.sqrt(p * (1 - p) / n + p * (1 - p) / m)
+        assert abs(got[name] - p) < 4 * se, (name, got[name], p)
+
+
+def test_gymnasium_wrapper_passes_the_checker_and_rewards_the_learners_team():
+    env = HokmGymEnv(partner="longest", opponents="random", seat=1)
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=4)
+    assert obs["action_mask"].any() and (info["action_mask"] == obs["action_mask"]).all()
+    done, total = False, 0.0
+    while not done:
+        obs, reward, done, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        total += reward
+    row = env.table.rows[0]
+    points = int(row[k.T_POINTS])
+    assert total == (points if row[k.T_WINNER] == 1 else -points)
+    obs, info = env.reset()
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, done, _, info = env.step(bad)
+    assert done and reward == -3.0 and info["illegal_action"]
+
+
+def test_environment_inputs_are_checked():
+    with pytest.raises(InputError, match="bad seat 5"):
+        HokmGymEnv(seat=5)
+    with pytest.raises(InputError, match="partner: unknown strategy 'nosuch'"):
+        HokmGymEnv(partner="nosuch")
+    env = HokmGymEnv(partner="random", opponents="random", illegal="raise")
+    env.reset(seed=1)
+    with pytest.raises(InputError, match="illegal action 99"):
+        env.step(99)
+    with pytest.raises(InputError, match="bad match target 0"):
+        HokmEnv(target=0)

@@ -55,6 +55,7 @@ __all__ = [
     "dd_study",
     "analyse",
     "analyse_run",
+    "analyse_hand",
     "experiment",
     "experiment_size",
     "experiment_seed",
@@ -670,6 +671,18 @@ def analyse(
         runner = Runner(strategy(a, "--a"), strategy(b, "--b"))
         h = an.hands_from_seed(runner, _seed(seed), hands)
     return an.analyse(h, nthreads)
+
+
+def analyse_hand(record: dict, teams: Sequence[str] | None = None) -> dict:
+    """One hand of ``hokm-sim trace`` (a record) graded card by card: the record
+    :func:`hokm_sim.dd.analyse.hand_record` gives, with ``teams`` (names by team)."""
+    from hokm_sim.dd import analyse as an
+
+    h = an.hands_from_records([(1, record)], where="hand")
+    h.meta[0].pop("line", None)
+    if teams is not None:
+        h.meta[0]["teams"] = list(teams)
+    return an.hand_record(an.analyse(h), 0)
 
 
 def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None) -> dict:

@@ -320,6 +320,9 @@ USAGE_ERRORS = [
     (["dd-study", "--hands", "0"], ["--hands", "0"]),
     (["dd-study", "--heuristics", "nosuchbot"], ["nosuchbot"]),
     (["dd-study", "--seed", "-3"], ["--seed", "-3"]),
+    (["analyse"], ["one source of hands"]),
+    (["analyse", "--seed", "1"], ["--hands"]),
+    (["analyse", "--seed", "1", "--hands", "2", "--a", "nosuchbot"], ["nosuchbot", "longest"]),
 ]  # fmt: skip
 """(command line, fragments the one ``Error:`` line must contain)."""
 

@@ -93,6 +93,13 @@ def trace(
     show_default=True,
     help="1: the swapped copy of a duplicate pair (--a on team 1, --b on team 0).",
 )
+@click.option(
+    "--html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Also write a self-contained HTML page to FILE that replays the hand trick by trick, "
+    "every card graded double dummy (hokm-sim analyse).",
+)
 def show(
     seed: int | None,
     hand: int | None,
@@ -103,6 +110,7 @@ def show(
     trace_file: Path | None,
     line: int,
     copy: int,
+    html: Path | None,
 ) -> None:
     """Print one hand for people: the four hands, trump, every trick, the result.
 
@@ -115,13 +123,17 @@ def show(
         hokm-sim show --seed 7 --match 0 --hand 2 --target 7
         hokm-sim show --trace hands.jsonl --line 4
         hokm-sim show --seed 7 --hand 3 --a expert --b random --copy 1
+        hokm-sim show --seed 7 --hand 3 --a expert --b random --html hand.html
     """
     from hokm_sim.api import strategy
     from hokm_sim.sim.runner import Runner
     from hokm_sim.sim.trace import format_record, raise_fault, read_trace_line, show_record
 
     if trace_file is not None:
-        click.echo(format_record(read_trace_line(trace_file, line)))
+        rec = read_trace_line(trace_file, line)
+        click.echo(format_record(rec))
+        if html is not None:
+            _write_html(html, rec, None)
         return
     if seed is None or hand is None:
         raise click.UsageError("give --seed S and --hand H (or --trace FILE)")
@@ -132,6 +144,19 @@ def show(
     click.echo(format_record(rec, names))
     if "fault" in rec:  # the hand up to the fault is shown; now the fault, in one line
         raise_fault(runner, seed, hand, copy, match, target or 7)
+    if html is not None:
+        _write_html(html, rec, names)
+
+
+def _write_html(path: Path, rec: dict, names: tuple[str, str] | None) -> None:
+    from hokm_sim.api import analyse_hand
+    from hokm_sim.report.viewer import hand_page
+    from hokm_sim.writing import AtomicWriter
+
+    graded = analyse_hand(rec, names)
+    with AtomicWriter(path, "--html") as f:
+        f.write(hand_page(graded))
+    click.echo(f"html: {path}", err=True)
 
 
 COMMANDS = (trace, show)

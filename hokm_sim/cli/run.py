@@ -32,6 +32,14 @@ from hokm_sim.cli.progress import Progress
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON, not a table.")
 @click.option("--no-duplicate", is_flag=True, help="Play each deal once (A on team 0).")
 @click.option("--save-hands", is_flag=True, help="Also write one row per hand to hands.parquet.")
+@click.option(
+    "--analyse",
+    "analyse_deals",
+    type=SIZE,
+    metavar="N",
+    help="Also grade every card of a seeded sample of N deals (both copies) double dummy: "
+    "accuracy per strategy, worst swings and blunders (analysis.md, analysis/index.html).",
+)
 @scheduler_option
 @click.option(
     "--task-size",
@@ -58,6 +66,7 @@ def run(
     as_json: bool,
     no_duplicate: bool,
     save_hands: bool,
+    analyse_deals: int | None,
     scheduler: str | None,
     task_size: int | None,
     resume: Path | None,
@@ -78,6 +87,7 @@ def run(
         hokm-sim run
         hokm-sim run expert longest --hands 10M --seed 1
         hokm-sim run expert random --matches 20000 --target 7 --json
+        hokm-sim run expert longest --hands 100k --seed 1 --analyse 500
         hokm-sim run expert longest --hands 1G --scheduler tcp://10.0.0.1:8786
         hokm-sim run --resume results/20261130-101500-expert-vs-longest-seed1
     """
@@ -106,6 +116,8 @@ def run(
     else:
         if hands is not None and matches is not None:
             raise click.UsageError("give --hands N or --matches N, not both")
+        if analyse_deals is not None and matches is not None:
+            raise click.UsageError("--analyse grades deals of a --hands run, not --matches")
         seed = api.fresh_seed() if seed is None else seed
         sa, sb = api.strategy(a, "A"), api.strategy(b, "B")
         folder = out or default_folder(a, b, seed)
@@ -126,10 +138,20 @@ def run(
                 progress=prog.update,
                 **how,
             )
+    analysis = None
+    if analyse_deals is not None and not summary.partial:
+        analysis = api.analyse_run(folder, analyse_deals, threads=threads)
     if as_json:
-        click.echo(json.dumps(summary.to_dict() | {"report": str(folder)}, indent=1))
+        extra = {"analysis": analysis} if analysis is not None else {}
+        click.echo(json.dumps(summary.to_dict() | {"report": str(folder)} | extra, indent=1))
     else:
         click.echo(table(summary))
+        if analysis is not None:
+            from hokm_sim.dd.analyse import format_accuracy
+
+            click.echo("")
+            click.echo(format_accuracy(analysis["accuracy"]))
+            click.echo(f"analysis: {Path(folder) / 'analysis' / 'index.html'}")
         click.echo(f"report: {folder}")
     if summary.partial:
         click.echo(

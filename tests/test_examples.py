@@ -30,3 +30,29 @@ def _small_run(run):
 def test_example_bot_loads_with_its_parameter():
     s = resolve(f"{EXAMPLES / 'my_bot.py'}(greed=0)")
     assert s.play.params == {"greed": 1.0} and s.play_params[0] == 0.0
+
+
+def test_python_and_batched_example_bots_run_from_the_cli(tmp_path):
+    from click.testing import CliRunner
+
+    from hokm_sim.cli import main
+
+    for bot in ("python_bot.py", "batched_bot.py"):
+        out = tmp_path / bot
+        res = CliRunner().invoke(
+            main,
+            ["run", str(EXAMPLES / bot), "random", "--hands", "300", "--seed", "1", "--threads",
+             "1", "--out", str(out)],
+        )  # fmt: skip
+        assert res.exit_code == 0, res.output
+        assert "better than random" in res.output and (out / "summary.json").is_file()
+
+
+def test_training_example_learns_and_reports_against_random(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location("train_agent", EXAMPLES / "train_agent.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    weights = tmp_path / "w.npy"
+    d = mod.main(["--episodes", "300", "--deals", "300", "--save", str(weights)])
+    assert weights.is_file() and d["config"]["a"] == "trained-policy"
+    assert "pair score" in capsys.readouterr().out

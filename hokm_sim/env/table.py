@@ -24,6 +24,8 @@ from hokm_sim.errors import InputError
 
 TRUMP, CARD = "trump", "card"
 _NO_PARAMS = np.zeros((2, PARAM_SIZE), np.float64)
+_NO_COUNTS = np.zeros(1, np.int64)  # hands are traced into ``rows``, never counted
+_NO_CODES = np.zeros(0, np.int8)
 _WAITING = {st.W_NONE: None, st.W_TRUMP_A: TRUMP, st.W_TRUMP_B: TRUMP, st.W_CARD_A: CARD,
             st.W_CARD_B: CARD}  # fmt: skip
 
@@ -48,6 +50,7 @@ class Table:
     def reset(self, seed: int, index: int) -> None:
         """Deal ``index`` (or match ``index``) of ``seed``; play to the first decision."""
         self.seed, self.index = seed, index
+        self._seed = np.uint64(seed)
         self.rows = np.full((2 * (self.target or 1), k.TRACE_SIZE), -1, np.int64)
         self._jobs = st.new_jobs(index, 1)
         self._err[:] = 0
@@ -57,9 +60,8 @@ class Table:
     def _advance(self) -> None:
         mode = st.M_TRACE_MATCH if self.target else st.M_TRACE_HANDS
         arg2 = self.target if self.target else -1
-        self._step(mode, _NO_PARAMS, _NO_PARAMS, np.uint64(self.seed), False, 0, arg2,
-                   self.slots, self._jobs, np.zeros(1, np.int64), self._err,
-                   np.zeros(0, np.int8), self.rows)  # fmt: skip
+        self._step(mode, _NO_PARAMS, _NO_PARAMS, self._seed, False, 0, arg2, self.slots,
+                   self._jobs, _NO_COUNTS, self._err, _NO_CODES, self.rows)  # fmt: skip
         if self._err[k.E_CODE]:
             raise InputError(f"illegal move: engine error code {int(self._err[k.E_CODE])}")
         self.waiting = _WAITING[int(self.slots[13][0])]

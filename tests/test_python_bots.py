@@ -149,3 +149,19 @@ def test_trace_rows_of_python_and_compiled_tables_have_the_same_layout():
     rows = Runner(resolve(PYRANDOM), resolve("random")).trace_hands(1, 0, 5)
     assert rows.shape == (5, k.TRACE_SIZE) and (rows[:, k.T_ERROR] == 0).all()
     assert np.all(rows[:, k.T_PLAYS] >= 0)
+
+
+def test_a_bot_object_is_refused_for_a_cluster_in_one_line():
+    from hokm_sim.errors import InputError
+    from hokm_sim.sim.backends import portable_spec
+
+    class Clubs:
+        def choose_trump(self, obs):
+            return 0
+
+        def play_card(self, obs):
+            return obs.legal_cards[0]
+
+    with pytest.raises(InputError, match="bot object, which lives in this process only"):
+        portable_spec(hokm_sim.strategy(Clubs()))
+    assert portable_spec(resolve(PYRANDOM)).startswith("trump=")

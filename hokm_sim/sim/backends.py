@@ -168,6 +168,13 @@ def portable_spec(s: Strategy) -> str:
     hashes both, and :func:`worker_runner` checks it.
     """
 
+    for bot in (s.trump, s.play):
+        if bot.source is not None:
+            raise InputError(
+                f"strategy {s.name!r} is a bot object, which lives in this process only; "
+                "give it as a bot file to play on a cluster"
+            )
+
     def part(bot, values: tuple[float, ...]) -> str:
         args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
         return f"{bot.path}({args})" if args else str(bot.path)

@@ -120,6 +120,150 @@ def new_work():
     )
 
 
+@njit(inline="always")
+def clear_trick(view):
+    """The view of a trick with no card yet."""
+    view[V_NTRICK] = 0
+    for k in range(4):
+        view[V_TRICK + k] = -1
+    view[V_LED] = -1
+    view[V_WIN_CARD] = -1
+    view[V_WIN_SEAT] = -1
+
+
+@njit(inline="always")
+def open_hand(work, hakem, sbase, sindex, score0, score1, target):
+    """Start the hand dealt in ``work``: the seats' streams and memory, the result, the view."""
+    view, mem, srng, _dstate, _deck, _hands, _plays, _winners, res, _held = work
+    for s in range(4):
+        seed_counter_stream(srng[s], sbase, sindex * 4 + s)
+        for i in range(MEM_SIZE):
+            mem[s, i] = 0
+    res[:] = 0
+    res[R_HAKEM] = hakem
+    view[V_HAKEM] = hakem
+    view[V_SCORES] = score0
+    view[V_SCORES + 1] = score1
+    view[V_TARGET] = target
+    view[V_PLAYED] = 0
+    for s in range(4):
+        view[V_PLAYED_BY + s] = 0
+    view[V_VOIDS] = 0
+    view[V_TRICKS] = 0
+    view[V_TRICKS + 1] = 0
+    view[V_TRICK_NO] = 0
+    view[V_LEADER] = hakem
+    clear_trick(view)
+
+
+@njit(inline="always")
+def show_five(view, deck, hakem):
+    """Set the view for the trump call (the Hakem's first five cards); the five's mask."""
+    five = first_five(deck)
+    view[V_TRUMP] = -1
+    view[V_HAND] = five
+    view[V_SEAT] = hakem
+    view[V_LEGAL] = 0
+    return five
+
+
+@njit(inline="always")
+def bad_trump(res, hakem, trump):
+    """Stop the hand: the Hakem's strategy named no suit."""
+    res[R_ERROR] = ERR_BAD_TRUMP
+    res[R_ERR_SEAT] = hakem
+    res[R_ERR_TRICK] = -1
+    res[R_ERR_CARD] = trump
+
+
+@njit(inline="always")
+def set_trump(view, res, hands, held, hakem, five, trump):
+    """Trump is ``trump``: record it and its lengths, and give the seats their 13 cards."""
+    view[V_TRUMP] = trump
+    res[R_TRUMP] = trump
+    res[R_TRUMP_LEN] = popcount(hands[hakem] & (SUIT_MASK << (13 * trump)))
+    res[R_FIVE_LEN] = popcount(five & (SUIT_MASK << (13 * trump)))
+    for s in range(4):
+        held[s] = hands[s]
+
+
+@njit(inline="always")
+def show_turn(view, hand, seat, led):
+    """Set the view for ``seat``'s card; its legal cards."""
+    legal = legal_mask(hand, led)
+    view[V_HAND] = hand
+    view[V_SEAT] = seat
+    view[V_LEGAL] = legal
+    return legal
+
+
+@njit(inline="always")
+def bad_card(res, seat, trick_no, card, n):
+    """Stop the hand: ``seat``'s strategy returned a card it may not play."""
+    res[R_ERROR] = ERR_ILLEGAL_CARD
+    res[R_ERR_SEAT] = seat
+    res[R_ERR_TRICK] = trick_no
+    res[R_ERR_CARD] = card
+    res[R_NCARDS] = n
+
+
+@njit(inline="always")
+def play_one(view, held, plays, seat, hand, card, k, n, led, best, best_seat, trump):
+    """``seat`` plays ``card`` as the trick's ``k``-th card and the ``n``-th of the hand;
+    the trick's ``(led, best, best_seat)`` after it."""
+    bit = 1 << card
+    held[seat] = hand ^ bit
+    plays[n] = card
+    view[V_TRICK + k] = card
+    view[V_NTRICK] = k + 1
+    view[V_PLAYED] |= bit
+    view[V_PLAYED_BY + seat] |= bit
+    if k == 0:
+        led = suit_of(card)
+        best = card
+        best_seat = seat
+        view[V_LED] = led
+    else:
+        if suit_of(card) != led:
+            view[V_VOIDS] |= 1 << (seat * 4 + led)
+        if beats(card, best, trump):
+            best = card
+            best_seat = seat
+    view[V_WIN_CARD] = best
+    view[V_WIN_SEAT] = best_seat
+    return led, best, best_seat
+
+
+@njit(inline="always")
+def end_trick(view, winners, trick_no, best_seat, tricks0, tricks1):
+    """The trick goes to ``best_seat``, who leads next; ``(trick_no, tricks0, tricks1)`` after."""
+    winners[trick_no] = best_seat
+    trick_no += 1
+    if best_seat & 1:
+        tricks1 += 1
+    else:
+        tricks0 += 1
+    view[V_TRICKS] = tricks0
+    view[V_TRICKS + 1] = tricks1
+    view[V_TRICK_NO] = trick_no
+    view[V_LEADER] = best_seat
+    clear_trick(view)
+    return trick_no, tricks0, tricks1
+
+
+@njit(inline="always")
+def end_hand(res, hakem, tricks0, tricks1, n):
+    """Score the finished hand into ``res``."""
+    winner, points, kind = hand_score(hakem, tricks0, tricks1)
+    res[R_TRICKS] = tricks0
+    res[R_TRICKS + 1] = tricks1
+    res[R_WINNER] = winner
+    res[R_POINTS] = points
+    res[R_KIND] = kind
+    res[R_NCARDS] = n
+    res[R_ERROR] = ERR_NONE
+
+
 def engine_jit(owner: str, **options):
     """``njit`` for a closure whose code depends on the bots bound into it.
 
@@ -179,60 +323,24 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
         non-zero if a strategy erred, and then the hand stops there.
         """
         view, mem, srng, _dstate, deck, hands, plays, winners, res, held = work
-        for s in range(4):
-            seed_counter_stream(srng[s], sbase, sindex * 4 + s)
-            for i in range(MEM_SIZE):
-                mem[s, i] = 0
-        res[:] = 0
-        res[R_HAKEM] = hakem
-
-        view[V_HAKEM] = hakem
-        view[V_SCORES] = score0
-        view[V_SCORES + 1] = score1
-        view[V_TARGET] = target
-        view[V_PLAYED] = 0
-        for s in range(4):
-            view[V_PLAYED_BY + s] = 0
-        view[V_VOIDS] = 0
-        view[V_TRICKS] = 0
-        view[V_TRICKS + 1] = 0
-        view[V_TRICK_NO] = 0
-        view[V_LEADER] = hakem
-        view[V_NTRICK] = 0
-        for k in range(4):
-            view[V_TRICK + k] = -1
-        view[V_LED] = -1
-        view[V_WIN_CARD] = -1
-        view[V_WIN_SEAT] = -1
+        open_hand(work, hakem, sbase, sindex, score0, score1, target)
 
         # Trump: the Hakem sees its first five cards only.
-        five = first_five(deck)
-        view[V_TRUMP] = -1
-        view[V_HAND] = five
-        view[V_SEAT] = hakem
-        view[V_LEGAL] = 0
+        five = show_five(view, deck, hakem)
         if (hakem & 1) == a_team:
             trump = trump_a(view, params_a[0], mem[hakem], srng[hakem])
         else:
             trump = trump_b(view, params_b[0], mem[hakem], srng[hakem])
         if trump < 0 or trump > 3:
-            res[R_ERROR] = ERR_BAD_TRUMP
-            res[R_ERR_SEAT] = hakem
-            res[R_ERR_TRICK] = -1
-            res[R_ERR_CARD] = trump
+            bad_trump(res, hakem, trump)
             return
         res[R_CHOICE] = trump
         if forced_trump == CHOOSE_ONLY:
             return
         if forced_trump >= 0:
             trump = forced_trump
-        view[V_TRUMP] = trump
-        res[R_TRUMP] = trump
-        res[R_TRUMP_LEN] = popcount(hands[hakem] & (SUIT_MASK << (13 * trump)))
-        res[R_FIVE_LEN] = popcount(five & (SUIT_MASK << (13 * trump)))
+        set_trump(view, res, hands, held, hakem, five, trump)
 
-        for s in range(4):
-            held[s] = hands[s]
         tricks0 = 0
         tricks1 = 0
         leader = hakem
@@ -245,68 +353,23 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
             for k in range(4):
                 seat = (leader + k) & 3
                 hand = held[seat]
-                legal = legal_mask(hand, led)
-                view[V_HAND] = hand
-                view[V_SEAT] = seat
-                view[V_LEGAL] = legal
+                legal = show_turn(view, hand, seat, led)
                 if (seat & 1) == a_team:
                     card = play_a(view, params_a[1], mem[seat], srng[seat])
                 else:
                     card = play_b(view, params_b[1], mem[seat], srng[seat])
                 if card < 0 or card > 51 or (legal >> card) & 1 == 0:
-                    res[R_ERROR] = ERR_ILLEGAL_CARD
-                    res[R_ERR_SEAT] = seat
-                    res[R_ERR_TRICK] = trick_no
-                    res[R_ERR_CARD] = card
-                    res[R_NCARDS] = n
+                    bad_card(res, seat, trick_no, card, n)
                     return
-                bit = 1 << card
-                held[seat] = hand ^ bit
-                plays[n] = card
+                led, best, best_seat = play_one(
+                    view, held, plays, seat, hand, card, k, n, led, best, best_seat, trump
+                )
                 n += 1
-                view[V_TRICK + k] = card
-                view[V_NTRICK] = k + 1
-                view[V_PLAYED] |= bit
-                view[V_PLAYED_BY + seat] |= bit
-                if k == 0:
-                    led = suit_of(card)
-                    best = card
-                    best_seat = seat
-                    view[V_LED] = led
-                else:
-                    if suit_of(card) != led:
-                        view[V_VOIDS] |= 1 << (seat * 4 + led)
-                    if beats(card, best, trump):
-                        best = card
-                        best_seat = seat
-                view[V_WIN_CARD] = best
-                view[V_WIN_SEAT] = best_seat
-            winners[trick_no] = best_seat
-            trick_no += 1
-            if best_seat & 1:
-                tricks1 += 1
-            else:
-                tricks0 += 1
+            trick_no, tricks0, tricks1 = end_trick(
+                view, winners, trick_no, best_seat, tricks0, tricks1
+            )
             leader = best_seat
-            view[V_TRICKS] = tricks0
-            view[V_TRICKS + 1] = tricks1
-            view[V_TRICK_NO] = trick_no
-            view[V_LEADER] = leader
-            view[V_NTRICK] = 0
-            for k in range(4):
-                view[V_TRICK + k] = -1
-            view[V_LED] = -1
-            view[V_WIN_CARD] = -1
-            view[V_WIN_SEAT] = -1
-
-        winner, points, kind = hand_score(hakem, tricks0, tricks1)
-        res[R_TRICKS] = tricks0
-        res[R_TRICKS + 1] = tricks1
-        res[R_WINNER] = winner
-        res[R_POINTS] = points
-        res[R_KIND] = kind
-        res[R_NCARDS] = n
-        res[R_ERROR] = ERR_NONE
+        end_hand(res, hakem, tricks0, tricks1, n)
 
     return play_hand, engine_jit(owner, _nrt=False, inline="always")(play_hand.py_func)
 

@@ -35,33 +35,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hokm_sim.engine.bits import SUIT_MASK, popcount, suit_of
 from hokm_sim.engine.kernels import E_CODE, E_MATCH, note_error, trace_row
 from hokm_sim.engine.play import (
     CHOOSE_ONLY,
     advance_match,
+    bad_card,
+    bad_trump,
     deal_hand,
     draw_first_hakem,
+    end_hand,
+    end_trick,
     engine_jit,
+    open_hand,
+    play_one,
+    set_trump,
+    show_five,
+    show_turn,
 )
 from hokm_sim.engine.records import (
     C_MATCH_PAIR,
-    ERR_BAD_TRUMP,
-    ERR_ILLEGAL_CARD,
     R_CHOICE,
-    R_ERR_CARD,
-    R_ERR_SEAT,
-    R_ERR_TRICK,
     R_ERROR,
-    R_FIVE_LEN,
-    R_HAKEM,
-    R_KIND,
-    R_NCARDS,
-    R_POINTS,
     R_TRICKS,
-    R_TRUMP,
-    R_TRUMP_LEN,
-    R_WINNER,
     RES_SIZE,
     add_hand,
     add_match,
@@ -69,28 +64,11 @@ from hokm_sim.engine.records import (
     point_index,
     signed_points,
 )
-from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, seed_counter_stream, strategy_base
-from hokm_sim.engine.rules import TRICKS_TO_WIN, beats, hand_score, legal_mask
+from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, strategy_base
+from hokm_sim.engine.rules import TRICKS_TO_WIN
 from hokm_sim.engine.view import (
     MEM_SIZE,
-    V_HAKEM,
-    V_HAND,
-    V_LEADER,
-    V_LED,
-    V_LEGAL,
-    V_NTRICK,
-    V_PLAYED,
-    V_PLAYED_BY,
-    V_SCORES,
     V_SEAT,
-    V_TARGET,
-    V_TRICK,
-    V_TRICK_NO,
-    V_TRICKS,
-    V_TRUMP,
-    V_VOIDS,
-    V_WIN_CARD,
-    V_WIN_SEAT,
     VIEW_SIZE,
 )
 
@@ -208,38 +186,9 @@ def _work(slots, i):
 
 
 @njit(inline="always")
-def _clear_trick(view):
-    view[V_NTRICK] = 0
-    for k in range(4):
-        view[V_TRICK + k] = -1
-    view[V_LED] = -1
-    view[V_WIN_CARD] = -1
-    view[V_WIN_SEAT] = -1
-
-
-@njit(inline="always")
 def _open_hand(work, c, hakem, forced, sbase, sindex, a_team, score0, score1, target):
-    """Start the hand dealt in ``work``: streams, memory, view; trump comes next."""
-    view, mem, srng, _dstate, _deck, _hands, _plays, _winners, res, _held = work
-    for s in range(4):
-        seed_counter_stream(srng[s], sbase, sindex * 4 + s)
-        for i in range(MEM_SIZE):
-            mem[s, i] = 0
-    res[:] = 0
-    res[R_HAKEM] = hakem
-    view[V_HAKEM] = hakem
-    view[V_SCORES] = score0
-    view[V_SCORES + 1] = score1
-    view[V_TARGET] = target
-    view[V_PLAYED] = 0
-    for s in range(4):
-        view[V_PLAYED_BY + s] = 0
-    view[V_VOIDS] = 0
-    view[V_TRICKS] = 0
-    view[V_TRICKS + 1] = 0
-    view[V_TRICK_NO] = 0
-    view[V_LEADER] = hakem
-    _clear_trick(view)
+    """Start the hand dealt in ``work`` (:func:`~hokm_sim.engine.play.open_hand`); trump next."""
+    open_hand(work, hakem, sbase, sindex, score0, score1, target)
     c[K_STATE] = S_TRUMP
     c[K_HAVE] = 0
     c[K_HAKEM] = hakem
@@ -269,13 +218,7 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
         hakem = c[K_HAKEM]
         a_team = c[K_ATEAM]
         if c[K_STATE] == S_TRUMP:
-            five = 0
-            for i in range(5):
-                five |= 1 << deck[i]
-            view[V_TRUMP] = -1
-            view[V_HAND] = five
-            view[V_SEAT] = hakem
-            view[V_LEGAL] = 0
+            five = show_five(view, deck, hakem)
             a_side = (hakem & 1) == a_team
             if c[K_HAVE]:
                 trump = c[K_ANSWER]
@@ -287,22 +230,14 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
             else:
                 trump = tb(view, params_b[0], mem[hakem], srng[hakem])
             if trump < 0 or trump > 3:
-                res[R_ERROR] = ERR_BAD_TRUMP
-                res[R_ERR_SEAT] = hakem
-                res[R_ERR_TRICK] = -1
-                res[R_ERR_CARD] = trump
+                bad_trump(res, hakem, trump)
                 return _DONE
             res[R_CHOICE] = trump
             if c[K_FORCED] == CHOOSE_ONLY:
                 return _DONE
             if c[K_FORCED] >= 0:
                 trump = c[K_FORCED]
-            view[V_TRUMP] = trump
-            res[R_TRUMP] = trump
-            res[R_TRUMP_LEN] = popcount(hands[hakem] & (SUIT_MASK << (13 * trump)))
-            res[R_FIVE_LEN] = popcount(five & (SUIT_MASK << (13 * trump)))
-            for s in range(4):
-                held[s] = hands[s]
+            set_trump(view, res, hands, held, hakem, five, trump)
             c[K_STATE] = S_PLAY
             c[K_TRUMP] = trump
             c[K_LEADER] = hakem
@@ -327,10 +262,7 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
         while tricks0 < TRICKS_TO_WIN and tricks1 < TRICKS_TO_WIN:
             seat = (leader + k) & 3
             hand = held[seat]
-            legal = legal_mask(hand, led)
-            view[V_HAND] = hand
-            view[V_SEAT] = seat
-            view[V_LEGAL] = legal
+            legal = show_turn(view, hand, seat, led)
             a_side = (seat & 1) == a_team
             if c[K_HAVE]:
                 card = c[K_ANSWER]
@@ -351,58 +283,23 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
             else:
                 card = pb(view, params_b[1], mem[seat], srng[seat])
             if card < 0 or card > 51 or (legal >> card) & 1 == 0:
-                res[R_ERROR] = ERR_ILLEGAL_CARD
-                res[R_ERR_SEAT] = seat
-                res[R_ERR_TRICK] = trick_no
-                res[R_ERR_CARD] = card
-                res[R_NCARDS] = n
+                bad_card(res, seat, trick_no, card, n)
                 return _DONE
-            bit = 1 << card
-            held[seat] = hand ^ bit
-            plays[n] = card
+            led, best, best_seat = play_one(
+                view, held, plays, seat, hand, card, k, n, led, best, best_seat, trump
+            )
             n += 1
-            view[V_TRICK + k] = card
-            view[V_NTRICK] = k + 1
-            view[V_PLAYED] |= bit
-            view[V_PLAYED_BY + seat] |= bit
-            if k == 0:
-                led = suit_of(card)
-                best = card
-                best_seat = seat
-                view[V_LED] = led
-            else:
-                if suit_of(card) != led:
-                    view[V_VOIDS] |= 1 << (seat * 4 + led)
-                if beats(card, best, trump):
-                    best = card
-                    best_seat = seat
-            view[V_WIN_CARD] = best
-            view[V_WIN_SEAT] = best_seat
             k += 1
             if k == 4:
-                winners[trick_no] = best_seat
-                trick_no += 1
-                if best_seat & 1:
-                    tricks1 += 1
-                else:
-                    tricks0 += 1
+                trick_no, tricks0, tricks1 = end_trick(
+                    view, winners, trick_no, best_seat, tricks0, tricks1
+                )
                 leader = best_seat
                 k = 0
                 led = -1
                 best = -1
                 best_seat = -1
-                view[V_TRICKS] = tricks0
-                view[V_TRICKS + 1] = tricks1
-                view[V_TRICK_NO] = trick_no
-                view[V_LEADER] = leader
-                _clear_trick(view)
-        winner, points, kind = hand_score(hakem, tricks0, tricks1)
-        res[R_TRICKS] = tricks0
-        res[R_TRICKS + 1] = tricks1
-        res[R_WINNER] = winner
-        res[R_POINTS] = points
-        res[R_KIND] = kind
-        res[R_NCARDS] = n
+        end_hand(res, hakem, tricks0, tricks1, n)
         c[K_STATE] = S_IDLE
         return _DONE
 

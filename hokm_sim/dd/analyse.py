@@ -39,7 +39,7 @@ from hokm_sim.analysis.stats import Estimate
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, CardParseError, card_str, card_symbol, parse_card
 from hokm_sim.cards import parse_suit as _parse_suit
 from hokm_sim.dd import analyse_nb as nb
-from hokm_sim.dd.solver import DEFAULT_TT_BITS
+from hokm_sim.dd.solver import DEFAULT_TT_BITS, new_table
 from hokm_sim.errors import InputError
 
 GRADES = ("best", "mistake", "blunder")
@@ -58,6 +58,10 @@ _SEAT_OF_POSITION = np.array(
     [p // 5 if p < 20 else (p - 20) // 4 if p < 36 else (p - 36) // 4 for p in range(52)],
     np.int64,
 )
+
+
+BLOCK = 4
+"""Hands a thread takes at a time (even: both copies of a deal share a table)."""
 
 
 class TraceError(InputError):
@@ -269,7 +273,7 @@ def _seat_at(h: Hands, i: int, p: int, winners: np.ndarray) -> int:
 
 @dataclass
 class Analysis:
-    """Every card of ``hands`` graded (arrays of :func:`.analyse_nb.analyse_hands_nb`)."""
+    """Every card of ``hands`` graded (arrays of :func:`.analyse_nb.analyse_hand_nb`)."""
 
     hands: Hands
     vals: np.ndarray  # int8[n, 52, 52]: per card played, each legal card's value
@@ -313,9 +317,11 @@ class Analysis:
 
 
 def analyse(h: Hands, threads: int = 1, tt_bits: int = DEFAULT_TT_BITS) -> Analysis:
-    """Grade every card (and the trump call) of every hand; ``threads`` blocks in parallel.
+    """Grade every card (and the trump call) of every hand on ``threads`` threads.
 
-    The answers are exact and do not depend on ``threads``.
+    Each thread keeps one transposition table and takes blocks of ``BLOCK``
+    hands as it becomes free. The answers are exact and do not depend on
+    ``threads``.
     """
     n = len(h)
     vals = np.zeros((n, 52, 52), np.int8)
@@ -323,23 +329,37 @@ def analyse(h: Hands, threads: int = 1, tt_bits: int = DEFAULT_TT_BITS) -> Analy
     info = np.zeros((n, 52, nb.N_INFO), np.int8)
     trumps = np.zeros((n, 4, 4), np.int8)
     tgrade = np.zeros((n, 4), np.int8)
-    chunks = max(1, min(threads, n))
-    nodes = np.zeros(chunks, np.int64)
+    workers = max(1, min(threads, -(-n // BLOCK)))
+    nodes = np.zeros(workers, np.int64)
     if n:
-        nb.analyse_hands_nb(
-            h.hands,
-            h.hakem,
-            h.trump,
-            h.plays,
-            chunks,
-            tt_bits,
-            vals,
-            kot,
-            info,
-            trumps,
-            tgrade,
-            nodes,
-        )
+        import threading
+
+        lock = threading.Lock()
+        nxt = [0]
+
+        def work(w: int) -> None:
+            tt_keys, tt_vals = new_table(tt_bits)
+            stats = np.zeros(1, np.int64)
+            while True:
+                with lock:
+                    lo = nxt[0]
+                    nxt[0] += BLOCK
+                if lo >= n:
+                    break
+                nb.analyse_block_nb(
+                    h.hands, h.hakem, h.trump, h.plays, lo, min(n, lo + BLOCK), tt_keys,
+                    tt_vals, stats, vals, kot, info, trumps, tgrade,
+                )  # fmt: skip
+            nodes[w] = stats[0]
+
+        if workers == 1:
+            work(0)
+        else:
+            pool = [threading.Thread(target=work, args=(w,)) for w in range(workers)]
+            for t in pool:
+                t.start()
+            for t in pool:
+                t.join()
     return Analysis(h, vals, kot, info, trumps, tgrade, int(nodes.sum()))
 
 

@@ -21,9 +21,9 @@ deal, one per trump suit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from hokm_sim.dd.solver import new_table, play_nb, reach_nb
+from hokm_sim.dd.solver import play_nb, reach_nb
 from hokm_sim.engine.bits import SUIT_MASK, ctlz, popcount
 from hokm_sim.engine.rules import beats, legal_mask
 
@@ -102,7 +102,8 @@ def position_values(
     (int8[52]) gets the mover's team's tricks for the whole hand after ``c``,
     -1 for cards it may not play; ``kot[c]`` the ``K_FOR``/``K_AGAINST`` bits.
     No card is worth more than the position, gives a sweep the position does
-    not, or avoids one the position concedes; those searches are skipped.
+    not, or avoids one the position concedes; those searches are skipped, and
+    a forced card (one choice) takes the position's outcome without any.
     """
     seat = (leader + ntrick) & 3
     team = seat & 1
@@ -117,6 +118,10 @@ def position_values(
     vals[:] = -1
     kot[:] = 0
     m = reps
+    if reps & (reps - 1) == 0:  # one choice: its outcome is the position's, no search
+        m = 0
+        vals[63 - ctlz(reps)] = value
+        kot[63 - ctlz(reps)] = (K_FOR if sweep[team] else 0) | (K_AGAINST if sweep[opp] else 0)
     while m != 0:
         c = 63 - ctlz(m)
         m ^= 1 << c
@@ -315,36 +320,32 @@ def analyse_hand_nb(
         value = v if (nxt & 1) == team else 13 - v
 
 
-@njit(cache=True, parallel=True)
-def analyse_hands_nb(
-    hands, hakem, trump, plays, chunks, tt_bits, vals, kot, info, trumps, tgrade, nodes
+@njit(cache=True, nogil=True)
+def analyse_block_nb(
+    hands, hakem, trump, plays, lo, hi, tt_keys, tt_vals, stats, vals, kot, info, trumps, tgrade
 ):
-    """:func:`analyse_hand_nb` for every hand, ``chunks`` blocks of hands in parallel.
+    """:func:`analyse_hand_nb` for hands ``lo .. hi - 1`` with one table, without the GIL.
 
-    Each block owns a transposition table of ``2**tt_bits`` entries; the
-    answers are exact, so they do not depend on ``chunks``.
+    Threads take blocks of hands as they become free (hands differ a
+    hundredfold in cost, so fixed shares would leave a thread idle); the
+    answers are exact, so they do not depend on which thread or table
+    solved a hand.
     """
-    n = hands.shape[0]
-    size = -(-n // chunks)
-    for b in prange(chunks):
-        tt_keys, tt_vals = new_table(tt_bits)
-        stats = np.zeros(1, np.int64)
-        for i in range(b * size, min(n, (b + 1) * size)):
-            analyse_hand_nb(
-                hands[i],
-                hakem[i],
-                trump[i],
-                plays[i],
-                tt_keys,
-                tt_vals,
-                stats,
-                vals[i],
-                kot[i],
-                info[i],
-                trumps[i],
-                tgrade[i],
-            )
-        nodes[b] = stats[0]
+    for i in range(lo, hi):
+        analyse_hand_nb(
+            hands[i],
+            hakem[i],
+            trump[i],
+            plays[i],
+            tt_keys,
+            tt_vals,
+            stats,
+            vals[i],
+            kot[i],
+            info[i],
+            trumps[i],
+            tgrade[i],
+        )
 
 
 @njit(cache=True)

@@ -2,7 +2,7 @@
 
 The public API (:mod:`hokm_sim.api`) is re-exported here and imported on
 first use, since it loads numba: ``hokm_sim.run(...)``, ``hokm_sim.tournament``,
-``regress``, ``trump_study``, ``dd_study``, ``experiment``, ``load``.
+``regress``, ``trump_study``, ``dd_study``, ``analyse``, ``experiment``, ``load``.
 """
 
 from hokm_sim.version import __version__
@@ -16,6 +16,7 @@ _API = (
     "sprt",
     "trump_study",
     "dd_study",
+    "analyse",
     "experiment",
     "load",
     "strategy",

@@ -389,3 +389,18 @@ def test_hand_page_renders_in_chromium(tmp_path, runner):
     dom = _dump_dom(broken)
     assert "error: " in dom and '<div id="status">ok</div>' not in dom
     parse_card(rec["cards"][0]["card"])
+
+
+def test_report_index_renders_and_links_its_hands(tmp_path):
+    out = tmp_path / "html"
+    invoke("analyse", "--seed", str(SEED), "--hands", "3", "--a", "longest", "--b", "random",
+           "--format", "summary", "--html", str(out))  # fmt: skip
+    index = out / "analysis" / "index.html"
+    dom = _dump_dom(index)
+    assert '<div id="status">ok</div>' in dom and "tricks lost per hand" in dom
+    links = re.findall(r'href="([^"]+)"', dom)
+    assert links and all((index.parent / link).is_file() for link in links)
+    data = json.loads((out / "analysis.json").read_text())
+    assert {b["strategy"] for b in data["blunders"]} <= {"longest", "random"}
+    dom = _dump_dom(index.parent / links[0])
+    assert '<div id="status">ok</div>' in dom and '<pre id="errors"></pre>' in dom

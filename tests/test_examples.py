@@ -37,15 +37,17 @@ def test_python_and_batched_example_bots_run_from_the_cli(tmp_path):
 
     from hokm_sim.cli import main
 
+    pyrandom = str(Path(__file__).parent / "bots" / "pyrandom.py")  # random, in plain Python
     for bot in ("python_bot.py", "batched_bot.py"):
         out = tmp_path / bot
         res = CliRunner().invoke(
             main,
-            ["run", str(EXAMPLES / bot), "random", "--hands", "300", "--seed", "1", "--threads",
+            ["run", str(EXAMPLES / bot), pyrandom, "--hands", "300", "--seed", "1", "--threads",
              "1", "--out", str(out)],
         )  # fmt: skip
         assert res.exit_code == 0, res.output
-        assert "better than random" in res.output and (out / "summary.json").is_file()
+        assert f"(A) is better than {pyrandom}" in res.output
+        assert (out / "summary.json").is_file()
 
 
 def test_training_example_learns_and_reports_against_random(tmp_path, capsys):

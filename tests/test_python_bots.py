@@ -1,8 +1,10 @@
 """Plain-Python bots: the same cards as compiled bots, in every command, with faults located.
 
-The bots live at fixed paths (``examples/``, ``tests/bots/``) and play
-against ``random`` or each other, so the suite compiles two steppers: one
-with ``random`` bound in, one with no compiled part.
+The bots live at fixed paths (``examples/``, ``tests/bots/``). Most tests
+put Python bots against each other (``pyrandom.py`` draws exactly what the
+compiled ``random`` draws), so they share the one stepper with no compiled
+part, which the environments use too; one test mixes in the compiled
+``random``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ PYRANDOM = str(BOTS / "pyrandom.py")
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_python_port_of_longest_gives_the_compiled_bots_counts(threads):
+    """At a table with a compiled bot, on either team, deals and matches."""
     py, nb, rnd = resolve(PY_LONGEST), resolve("longest"), resolve("random")
     for a, b in ((py, rnd), (rnd, py)):
         ref = (nb, rnd) if a is py else (rnd, nb)
@@ -42,20 +45,22 @@ def test_python_port_of_longest_gives_the_compiled_bots_counts(threads):
         assert (got == want).all()
 
 
-def test_python_port_traces_card_for_card():
-    py, nb, rnd = resolve(PY_LONGEST), resolve("longest"), resolve("random")
-    assert (Runner(py, rnd).trace_hands(5, 10, 30) == Runner(nb, rnd).trace_hands(5, 10, 30)).all()
+def test_python_ports_trace_card_for_card():
+    """Python longest against Python random: the compiled pair's trace rows."""
+    py, nb = (resolve(PY_LONGEST), resolve(PYRANDOM)), (resolve("longest"), resolve("random"))
+    assert (Runner(*py).trace_hands(5, 10, 30) == Runner(*nb).trace_hands(5, 10, 30)).all()
     for copy in (0, 1):
-        got = Runner(py, rnd).trace_match(5, 2, 7, copy=copy)
-        assert (got == Runner(nb, rnd).trace_match(5, 2, 7, copy=copy)).all()
+        got = Runner(*py).trace_match(5, 2, 7, copy=copy)
+        assert (got == Runner(*nb).trace_match(5, 2, 7, copy=copy)).all()
 
 
-def test_batched_bot_plays_what_its_per_decision_twin_plays_whatever_the_batch():
-    """Same streams, same memory: a batched bot and a bot deciding one hand at a time
-    agree, and neither the number of hands in flight nor the threads change a count."""
+def test_batched_and_per_decision_ports_of_random_play_the_compiled_random():
+    """Same streams, same memory: a batched bot and a bot deciding one hand at a
+    time both play what the compiled bot plays, and neither the number of hands in
+    flight nor the threads change a count."""
     rnd = resolve("random")
-    runner = Runner(resolve(PYBATCH), rnd)
-    want = Runner(resolve(PYRANDOM), rnd).counts(3, 600, threads=1)
+    want = Runner(rnd, rnd).counts(3, 600, threads=1)
+    runner = Runner(resolve(PYBATCH), resolve(PYRANDOM))
     assert (runner.counts(3, 600, threads=1) == want).all()
     runner.engine.slots = 7
     assert (runner.counts(3, 600, threads=2, chunk=100) == want).all()
@@ -97,7 +102,7 @@ def _run(*args):
 )
 def test_a_faulty_python_bot_is_one_line_and_exit_4(spec, says, tmp_path):
     out = tmp_path / "r"
-    res = _run("run", spec, "random", "--hands", 500, "--seed", 1, "--threads", 1, "--out", out)
+    res = _run("run", spec, PYRANDOM, "--hands", 500, "--seed", 1, "--threads", 1, "--out", out)
     assert res.exit_code == 4, res.output
     err = res.stderr.strip()
     assert "\n" not in err and "Traceback" not in err
@@ -106,7 +111,7 @@ def test_a_faulty_python_bot_is_one_line_and_exit_4(spec, says, tmp_path):
 
 
 def test_the_replay_command_shows_the_python_fault(tmp_path):
-    res = _run("run", f"{FAULTY}(mode=1)", "random", "--hands", 100, "--seed", 1, "--threads", 1,
+    res = _run("run", f"{FAULTY}(mode=1)", PYRANDOM, "--hands", 100, "--seed", 1, "--threads", 1,
                "--out", tmp_path / "r")  # fmt: skip
     replay = res.stderr.split("replay it with: hokm-sim ")[1].split(" (partial report")[0]
     shown = _run(*shlex.split(replay))
@@ -115,19 +120,19 @@ def test_the_replay_command_shows_the_python_fault(tmp_path):
 
 
 def test_every_command_takes_a_python_bot(tmp_path):
-    res = _run("trace", "--seed", 4, "--hands", 3, "--a", PY_LONGEST, "--b", "random")
+    res = _run("trace", "--seed", 4, "--hands", 3, "--a", PY_LONGEST, "--b", PYRANDOM)
     assert res.exit_code == 0, res.output
     lines = [json.loads(x) for x in res.output.splitlines()]
     assert len(lines) == 3 and lines[0]["seed"] == 4
-    res = _run("show", "--seed", 4, "--hand", 1, "--a", PY_LONGEST, "--b", "random")
+    res = _run("show", "--seed", 4, "--hand", 1, "--a", PY_LONGEST, "--b", PYRANDOM)
     assert res.exit_code == 0 and "trick" in res.output.lower()
-    res = _run("tournament", PYRANDOM, PYBATCH, "random", "--hands", 300, "--seed", 1,
+    res = _run("tournament", PYRANDOM, PYBATCH, PY_LONGEST, "--hands", 300, "--seed", 1,
                "--threads", 1, "--out", tmp_path / "t")  # fmt: skip
     assert res.exit_code == 0, res.output
     spec = tmp_path / "e.toml"
     spec.write_text(
-        f'name = "py"\nquestion = "q"\nseed = 4\nhands = 300\n[[runs]]\na = "{PYRANDOM}"\n'
-        'b = "random"\n'
+        f'name = "py"\nquestion = "q"\nseed = 4\nhands = 300\n[[runs]]\na = "{PY_LONGEST}"\n'
+        f'b = "{PYRANDOM}"\n'
     )
     res = _run("experiment", spec, "--out", tmp_path / "x")
     assert res.exit_code == 0, res.output
@@ -135,7 +140,7 @@ def test_every_command_takes_a_python_bot(tmp_path):
                "--max-pairs", 1000, "--json")  # fmt: skip
     d = json.loads(res.output)  # twins: never a regression, and 1,000 pairs decide nothing
     assert res.exit_code == d["exit_code"] == 3 and d["pairs"] == 1000
-    res = _run("run", PY_LONGEST, "random", "--matches", 10, "--seed", 1, "--threads", 1,
+    res = _run("run", PY_LONGEST, PYRANDOM, "--matches", 10, "--seed", 1, "--threads", 1,
                "--out", tmp_path / "m")  # fmt: skip
     assert res.exit_code == 0, res.output
 
@@ -145,8 +150,8 @@ def test_a_python_bot_regresses_against_its_own_commit():
     assert res.exit_code == 0, res.output
 
 
-def test_trace_rows_of_python_and_compiled_tables_have_the_same_layout():
-    rows = Runner(resolve(PYRANDOM), resolve("random")).trace_hands(1, 0, 5)
+def test_trace_rows_of_python_tables_are_complete():
+    rows = Runner(resolve(PYRANDOM), resolve(PYBATCH)).trace_hands(1, 0, 5)
     assert rows.shape == (5, k.TRACE_SIZE) and (rows[:, k.T_ERROR] == 0).all()
     assert np.all(rows[:, k.T_PLAYS] >= 0)
 

@@ -226,10 +226,11 @@ class BatchStream:
         self.state = state
         """``uint64[n, 4]``: the streams (key, counter); draws advance the counters."""
 
-    def next64(self) -> np.ndarray:
-        """The next 64-bit output of every stream."""
-        self.state[:, 1] += np.uint64(1)
-        z = self.state[:, 0] + self.state[:, 1] * np.uint64(_GOLDEN)
+    def next64(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The next 64-bit output of every stream (or of streams ``rows``)."""
+        st = self.state
+        st[rows, 1] += np.uint64(1)
+        z = st[rows, 0] + st[rows, 1] * np.uint64(_GOLDEN)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(_M1)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(_M2)
         return z ^ (z >> np.uint64(31))
@@ -237,6 +238,19 @@ class BatchStream:
     def random(self) -> np.ndarray:
         """A uniform float in ``[0, 1)`` for every stream (53 bits each)."""
         return (self.next64() >> np.uint64(11)).astype(np.float64) * _INV53
+
+    def below(self, n: np.ndarray | int) -> np.ndarray:
+        """A uniform integer in ``[0, n)`` for every stream (``1 <= n < 2**32``, one ``n``
+        per row or one for all): the draws of :meth:`Stream.below`, row by row."""
+        n = np.broadcast_to(np.asarray(n, np.uint64), (self.state.shape[0],))
+        low32 = np.uint64(0xFFFFFFFF)
+        m = (self.next64() >> np.uint64(32)) * n
+        threshold = (np.uint64(1 << 32) - n) % n
+        redo = np.flatnonzero((m & low32) < threshold)
+        while redo.size:  # Lemire's rejection: rare, so row by row is cheap
+            m[redo] = (self.next64(redo) >> np.uint64(32)) * n[redo]
+            redo = redo[(m[redo] & low32) < threshold[redo]]
+        return (m >> np.uint64(32)).astype(np.int64)
 
 
 def bits_of(masks: np.ndarray) -> np.ndarray:

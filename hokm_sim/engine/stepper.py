@@ -129,7 +129,7 @@ _NEED = 1
 _DONE = 0
 
 
-@njit
+@njit(cache=True)
 def new_slots(n):
     """Arrays for ``n`` hands in flight: ``(view, mem, srng, dstate, deck, hands,
     plays, winners, res, held, first, ctl, bases, wait)``.
@@ -157,7 +157,7 @@ def new_slots(n):
     )
 
 
-@njit
+@njit(cache=True)
 def new_jobs(start, count):
     """The job counter for jobs ``start .. start + count - 1``."""
     jobs = np.zeros(JOBS_SIZE, np.int64)

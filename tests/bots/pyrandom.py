@@ -1,15 +1,17 @@
-"""The per-decision twin of ``pybatch.py``: the same draws from the same streams."""
+"""The built-in ``random`` bot in plain Python: the same draws, so the same cards.
 
-DESCRIPTION = "plain Python: random trump, random legal card (tests)"
+``pybatch.py`` is its batched twin.
+"""
+
+DESCRIPTION = "plain Python: uniform random trump, uniform random legal card (tests)"
 
 
 def choose_trump(obs):
-    """A uniformly drawn suit."""
-    return min(int(obs.rng.random() * 4), 3)
+    """Any of the four suits with equal chance."""
+    return obs.rng.below(4)
 
 
 def play_card(obs):
-    """A uniformly drawn legal card."""
-    cards = obs.legal_cards
+    """Any legal card with equal chance; memory counts the seat's cards this hand."""
     obs.mem[0] += 1
-    return cards[min(int(obs.rng.random() * len(cards)), len(cards) - 1)]
+    return obs.rng.choice(obs.legal)

@@ -39,7 +39,7 @@ from hokm_sim.analysis.stats import Estimate
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, CardParseError, card_str, card_symbol, parse_card
 from hokm_sim.cards import parse_suit as _parse_suit
 from hokm_sim.dd import analyse_nb as nb
-from hokm_sim.dd.solver import DEFAULT_TT_BITS, new_table
+from hokm_sim.dd.solver import new_table
 from hokm_sim.errors import InputError
 
 GRADES = ("best", "mistake", "blunder")
@@ -62,6 +62,9 @@ _SEAT_OF_POSITION = np.array(
 
 BLOCK = 4
 """Hands a thread takes at a time (even: both copies of a deal share a table)."""
+TT_BITS = 22
+"""log2 of each thread's table entries (about 130 MB): a hand's searches revisit many
+positions, and a smaller table that fills and starts afresh searches them again."""
 
 
 class TraceError(InputError):
@@ -316,7 +319,7 @@ class Analysis:
         )
 
 
-def analyse(h: Hands, threads: int = 1, tt_bits: int = DEFAULT_TT_BITS) -> Analysis:
+def analyse(h: Hands, threads: int = 1, tt_bits: int = TT_BITS) -> Analysis:
     """Grade every card (and the trump call) of every hand on ``threads`` threads.
 
     Each thread keeps one transposition table and takes blocks of ``BLOCK``

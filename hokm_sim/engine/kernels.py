@@ -52,8 +52,8 @@ from hokm_sim.engine.records import (
     R_TRUMP,
     R_WINNER,
     RES_SIZE,
+    add_finished_match,
     add_hand,
-    add_match,
     add_pair,
     point_index,
     signed_points,
@@ -202,14 +202,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
             add_hand(counts, res, a_team)
             hakem, score0, score1 = advance_match(res, hakem, score0, score1)
             h += 1
-        a_score = score1 if a_team else score0
-        b_score = score0 if a_team else score1
-        a_won = 1 if a_score >= target else 0
-        if a_won:
-            add_match(counts, 1, b_score, a_score, target, h)
-        else:
-            add_match(counts, 0, a_score, b_score, target, h)
-        return a_won
+        return add_finished_match(counts, a_team, score0, score1, target, h)
 
     @engine_jit(owner)
     def matches_chunk(

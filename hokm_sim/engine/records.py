@@ -121,3 +121,16 @@ def add_match(counts, a_won, loser_score, winner_score, target, n_hands):
     counts[C_MATCH + (a_won * MAX_SCORE + ls) * 3 + over] += 1
     counts[C_MATCH_LEN + a_won * MAX_MATCH_LEN + min(n_hands, MAX_MATCH_LEN - 1)] += 1
     counts[C_MATCH_HANDS] += n_hands
+
+
+@njit(inline="always")
+def add_finished_match(counts, a_team, score0, score1, target, n_hands):
+    """Add one finished match (A played for ``a_team``); 1 if A won, else 0."""
+    a_score = score1 if a_team else score0
+    b_score = score0 if a_team else score1
+    a_won = 1 if a_score >= target else 0
+    if a_won:
+        add_match(counts, 1, b_score, a_score, target, n_hands)
+    else:
+        add_match(counts, 0, a_score, b_score, target, n_hands)
+    return a_won

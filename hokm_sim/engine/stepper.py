@@ -58,8 +58,8 @@ from hokm_sim.engine.records import (
     R_ERROR,
     R_TRICKS,
     RES_SIZE,
+    add_finished_match,
     add_hand,
-    add_match,
     add_pair,
     point_index,
     signed_points,
@@ -400,13 +400,7 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
                 return
             if mode == M_TRACE_MATCH:
                 return
-            a_score = score1 if a_team else score0
-            b_score = score0 if a_team else score1
-            a_won = 1 if a_score >= target else 0
-            if a_won:
-                add_match(counts, 1, b_score, a_score, target, h)
-            else:
-                add_match(counts, 0, a_score, b_score, target, h)
+            a_won = add_finished_match(counts, a_team, score0, score1, target, h)
             if copy == 0 and dup:
                 c[K_W0] = a_won
                 c[K_COPY] = 1

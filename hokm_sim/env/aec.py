@@ -98,8 +98,6 @@ class HokmEnv(AECEnv):
         self.agents = self.possible_agents[:]
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
-        self._seed = 0
-        self._next = 0
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -108,12 +106,7 @@ class HokmEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._seed, self._next = int(seed), 0
-        if options and "deal" in options:
-            self._next = int(options["deal"])
-        self.table.reset(self._seed, self._next)
-        self._next += 1
+        self.table.start(seed, (options or {}).get("deal"))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)

@@ -67,8 +67,6 @@ class HokmGymEnv(gym.Env):
                       (seat + 3) % 4: opponent_bot}  # fmt: skip
         self.action_space = gym.spaces.Discrete(N_ACTIONS)
         self.observation_space = observation_space()
-        self._seed = 0
-        self._next = 0
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now, as booleans (the MaskablePPO convention)."""
@@ -93,12 +91,7 @@ class HokmGymEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        if seed is not None:
-            self._seed, self._next = int(seed), 0
-        if options and "deal" in options:
-            self._next = int(options["deal"])
-        self.table.reset(self._seed, self._next)
-        self._next += 1
+        self.table.start(seed, (options or {}).get("deal"))
         self._over = False
         self._play_others()
         return self._obs()

@@ -41,11 +41,22 @@ class Table:
         self.slots = st.new_slots(1)
         self.seed = 0
         self.index = 0
+        self._next = 0
         self.rows = np.zeros((0, k.TRACE_SIZE), np.int64)
         self._jobs = st.new_jobs(0, 0)
         self._err = np.zeros(k.ERR_SIZE, np.int64)
         self.waiting: str | None = None
         self.seat = self.legal = self.hands_done = 0
+
+    def start(self, seed: int | None = None, deal: int | None = None) -> None:
+        """Play the next deal (or match) to its first decision: deal 0 of ``seed`` when a
+        seed is given, deal ``deal`` when given, else the one after the last."""
+        if seed is not None:
+            self.seed, self._next = int(seed), 0
+        if deal is not None:
+            self._next = int(deal)
+        self.reset(self.seed, self._next)
+        self._next += 1
 
     def reset(self, seed: int, index: int) -> None:
         """Deal ``index`` (or match ``index``) of ``seed``; play to the first decision."""

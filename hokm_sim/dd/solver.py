@@ -24,7 +24,12 @@ Techniques, most of them after Bo Haglund's DDS for bridge:
   trumps runs out of the suit; with the top trumps to draw the opponents'
   trumps, every trump the leader holds and its side suits' top cards (up to
   partner's length while partner may have to ruff); each team's run of top
-  trumps; bound both sides;
+  trumps, ``min(run, longer trump holding)`` of them when the run is split
+  between its two hands (the longer hand plays a lower trump whenever the
+  other plays one of the run); bound both sides. A bound stops counting at
+  the tricks the question needs, so that it rests on as few top cards as it
+  can (a result that rests on fewer cards serves more positions from the
+  table);
 - partition search ("winning ranks"): every node returns the cards its
   result rests on: winners of tricks won by rank (not the only card of their
   suit in the trick), the top cards behind a sure-trick bound, the cards a
@@ -63,7 +68,9 @@ first; signature buckets of 8 or 32 shared slots (too few entries per
 signature: the tail grew) or of 64 or 256 (no better than 128); DDS's
 weights for a second hand following suit; a killer move for followers and
 for leads ahead of the weights; cards of a hand counted as equivalent across
-cards of the current trick other than the winning one; a smaller table.
+cards of the current trick other than the winning one; a smaller table;
+overwriting a full signature's last (least used) entries rather than its
+entries in turn.
 
 The table (``tt_keys``, ``tt_vals``, from :func:`new_table`) can be shared
 by any number of searches and deals: its entries hold everything a stored
@@ -144,22 +151,29 @@ def _top_cards(alive_s, k):
 
 
 @njit(inline="always")
-def _quick_tricks(h, trump, leader, kot):
+def _quick_tricks(h, trump, leader, kot, want):
     """Tricks the leader can cash from the top before the other side gets in.
 
     Top trumps count in full; top cards of a side suit count up to the
     length of that suit in each opponent's hand that still holds a trump (an
     opponent without trumps cannot ruff). A lower bound for the leader's team,
-    and the cards it rests on (the top cards counted).
+    and the cards it rests on (the top cards counted). Counting stops once
+    ``want`` tricks are found, so that the cards it rests on are only those
+    needed for ``want`` (a bound that rests on fewer cards serves more
+    positions from the table).
     """
     me = h[leader]
     o1 = h[(leader + 1) & 3]
     o2 = h[(leader + 3) & 3]
+    partner = h[(leader + 2) & 3]
     alive = _alive(h)
+    nme = popcount(me)
     tmask = SUIT_MASK << (13 * trump)
     total = 0
     sup = 0
-    for s in range(4):
+    for k in range(4):
+        # Trumps first: they are the likeliest to be counted.
+        s = (trump + k) & 3
         sm = SUIT_MASK << (13 * s)
         mine = me & sm
         if mine == 0:
@@ -171,9 +185,12 @@ def _quick_tricks(h, trump, leader, kot):
             if o2 & tmask:
                 run = min(run, popcount(o2 & sm))
         if run > 0:
+            run = min(run, want - total)
             total += run
             sup |= _top_cards(alive & sm, run)
-    total = min(total, popcount(me))
+            if total >= want:
+                return total, sup
+    total = min(total, nme)
     # Drawing trumps: with the top t trumps and no opponent holding more than
     # t, the leader leads them t times, the opponents' trumps fall, its side
     # suits' top cards cash (up to partner's length if partner still has a
@@ -183,26 +200,29 @@ def _quick_tricks(h, trump, leader, kot):
     mine_t = me & tmask
     t = _top_run(mine_t, tm)
     if t > 0 and t >= popcount(o1 & tmask) and t >= popcount(o2 & tmask):
-        partner = h[(leader + 2) & 3]
         pt_left = popcount(partner & tmask) - t
         tot2 = t
-        sup2 = _top_cards(tm, t)
-        for s in range(4):
-            if s == trump:
-                continue
-            sm = SUIT_MASK << (13 * s)
-            mine = me & sm
-            if mine == 0:
-                continue
-            run = _top_run(mine, alive & sm)
-            if pt_left > 0:
-                run = min(run, popcount(partner & sm))
-            if run > 0:
-                tot2 += run
-                sup2 |= _top_cards(alive & sm, run)
         if not kot or pt_left <= 0:
             tot2 += popcount(mine_t) - t
-        tot2 = min(tot2, popcount(me))
+        sup2 = _top_cards(tm, t)
+        if tot2 < want:
+            for s in range(4):
+                if s == trump:
+                    continue
+                sm = SUIT_MASK << (13 * s)
+                mine = me & sm
+                if mine == 0:
+                    continue
+                run = _top_run(mine, alive & sm)
+                if pt_left > 0:
+                    run = min(run, popcount(partner & sm))
+                if run > 0:
+                    run = min(run, want - tot2)
+                    tot2 += run
+                    sup2 |= _top_cards(alive & sm, run)
+                    if tot2 >= want:
+                        break
+        tot2 = min(tot2, nme)
         if tot2 > total:
             return tot2, sup2
     return total, sup
@@ -436,13 +456,15 @@ def _last_trick(h, trump, leader):
 
 
 @njit(inline="always")
-def _trump_run_tricks(h, trump, team):
+def _trump_run_tricks(h, trump, team, want):
     """Tricks ``team`` is sure of with the top trumps it holds, and those trumps.
 
     Every card in the run of highest alive trumps held by ``team`` wins the
     trick it falls on (only a higher trump, also the team's, can beat it),
     and one hand's cards fall on different tricks: a lower bound of
-    ``max`` over the team's two hands of their cards in that run.
+    ``max`` over the team's two hands of their cards in that run. When a
+    hand has ``want`` of them, the trumps it rests on are only those down to
+    that hand's ``want``-th (of the two hands, the one that needs fewer).
     """
     tm = SUIT_MASK << (13 * trump)
     ours = (h[team] | h[team + 2]) & tm
@@ -451,7 +473,24 @@ def _trump_run_tricks(h, trump, team):
     if run == 0:
         return 0, 0
     top = _top_cards(alive, run)
-    return max(popcount(h[team] & top), popcount(h[team + 2] & top)), top
+    a = h[team] & top
+    b = h[team + 2] & top
+    na = popcount(a)
+    nb = popcount(b)
+    low = 0
+    if na >= want:
+        low = pdep(1 << (na - want), a)
+    if nb >= want:
+        lb = pdep(1 << (nb - want), b)
+        if lb > low:
+            low = lb
+    if low != 0:
+        return want, top & ~(low - 1)
+    # Both hands' cards of the run: the hand with more trumps plays a lower
+    # trump whenever the other plays one of the run, as long as it has one,
+    # so they fall on different tricks: run cards for ``max`` of the two
+    # hands' trump lengths tricks at the least.
+    return min(na + nb, max(popcount(h[team] & tm), popcount(h[team + 2] & tm))), top
 
 
 @njit(inline="always")
@@ -819,35 +858,38 @@ def _search(
                 else:
                     # Sure tricks: the leader's cashable tops (in a row), and
                     # each team's top trumps (not in a row, so not for kot).
-                    qt, qsup = _quick_tricks(h, trump, leader, kot)
+                    # ``wl``: tricks the leader's team must take for the
+                    # question's answer to be yes for it (the table's target
+                    # too: bounds are on the leader's team's tricks, in a row
+                    # with kot); ``wo``: the other team likewise.
+                    wl = need if lead_team == team else nrem - need + 1
                     if kot:
+                        qt, qsup = _quick_tricks(
+                            h, trump, leader, kot, wl if lead_team == team else 1
+                        )
                         if lead_team == team:
                             if qt >= need:
                                 decided, ret, retw = True, True, qsup
                         elif qt > 0:
                             decided, ret, retw = True, False, qsup
                     else:
-                        tl, tlsup = _trump_run_tricks(h, trump, lead_team)
-                        to, tosup = _trump_run_tricks(h, trump, 1 - lead_team)
-                        if tl > qt:
-                            qt, qsup = tl, tlsup
-                        if lead_team == team:
-                            ours, osup, theirs, tsup = qt, qsup, to, tosup
+                        qt, qsup = _quick_tricks(h, trump, leader, kot, wl)
+                        if qt < wl:
+                            tl, tlsup = _trump_run_tricks(h, trump, lead_team, wl)
+                            if tl >= wl:
+                                qt, qsup = tl, tlsup
+                        if qt >= wl:
+                            decided, ret, retw = True, lead_team == team, qsup
                         else:
-                            ours, osup, theirs, tsup = to, tosup, qt, qsup
-                        if ours >= need:
-                            decided, ret, retw = True, True, osup
-                        elif nrem - theirs < need:
-                            decided, ret, retw = True, False, tsup
+                            wo = nrem + 1 - wl
+                            to, tosup = _trump_run_tricks(h, trump, 1 - lead_team, wo)
+                            if to >= wo:
+                                decided, ret, retw = True, lead_team != team, tosup
                     if not decided and use_tt and (not kot or lead_team == team):
-                        # Bounds are on the leader's team's tricks (in a row with
-                        # kot); ``team`` reaches ``need`` iff that count reaches
-                        # ``target`` (for the other team: iff it stays below).
-                        target = need if lead_team == team else nrem - need + 1
                         sig = _sig(h, trump, leader, kot)
                         alive = _alive(h)
                         p1, p2 = _pattern(h, leader, alive)
-                        r, m = _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target)
+                        r, m = _tt_lookup(tt_keys, tt_vals, sig, p1, p2, wl)
                         if r != 0:
                             decided = True
                             ret = (r > 0) == (lead_team == team)
@@ -857,7 +899,7 @@ def _search(
                             st[d, _F_K1] = p1
                             st[d, _F_K2] = p2
                             st[d, _F_SIG] = sig
-                            st[d, _F_TARGET] = target
+                            st[d, _F_TARGET] = wl
             if decided:
                 if d == 0:
                     return ret

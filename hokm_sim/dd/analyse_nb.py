@@ -71,6 +71,28 @@ def _tricks_from(h, trump, leader, trick, ntrick, team, top, tt_keys, tt_vals, s
 
 
 @njit(cache=True)
+def _tricks_around(h, trump, leader, trick, ntrick, team, guess, tt_keys, tt_vals, stats):
+    """Double-dummy tricks ``team`` takes from here, searched by steps from ``guess``
+    (for a position whose value is not known yet)."""
+    nrem = popcount(h[(leader + ntrick) & 3])
+    v = min(max(guess, 0), nrem)
+    if v > 0 and not _reach(
+        h, trump, leader, trick, ntrick, team, v, False, tt_keys, tt_vals, stats
+    ):
+        v -= 1
+        while v > 0 and not _reach(
+            h, trump, leader, trick, ntrick, team, v, False, tt_keys, tt_vals, stats
+        ):
+            v -= 1
+        return v
+    while v < nrem and _reach(
+        h, trump, leader, trick, ntrick, team, v + 1, False, tt_keys, tt_vals, stats
+    ):
+        v += 1
+    return v
+
+
+@njit(cache=True)
 def _equivalents(cards, alive):
     """One card (the top) of each run of ``cards`` adjacent in rank among ``alive``."""
     reps = 0
@@ -97,7 +119,9 @@ def position_values(
 
     ``h`` the cards still held, ``trick``/``ntrick`` the current trick,
     ``taken`` (int64[2]) the tricks each team has won, ``value`` the
-    position's double-dummy value for the mover's team (whole hand), ``sweep``
+    position's double-dummy value for the mover's team (whole hand; when it is
+    not known, ``-1 - guess``: each card is then searched by steps from the
+    best value so far, starting at ``guess``), ``sweep``
     (int64[2]) whether each team can force a sweep from here. ``vals[c]``
     (int8[52]) gets the mover's team's tricks for the whole hand after ``c``,
     -1 for cards it may not play; ``kot[c]`` the ``K_FOR``/``K_AGAINST`` bits.
@@ -118,7 +142,8 @@ def position_values(
     vals[:] = -1
     kot[:] = 0
     m = reps
-    if reps & (reps - 1) == 0:  # one choice: its outcome is the position's, no search
+    best = -value - 1  # with the value unknown (negative), a guess at it: -1 - value
+    if value >= 0 and reps & (reps - 1) == 0:  # one choice: the position's outcome, no search
         m = 0
         vals[63 - ctlz(reps)] = value
         kot[63 - ctlz(reps)] = (K_FOR if sweep[team] else 0) | (K_AGAINST if sweep[opp] else 0)
@@ -133,7 +158,15 @@ def position_values(
                 mine += 1
             else:
                 theirs += 1
-        v = mine + _tricks_from(nh, trump, nl, t, nt, team, value - mine, tt_keys, tt_vals, stats)
+        if value >= 0:
+            v = mine + _tricks_from(
+                nh, trump, nl, t, nt, team, value - mine, tt_keys, tt_vals, stats
+            )
+        else:
+            v = mine + _tricks_around(
+                nh, trump, nl, t, nt, team, best - mine, tt_keys, tt_vals, stats
+            )
+            best = max(best, v)
         vals[c] = v
         bits = 0
         if theirs == 0 and sweep[team] and v >= 7:
@@ -242,16 +275,6 @@ def analyse_hand_nb(
         trumps[s, TR_KOT] = 1 if kot_ else 0
         hk = not r7 and _reach(hands0, s, hakem, zero, 0, 1 - ht, 7, True, tt_keys, tt_vals, stats)
         trumps[s, TR_HAKEM_KOT] = 1 if hk else 0
-    # The called trump's trick count, by steps from the answer at 7.
-    v = 7 if trumps[trump, TR_REACH] else 6
-    tt, st = (tt_keys, tt_vals), stats
-    if v == 7:
-        while v < 13 and _reach(hands0, trump, hakem, zero, 0, ht, v + 1, False, tt[0], tt[1], st):
-            v += 1
-    else:
-        while v > 0 and not _reach(hands0, trump, hakem, zero, 0, ht, v, False, tt[0], tt[1], st):
-            v -= 1
-    trumps[trump, TR_TRICKS] = v
     # The trump call, graded like a card (the Hakem's team's view) on the outcomes only.
     tv = np.zeros(52, np.int8)
     tk = np.zeros(52, np.int8)
@@ -260,8 +283,6 @@ def analyse_hand_nb(
         tk[s] = (K_FOR if trumps[s, TR_KOT] else 0) | (K_AGAINST if trumps[s, TR_HAKEM_KOT] else 0)
     trow = np.zeros(N_INFO, np.int8)
     grade(tv, tk, 15, trump, trow)
-    tgrade[TG_CHOSEN] = v
-    tgrade[TG_BEST] = v
     tgrade[TG_GRADE] = trow[I_GRADE]
     tgrade[TG_WHY] = trow[I_WHY]
 
@@ -270,7 +291,8 @@ def analyse_hand_nb(
     trick = np.zeros(3, np.int64)
     ntrick = 0
     taken = np.zeros(2, np.int64)
-    value = np.int64(trumps[trump, TR_TRICKS])  # the mover's team's value (the Hakem's first)
+    # The Hakem's team's value is not known yet: the first lead's cards give it.
+    value = np.int64(-1 - (7 if trumps[trump, TR_REACH] else 6))
     sweep = np.zeros(2, np.int64)  # whether each team can force a sweep from here
     sweep[ht] = trumps[trump, TR_KOT]
     sweep[1 - ht] = trumps[trump, TR_HAKEM_KOT]
@@ -308,6 +330,10 @@ def analyse_hand_nb(
             row[I_CLASS] = RUFF
         else:
             row[I_CLASS] = DISCARD
+        if p == 0:
+            trumps[trump, TR_TRICKS] = row[I_BEST]
+            tgrade[TG_CHOSEN] = row[I_BEST]
+            tgrade[TG_BEST] = row[I_BEST]
         v = np.int64(vals[p, c])
         s_for = (kot[p, c] & K_FOR) != 0
         s_against = (kot[p, c] & K_AGAINST) != 0

@@ -185,7 +185,23 @@ def _work(slots, i):
     )
 
 
-@njit(inline="always")
+# The stepper's bookkeeping calls these rather than inlining them: a hand is
+# opened and dealt once, and each inlined copy would cost compile time.
+
+
+@njit(cache=True)
+def _deal(work, base, index, hakem):
+    """:func:`~hokm_sim.engine.play.deal_hand`, as a function of its own."""
+    deal_hand(work, base, index, hakem)
+
+
+@njit(cache=True)
+def _trace(row, work, match, hand, score0, score1):
+    """:func:`~hokm_sim.engine.kernels.trace_row`, as a function of its own."""
+    trace_row(row, work, match, hand, score0, score1)
+
+
+@njit(cache=True)
 def _open_hand(work, c, hakem, forced, sbase, sindex, a_team, score0, score1, target):
     """Start the hand dealt in ``work`` (:func:`~hokm_sim.engine.play.open_hand`); trump next."""
     open_hand(work, hakem, sbase, sindex, score0, score1, target)
@@ -197,6 +213,120 @@ def _open_hand(work, c, hakem, forced, sbase, sindex, a_team, score0, score1, ta
     c[K_SCORE0] = score0
     c[K_SCORE1] = score1
     c[K_TARGET] = target
+
+
+@njit(cache=True)
+def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start):
+    """Deal job ``j``'s first hand into the slot and open it."""
+    if mode >= M_MATCHES:
+        mbase = match_base(seed, j)
+        bases[0] = mbase
+        bases[1] = strategy_base(mbase)
+        first = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
+        copy = arg if mode == M_TRACE_MATCH else 0
+        target = arg2 if mode == M_TRACE_MATCH else arg
+        c[K_FIRST_HAKEM] = first
+        c[K_COPY] = copy
+        c[K_H] = 0
+        _deal(work, mbase, 0, first)
+        _open_hand(work, c, first, -1, bases[1], copy, copy, 0, 0, target)
+    else:
+        hakem = j & 3
+        _deal(work, seed, j, hakem)
+        bases[1] = strategy_base(seed)
+        copy = arg if mode == M_TRACE_HANDS else 0
+        c[K_COPY] = copy
+        forced = -1
+        if mode == M_HANDS:
+            forced = arg
+        elif mode == M_TRACE_HANDS:
+            forced = arg2
+        elif mode == M_STUDY:
+            forced = CHOOSE_ONLY
+            c[K_STAGE] = -1
+            row = out[j - start]
+            row[0] = 0
+            for i in range(5):
+                row[0] |= 1 << work[4][i]
+            row[1] = work[5][hakem]
+        _open_hand(work, c, hakem, forced, bases[1], 2 * j + copy, copy, 0, 0, 0)
+    c[K_JOB] = j
+
+
+@njit(cache=True)
+def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, codes, out):
+    """Book the slot's finished hand; open the job's next hand or leave the slot idle."""
+    res = work[8]
+    j = c[K_JOB]
+    copy = c[K_COPY]
+    start = jobs[J_START]
+    c[K_STATE] = S_IDLE
+    h = c[K_H] if mode >= M_MATCHES else 0
+    if res[R_ERROR] != 0:
+        if err[E_CODE] == 0 or j < err[E_MATCH]:
+            note_error(err, res, j, h, copy)
+        jobs[J_LIMIT] = min(jobs[J_LIMIT], j)
+        if mode == M_TRACE_HANDS:
+            _trace(out[j - start], work, 0, j, 0, 0)
+        elif mode == M_TRACE_MATCH:
+            _trace(out[h], work, j, h, c[K_SCORE0], c[K_SCORE1])
+        return
+    if mode == M_HANDS:
+        add_hand(counts, res, copy)
+        if copy == 0 and dup:
+            for i in range(RES_SIZE):  # not first[:] = res: its shape check compiles
+                first[i] = res[i]  # string formatting, a third of the stepper's build time
+            c[K_COPY] = 1
+            _open_hand(work, c, c[K_HAKEM], arg, bases[1], 2 * j + 1, 1, 0, 0, 0)
+        elif copy == 1:
+            add_pair(counts, first, res)
+            if codes.shape[0] > 0:
+                x0 = point_index(signed_points(first, 0))
+                codes[j - start] = x0 * 6 + point_index(signed_points(res, 1))
+    elif mode == M_STUDY:
+        row = out[j - start]
+        stage = c[K_STAGE]
+        hakem = c[K_HAKEM]
+        team = hakem & 1
+        if stage == -1:
+            row[2] = res[R_CHOICE]
+        else:
+            row[3 + stage] = signed_points(res, team)
+            row[7 + stage] = res[R_TRICKS + team]
+        if arg and stage < 3:
+            c[K_STAGE] = stage + 1
+            _open_hand(work, c, hakem, stage + 1, bases[1], 2 * j, 0, 0, 0, 0)
+    elif mode == M_TRACE_HANDS:
+        _trace(out[j - start], work, 0, j, 0, 0)
+    else:
+        a_team = copy
+        if mode == M_MATCHES:
+            add_hand(counts, res, a_team)
+        hakem, score0, score1 = advance_match(res, c[K_HAKEM], c[K_SCORE0], c[K_SCORE1])
+        if mode == M_TRACE_MATCH:
+            _trace(out[h], work, j, h, score0, score1)
+        target = c[K_TARGET]
+        h += 1
+        c[K_H] = h
+        if score0 < target and score1 < target:
+            _deal(work, bases[0], h, hakem)
+            _open_hand(work, c, hakem, -1, bases[1], 2 * h + copy, copy, score0, score1, target)
+            return
+        if mode == M_TRACE_MATCH:
+            return
+        a_won = add_finished_match(counts, a_team, score0, score1, target, h)
+        if copy == 0 and dup:
+            c[K_W0] = a_won
+            c[K_COPY] = 1
+            c[K_H] = 0
+            fh = c[K_FIRST_HAKEM]
+            _deal(work, bases[0], 0, fh)
+            _open_hand(work, c, fh, -1, bases[1], 1, 1, 0, 0, target)
+        elif copy == 1:
+            w0 = c[K_W0]
+            counts[C_MATCH_PAIR + w0 * 2 + a_won] += 1
+            if codes.shape[0] > 0:
+                codes[j - start] = w0 * 2 + a_won
 
 
 def make_stepper(ta, pa, tb, pb, py, owner: str):
@@ -302,117 +432,6 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
         end_hand(res, hakem, tricks0, tricks1, n)
         c[K_STATE] = S_IDLE
         return _DONE
-
-    @engine_jit(owner)
-    def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start):
-        """Deal job ``j``'s first hand into the slot and open it."""
-        if mode >= M_MATCHES:
-            mbase = match_base(seed, j)
-            bases[0] = mbase
-            bases[1] = strategy_base(mbase)
-            first = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
-            copy = arg if mode == M_TRACE_MATCH else 0
-            target = arg2 if mode == M_TRACE_MATCH else arg
-            c[K_FIRST_HAKEM] = first
-            c[K_COPY] = copy
-            c[K_H] = 0
-            deal_hand(work, mbase, 0, first)
-            _open_hand(work, c, first, -1, bases[1], copy, copy, 0, 0, target)
-        else:
-            hakem = j & 3
-            deal_hand(work, seed, j, hakem)
-            bases[1] = strategy_base(seed)
-            copy = arg if mode == M_TRACE_HANDS else 0
-            c[K_COPY] = copy
-            forced = -1
-            if mode == M_HANDS:
-                forced = arg
-            elif mode == M_TRACE_HANDS:
-                forced = arg2
-            elif mode == M_STUDY:
-                forced = CHOOSE_ONLY
-                c[K_STAGE] = -1
-                row = out[j - start]
-                row[0] = 0
-                for i in range(5):
-                    row[0] |= 1 << work[4][i]
-                row[1] = work[5][hakem]
-            _open_hand(work, c, hakem, forced, bases[1], 2 * j + copy, copy, 0, 0, 0)
-        c[K_JOB] = j
-
-    @engine_jit(owner)
-    def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, codes, out):
-        """Book the slot's finished hand; open the job's next hand or leave the slot idle."""
-        res = work[8]
-        j = c[K_JOB]
-        copy = c[K_COPY]
-        start = jobs[J_START]
-        c[K_STATE] = S_IDLE
-        h = c[K_H] if mode >= M_MATCHES else 0
-        if res[R_ERROR] != 0:
-            if err[E_CODE] == 0 or j < err[E_MATCH]:
-                note_error(err, res, j, h, copy)
-            jobs[J_LIMIT] = min(jobs[J_LIMIT], j)
-            if mode == M_TRACE_HANDS:
-                trace_row(out[j - start], work, 0, j, 0, 0)
-            elif mode == M_TRACE_MATCH:
-                trace_row(out[h], work, j, h, c[K_SCORE0], c[K_SCORE1])
-            return
-        if mode == M_HANDS:
-            add_hand(counts, res, copy)
-            if copy == 0 and dup:
-                first[:] = res
-                c[K_COPY] = 1
-                _open_hand(work, c, c[K_HAKEM], arg, bases[1], 2 * j + 1, 1, 0, 0, 0)
-            elif copy == 1:
-                add_pair(counts, first, res)
-                if codes.shape[0] > 0:
-                    x0 = point_index(signed_points(first, 0))
-                    codes[j - start] = x0 * 6 + point_index(signed_points(res, 1))
-        elif mode == M_STUDY:
-            row = out[j - start]
-            stage = c[K_STAGE]
-            hakem = c[K_HAKEM]
-            team = hakem & 1
-            if stage == -1:
-                row[2] = res[R_CHOICE]
-            else:
-                row[3 + stage] = signed_points(res, team)
-                row[7 + stage] = res[R_TRICKS + team]
-            if arg and stage < 3:
-                c[K_STAGE] = stage + 1
-                _open_hand(work, c, hakem, stage + 1, bases[1], 2 * j, 0, 0, 0, 0)
-        elif mode == M_TRACE_HANDS:
-            trace_row(out[j - start], work, 0, j, 0, 0)
-        else:
-            a_team = copy
-            if mode == M_MATCHES:
-                add_hand(counts, res, a_team)
-            hakem, score0, score1 = advance_match(res, c[K_HAKEM], c[K_SCORE0], c[K_SCORE1])
-            if mode == M_TRACE_MATCH:
-                trace_row(out[h], work, j, h, score0, score1)
-            target = c[K_TARGET]
-            h += 1
-            c[K_H] = h
-            if score0 < target and score1 < target:
-                deal_hand(work, bases[0], h, hakem)
-                _open_hand(work, c, hakem, -1, bases[1], 2 * h + copy, copy, score0, score1, target)
-                return
-            if mode == M_TRACE_MATCH:
-                return
-            a_won = add_finished_match(counts, a_team, score0, score1, target, h)
-            if copy == 0 and dup:
-                c[K_W0] = a_won
-                c[K_COPY] = 1
-                c[K_H] = 0
-                fh = c[K_FIRST_HAKEM]
-                deal_hand(work, bases[0], 0, fh)
-                _open_hand(work, c, fh, -1, bases[1], 1, 1, 0, 0, target)
-            elif copy == 1:
-                w0 = c[K_W0]
-                counts[C_MATCH_PAIR + w0 * 2 + a_won] += 1
-                if codes.shape[0] > 0:
-                    codes[j - start] = w0 * 2 + a_won
 
     @engine_jit(owner, nogil=True)
     def step(mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs, counts, err, codes, out):

@@ -54,8 +54,8 @@ Techniques, most of them after Bo Haglund's DDS for bridge:
   needed, else plays low; a void hand ruffs as cheaply as wins, ruffs
   partner's card in third seat when the fourth hand may beat it, and
   discards low from long suits; otherwise the cheapest card that beats an
-  opponent's (second hand only when the third cannot beat it), low cards
-  when partner is winning;
+  opponent's (second hand: the cheapest that the third hand cannot beat
+  either, none when the third can ruff), low cards when partner is winning;
 - the last trick is counted directly.
 
 Each of these cuts the nodes a question needs, the tail most: the partition
@@ -498,8 +498,9 @@ def _order(nxt_hand, moves, pos, seat, led, best, best_seat, trump):
     """Split a follower's moves into three masks tried in order (the first from its top card).
 
     Partner winning: low cards, trumps last. An opponent winning: the
-    cheapest card that beats it first (second hand only when the next seat
-    cannot beat it), then low losing cards, then the rest. (Leads are
+    cheapest card that beats it first (second hand: the cheapest that the
+    next seat cannot beat either, none when it can ruff), then low losing
+    cards, then the rest. (Leads are
     ordered by :func:`_lead_list`.)
     """
     tmask = SUIT_MASK << (13 * trump)
@@ -538,8 +539,13 @@ def _order(nxt_hand, moves, pos, seat, led, best, best_seat, trump):
         fs = (63 - ctlz(first)) // 13
         higher = (SUIT_MASK << (13 * fs)) & ~((first << 1) - 1)
         can_ruff = fs != trump and (nxt & (SUIT_MASK << (13 * bs))) == 0 and (nxt & tmask) != 0
-        if nxt & higher or can_ruff:
+        if can_ruff:
             first = 0
+        elif nxt & higher:
+            # The cheapest card the third hand cannot beat, if any.
+            ntop = 1 << (63 - ctlz(nxt & (SUIT_MASK << (13 * fs))))
+            over = winners & ~((ntop << 1) - 1)
+            first = over & -over
     second = moves & ~winners & ~tmask
     return first, second, (moves ^ first) & ~second
 

@@ -331,6 +331,7 @@ def test_usage_errors_are_one_line(tmp_path, runner):
             str(html),
             ok=False,
         ),  # fmt: skip
+        "--html:",
         "--force",
     )
 

@@ -83,6 +83,7 @@ def analyse(
     """
     from hokm_sim import api
     from hokm_sim.dd import analyse as an
+    from hokm_sim.errors import InputError
     from hokm_sim.report import analysis as report
     from hokm_sim.report.folder import ReportFolder
     from hokm_sim.writing import AtomicWriter
@@ -95,7 +96,12 @@ def analyse(
         )
     if trace_file is not None and hands is not None:
         raise click.UsageError("--hands picks deals of FOLDER or --seed; a trace is read whole")
-    target = ReportFolder.create(html, force) if html is not None else None
+    target = None
+    if html is not None:
+        try:
+            target = ReportFolder.create(html, force)
+        except InputError as exc:  # the folder is named by --html here, not --out
+            raise InputError(str(exc).replace("--out:", "--html:", 1)) from None
     result = api.analyse(
         folder, trace=trace_file, seed=seed, hands=hands, a=a, b=b, threads=threads
     )

@@ -55,7 +55,9 @@ Techniques, most of them after Bo Haglund's DDS for bridge:
   partner's card in third seat when the fourth hand may beat it, and
   discards low from long suits; otherwise the cheapest card that beats an
   opponent's (second hand: the cheapest that the third hand cannot beat
-  either, none when the third can ruff), low cards when partner is winning;
+  either, none when the third can ruff or the fourth, following, holds a
+  card over the winning card and all the third's), low cards when partner
+  is winning;
 - the last trick is counted directly.
 
 Each of these cuts the nodes a question needs, the tail most: the partition
@@ -494,12 +496,13 @@ def _trump_run_tricks(h, trump, team, want):
 
 
 @njit(inline="always")
-def _order(nxt_hand, moves, pos, seat, led, best, best_seat, trump):
+def _order(nxt_hand, pd_hand, moves, pos, seat, led, best, best_seat, trump):
     """Split a follower's moves into three masks tried in order (the first from its top card).
 
     Partner winning: low cards, trumps last. An opponent winning: the
     cheapest card that beats it first (second hand: the cheapest that the
-    next seat cannot beat either, none when it can ruff), then low losing
+    next seat cannot beat either, none when it can ruff or when partner,
+    ``pd_hand``, is sure to win the trick in the suit), then low losing
     cards, then the rest. (Leads are
     ordered by :func:`_lead_list`.)
     """
@@ -546,6 +549,15 @@ def _order(nxt_hand, moves, pos, seat, led, best, best_seat, trump):
             ntop = 1 << (63 - ctlz(nxt & (SUIT_MASK << (13 * fs))))
             over = winners & ~((ntop << 1) - 1)
             first = over & -over
+        if first != 0:
+            # Not needed when partner, fourth, holds a card of the suit above
+            # the winning card and all of the third hand's (which follows).
+            lm = SUIT_MASK << (13 * fs)
+            pl = pd_hand & lm
+            if pl != 0 and (nxt & lm) != 0:
+                ptop = 1 << (63 - ctlz(pl))
+                if ptop > (nxt & lm) and ptop > (1 << best):
+                    first = 0
     second = moves & ~winners & ~tmask
     return first, second, (moves ^ first) & ~second
 
@@ -938,6 +950,7 @@ def _search(
                 else:
                     m0, m1, m2 = _order(
                         h[(seat + 1) & 3],
+                        h[(seat + 2) & 3],
                         moves,
                         pos,
                         seat,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,10 @@ from hokm_sim.env.aec import TRUMP_ACTION  # noqa: E402
 from hokm_sim.env.table import SeatBot  # noqa: E402
 from hokm_sim.errors import InputError  # noqa: E402
 from hokm_sim.sim.runner import Runner  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PY_LONGEST = str(ROOT / "examples" / "python_bot.py")  # longest, in plain Python
+PYRANDOM = str(ROOT / "tests" / "bots" / "pyrandom.py")  # random, in plain Python
 
 
 @pytest.mark.parametrize("target", [None, 7])
@@ -35,12 +41,12 @@ def _play_out(env: HokmEnv, choose) -> dict:
 
 
 def test_env_plays_the_engines_hands_card_for_card():
-    """Every seat driven by ``longest`` through the AEC API: the trace rows of
-    ``Runner(longest, longest)`` come out, deal after deal of the same seed."""
+    """Every seat driven by ``longest`` (its plain-Python port) through the AEC API:
+    the trace rows of ``Runner(longest, longest)`` come out, deal after deal."""
     longest = resolve("longest")
     want = Runner(longest, longest).trace_hands(21, 0, 6)
     env = HokmEnv()
-    bot = SeatBot(longest)
+    bot = SeatBot(resolve(PY_LONGEST))
 
     def choose(agent, obs):
         answer = bot.decide(env.table)
@@ -61,7 +67,7 @@ def test_match_mode_plays_the_engines_match():
     want = Runner(longest, longest).trace_match(8, 3, 7)
     env = HokmEnv(target=7)
     env.reset(seed=8, options={"deal": 3})
-    bot = SeatBot(longest)
+    bot = SeatBot(resolve(PY_LONGEST))
     total = _play_out(
         env, lambda a, o: bot.decide(env.table) + (TRUMP_ACTION if o["action_mask"][52] else 0)
     )
@@ -106,7 +112,7 @@ def test_random_rollout_reproduces_the_engines_random_rates():
 
 
 def test_gymnasium_wrapper_passes_the_checker_and_rewards_the_learners_team():
-    env = HokmGymEnv(partner="longest", opponents="random", seat=1)
+    env = HokmGymEnv(partner=PY_LONGEST, opponents=PYRANDOM, seat=1)
     check_env(env, skip_render_check=True)
     obs, info = env.reset(seed=4)
     assert obs["action_mask"].any() and (info["action_mask"] == obs["action_mask"]).all()
@@ -128,7 +134,7 @@ def test_environment_inputs_are_checked():
         HokmGymEnv(seat=5)
     with pytest.raises(InputError, match="partner: unknown strategy 'nosuch'"):
         HokmGymEnv(partner="nosuch")
-    env = HokmGymEnv(partner="random", opponents="random", illegal="raise")
+    env = HokmGymEnv(partner=PYRANDOM, opponents="random", illegal="raise")  # compiled seats
     env.reset(seed=1)
     with pytest.raises(InputError, match="illegal action 99"):
         env.step(99)

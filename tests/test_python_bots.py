@@ -33,16 +33,13 @@ PYRANDOM = str(BOTS / "pyrandom.py")
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_python_port_of_longest_gives_the_compiled_bots_counts(threads):
-    """At a table with a compiled bot, on either team, deals and matches."""
+    """At a table with a compiled bot (each copy of a duplicate pair seats the Python
+    bot on either team), deals and matches."""
     py, nb, rnd = resolve(PY_LONGEST), resolve("longest"), resolve("random")
-    for a, b in ((py, rnd), (rnd, py)):
-        ref = (nb, rnd) if a is py else (rnd, nb)
-        got = Runner(a, b).counts(11, 1500, threads=threads, chunk=256)
-        want = Runner(*ref).counts(11, 1500, threads=threads, chunk=256)
-        assert (got == want).all()
-        got = Runner(a, b).counts(11, 40, matches=True, threads=threads, chunk=8)
-        want = Runner(*ref).counts(11, 40, matches=True, threads=threads, chunk=8)
-        assert (got == want).all()
+    got = Runner(py, rnd).counts(11, 1500, threads=threads, chunk=256)
+    assert (got == Runner(nb, rnd).counts(11, 1500, threads=threads, chunk=256)).all()
+    got = Runner(py, rnd).counts(11, 40, matches=True, threads=threads, chunk=8)
+    assert (got == Runner(nb, rnd).counts(11, 40, matches=True, threads=threads, chunk=8)).all()
 
 
 def test_python_ports_trace_card_for_card():

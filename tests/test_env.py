@@ -41,12 +41,13 @@ def _play_out(env: HokmEnv, choose) -> dict:
 
 
 def test_env_plays_the_engines_hands_card_for_card():
-    """Every seat driven by ``longest`` (its plain-Python port) through the AEC API:
-    the trace rows of ``Runner(longest, longest)`` come out, deal after deal."""
-    longest = resolve("longest")
+    """Every seat driven by ``longest`` (its plain-Python port, which plays the
+    compiled bot's cards: tests/test_python_bots.py) through the AEC API: the
+    engine's trace rows of that table come out, deal after deal."""
+    longest = resolve(PY_LONGEST)
     want = Runner(longest, longest).trace_hands(21, 0, 6)
     env = HokmEnv()
-    bot = SeatBot(resolve(PY_LONGEST))
+    bot = SeatBot(longest)
 
     def choose(agent, obs):
         answer = bot.decide(env.table)
@@ -63,11 +64,11 @@ def test_env_plays_the_engines_hands_card_for_card():
 
 
 def test_match_mode_plays_the_engines_match():
-    longest = resolve("longest")
+    longest = resolve(PY_LONGEST)
     want = Runner(longest, longest).trace_match(8, 3, 7)
     env = HokmEnv(target=7)
     env.reset(seed=8, options={"deal": 3})
-    bot = SeatBot(resolve(PY_LONGEST))
+    bot = SeatBot(longest)
     total = _play_out(
         env, lambda a, o: bot.decide(env.table) + (TRUMP_ACTION if o["action_mask"][52] else 0)
     )

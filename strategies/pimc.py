@@ -26,12 +26,14 @@ from hokm_sim.strategies import expert
 from hokm_sim.bots.botkit import PARAM_SIZE, njit
 from hokm_sim.dd.pimc import pimc_card, pimc_trump
 
-PARAMS = {"k": 10, "nodes": 200000, "ms": 0, "margin": 1}
+PARAMS = {"k": 10, "nodes": 200000, "ms": 0, "margin": 1, "infer": 1, "tries": 60}
 PARAM_LIMITS = {
     "k": (1, 10_000, True),
     "nodes": (1, 2**40, True),
     "ms": (0, 3_600_000, False),
     "margin": (0, 1, True),
+    "infer": (0, 2, True),
+    "tries": (1, 10_000, True),
 }
 
 EXPERT_PARAMS = np.zeros(PARAM_SIZE)
@@ -47,4 +49,4 @@ def choose_trump(view, params, mem, rng):
 @njit
 def play_card(view, params, mem, rng):
     """The card with the best average double-dummy hand points over the samples."""
-    return pimc_card(view, params, rng, expert.play_card(view, EXPERT_PARAMS, mem, rng))
+    return pimc_card(view, params, mem, rng, expert.play_card(view, EXPERT_PARAMS, mem, rng))

@@ -25,11 +25,18 @@ from hokm_sim.dd.pimc import (
     P_NODES,
     pimc_scores,
     pimc_trump_scores,
-    sample_hands,
-    sample_view,
 )
+from hokm_sim.dd.sample import sample_hands, sample_view
 from hokm_sim.engine.records import C_TRICKS
-from hokm_sim.engine.view import V_HAND, V_PLAYED, V_PLAYED_BY, V_SEAT, V_VOIDS
+from hokm_sim.engine.view import (
+    MEM_SIZE,
+    V_HAND,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_SEAT,
+    V_TRUMP,
+    V_VOIDS,
+)
 
 FAST = "pimc(k=3,nodes=20000)"
 
@@ -108,8 +115,8 @@ def test_the_margin_adds_double_dummy_tricks_below_one_point():
     seen = 0
     for v in _views(8, 40):
         plain, with_margin = np.zeros(52), np.zeros(52)
-        moves, used = pimc_scores(v, _params(k, 0, 0), _rng(3), plain)
-        moves2, used2 = pimc_scores(v, _params(k, 0, 0, margin=1), _rng(3), with_margin)
+        moves, used = pimc_scores(v, _params(k, 0, 0), _mem(), _rng(3), plain)
+        moves2, used2 = pimc_scores(v, _params(k, 0, 0, margin=1), _mem(), _rng(3), with_margin)
         assert moves == moves2 and used == used2
         if used == 0:
             continue
@@ -133,7 +140,7 @@ def test_a_time_budget_stops_sampling_and_keeps_finished_samples():
         if checked == 3 or bin(int(v[V_HAND])).count("1") > 9:
             continue
         totals = np.zeros(52)
-        moves, used = pimc_scores(v, _params(1_000_000, 20_000, 50.0), _rng(1), totals)
+        moves, used = pimc_scores(v, _params(1_000_000, 20_000, 50.0), _mem(), _rng(1), totals)
         if bin(int(moves)).count("1") > 1:
             assert 1 <= used < 1_000_000
             checked += 1
@@ -142,6 +149,10 @@ def test_a_time_budget_stops_sampling_and_keeps_finished_samples():
         trump_view([0, 13, 26, 39, 12], 1), _params(1_000_000, 20_000, 50.0), _rng(1), np.zeros(4)
     )
     assert 1 <= used < 1_000_000
+
+
+def _mem() -> np.ndarray:
+    return np.zeros(MEM_SIZE, np.int64)
 
 
 def _rng(seed: int) -> np.ndarray:
@@ -201,10 +212,10 @@ def _first_called_from_a_loop(drop_nrt: bool = False):
     card, trump = fresh(pimc.pimc_card), fresh(pimc.pimc_trump)
 
     @njit(_nrt=False)
-    def loop(view, params, rng):
-        return card(view, params, rng, 0) + trump(view, params, rng, 0)
+    def loop(view, params, mem, rng):
+        return card(view, params, mem, rng, 0) + trump(view, params, rng, 0)
 
-    loop.compile("(int64[:], float64[:], uint64[:])")
+    loop.compile("(int64[:], float64[:], int64[:], uint64[:])")
 
 
 def test_pimc_compiles_when_first_called_from_the_card_loop():
@@ -233,3 +244,105 @@ def test_engines_with_pimc_hash_the_solver_and_others_do_not():
     assert {"solver.py", "pimc.py"} <= dd_files("pimc")
     for name in ("expert", "longest", "random", "weighted"):
         assert dd_files(name) == set()
+
+
+def test_the_true_deal_explains_experts_play_and_the_history_is_the_play():
+    """Hands of ``expert`` at every seat (the reference plays them): at each
+    decision of seat 0, the history kept in its memory gives back every card
+    played so far in order, and on the real deal the model (``expert``) plays
+    every one of them as observed; a deal with two cards of different
+    opponents swapped is usually not explained."""
+    from hokm_sim.strategies import expert
+
+    from hokm_sim.dd.infer import (
+        JUDGE_ALL,
+        JUDGE_OPPONENTS,
+        judged_seats,
+        misses,
+        new_scratch,
+        play_order,
+        record,
+    )
+
+    params = np.zeros(16)
+    params[: len(expert.PARAMS)] = list(expert.PARAMS.values())
+    rnd = pyrandom.Random(5)
+    checked = swapped_missed = swapped = 0
+    for _ in range(30):
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        hakem = rnd.randrange(4)
+        dealt = [mask_of(h) for h in ref.deal(deck, hakem)]
+        mem = _mem()
+        scratch = new_scratch()
+
+        def choose(seat, hand, trick, legal, pv, mem=mem, scratch=scratch, dealt=dealt):
+            nonlocal checked, swapped_missed, swapped
+            v = view_of(seat, hand, trick, legal, pv)
+            if seat == 0:
+                record(v, mem)
+                seats = np.zeros(52, np.int64)
+                cards = np.zeros(52, np.int64)
+                n = play_order(v, mem, seats, cards)
+                plays = [c for t in pv.history for c in t.cards] + list(trick)
+                who = [(t.leader + i) % 4 for t in pv.history for i in range(4)]
+                who += [(pv.leader + i) % 4 for i in range(len(trick))]
+                assert list(cards[:n]) == plays and list(seats[:n]) == who
+                now = np.array([dealt[s] & ~v[V_PLAYED_BY + s] for s in range(4)], np.int64)
+                plays_only = judged_seats(0, JUDGE_ALL) & ~(1 << pv.hakem)  # its call: below
+                assert misses(v, now, seats, cards, n, plays_only, _rng(1), scratch) == 0
+                checked += 1
+                # Swap a card between the opponents' hands (same suit, so no void breaks).
+                for suit in range(4):
+                    sm = 0x1FFF << (13 * suit)
+                    if now[1] & sm and now[3] & sm and n >= 4:
+                        a = 1 << (int(now[1] & sm).bit_length() - 1)
+                        b = int(now[3] & sm) & -int(now[3] & sm)
+                        alt = now.copy()
+                        alt[1] ^= a | b
+                        alt[3] ^= a | b
+                        judged = judged_seats(0, JUDGE_OPPONENTS)
+                        swapped += 1
+                        miss = misses(v, alt, seats, cards, n, judged, _rng(1), scratch)
+                        swapped_missed += miss > 0
+                        break
+            return expert.play_card(v, params, np.zeros(16, np.int64), _rng(0))
+
+        ref.play_hand(deck, hakem, lambda five, h: 0, choose)
+    assert checked > 150
+    assert swapped > 50 and swapped_missed > swapped / 3
+
+
+def test_a_hakems_call_passes_as_often_as_five_of_its_cards_would_make_it():
+    """The trump call is judged on five of the Hakem's thirteen drawn at random:
+    the share of deals passed is the share of all 1,287 fives on which
+    ``expert`` calls that trump."""
+    from itertools import combinations
+
+    from hokm_sim.strategies import expert
+
+    from hokm_sim.dd.infer import misses, new_scratch
+
+    params = np.zeros(16)
+    params[: len(expert.PARAMS)] = list(expert.PARAMS.values())
+    deck = list(range(52))
+    pyrandom.Random(11).shuffle(deck)
+    dealt = [mask_of(h) for h in ref.deal(deck, 1)]
+    hakem_cards = [c for c in range(52) if dealt[1] >> c & 1]
+    calls = [
+        expert.choose_trump(trump_view(list(five), 1), params, _mem(), _rng(0))
+        for five in combinations(hakem_cards, 5)
+    ]
+    trump = max(range(4), key=calls.count)
+    share = calls.count(trump) / len(calls)
+    assert 0.05 < share < 0.95
+    v = trump_view([], 1)
+    v[V_SEAT], v[V_HAND], v[V_TRUMP] = 0, dealt[0], trump
+    hands = np.array(dealt, np.int64)
+    rng, scratch, n = _rng(4), new_scratch(), 4000
+    passed = sum(
+        misses(v, hands, np.zeros(52, np.int64), np.zeros(52, np.int64), 0, 1 << 1, rng, scratch)
+        == 0
+        for _ in range(n)
+    )
+    assert abs(passed / n - share) < 4 * (share * (1 - share) / n) ** 0.5

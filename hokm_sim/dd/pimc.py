@@ -1,13 +1,13 @@
 """Perfect-information Monte Carlo for a bot, for numba: sample what the seat cannot see.
 
-At a decision the seat knows its own hand, every card played and by whom,
-the voids shown and how many cards each seat still holds. :func:`sample_hands`
-deals the unseen cards to the other three seats consistently with all of it;
-:func:`pimc_scores` solves each such deal double dummy for every card the
-seat may play and sums each card's score for the hand, and
-:func:`choose_among` picks the card; :func:`pimc_trump_scores` judges each
-trump over completions of the Hakem's five cards. The bot file
-``strategies/pimc.py`` puts them together.
+At a decision the seat deals the cards it cannot see consistently with what
+it has seen (:mod:`hokm_sim.dd.sample`), and, with inference on
+(``params[P_INFER]``), with how the other seats played
+(:mod:`hokm_sim.dd.infer`); :func:`pimc_scores` solves each such deal
+double dummy for every card the seat may play and sums each card's score
+for the hand, and :func:`choose_among` picks the card;
+:func:`pimc_trump_scores` judges each trump over completions of the Hakem's
+five cards. The bot file ``strategies/pimc.py`` puts them together.
 
 Scores are the hand's points from the seat's team's side, as the rules give
 them: win 1, lose -1; a Kot made 2 (3 when the defenders make it, the Hakem
@@ -26,9 +26,10 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.dd.clock import now_ns
+from hokm_sim.dd.infer import explained_deal, judged_seats, new_scratch, play_order, record
+from hokm_sim.dd.sample import sample_hands, sample_view
 from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb, tricks_nb
 from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctz, popcount
-from hokm_sim.engine.rng import rand_below
 from hokm_sim.engine.rules import TRICKS_TO_WIN
 from hokm_sim.engine.view import (
     V_HAKEM,
@@ -37,12 +38,10 @@ from hokm_sim.engine.view import (
     V_LEGAL,
     V_NTRICK,
     V_PLAYED,
-    V_PLAYED_BY,
     V_SEAT,
     V_TRICK,
     V_TRICKS,
     V_TRUMP,
-    V_VOIDS,
 )
 
 P_K = 0
@@ -53,89 +52,13 @@ P_MS = 2
 """``params`` slot: time budget of one decision in milliseconds (0: no limit)."""
 P_MARGIN = 3
 """``params`` slot: non-zero to break ties between cards by double-dummy tricks."""
+P_INFER = 4
+"""``params`` slot: whose plays the sampled deals must explain (:mod:`hokm_sim.dd.infer`):
+0 nobody, 1 the opponents, 2 the partner too."""
+P_TRIES = 5
+"""``params`` slot: deals drawn per sample at most while looking for one the play explains."""
 PIMC_TT_BITS = 16
 """Table size of one decision (2**16 slots, about 2.1 MB), shared by its samples."""
-MAX_TRIES = 200
-"""Attempts at a consistent deal before giving up on the voids (never seen needed)."""
-
-
-@njit(cache=True)
-def sample_hands(rng, seat, hand, unseen, counts, voids, out):
-    """Deal ``unseen`` to the seats other than ``seat``, ``counts[s]`` cards each.
-
-    No seat gets a suit it has shown void in (bit ``s * 4 + suit`` of
-    ``voids``). Cards go out most constrained first, each to a seat allowed
-    to hold it with chance proportional to the room it has left; a deal that
-    runs into a dead end is started again. ``out`` (int64[4]) gets the hands,
-    ``hand`` for ``seat`` (-1: deal to all four). Returns False if no consistent deal was found
-    (then the voids are ignored for this one).
-    """
-    cards = np.empty(52, np.int64)
-    n = 0
-    m = unseen
-    while m != 0:
-        cards[n] = ctz(m)
-        m &= m - 1
-        n += 1
-    cap = np.zeros(4, np.int64)
-    for _ in range(MAX_TRIES):
-        ok = _try_deal(rng, seat, hand, cards, n, counts, voids, cap, out)
-        if ok:
-            return True
-    _try_deal(rng, seat, hand, cards, n, counts, 0, cap, out)
-    return False
-
-
-@njit(cache=True)
-def sample_view(view, rng, out):
-    """One deal of the cards the deciding seat has not seen, consistent with its view.
-
-    ``out`` (int64[4]) gets every seat's current cards: the seat's own hand,
-    and for each other seat as many unseen cards as it still holds
-    (13 minus the cards it has played), never of a suit it has shown void in.
-    """
-    seat = view[V_SEAT]
-    hand = view[V_HAND]
-    unseen = FULL_DECK & ~hand & ~view[V_PLAYED]
-    counts = np.zeros(4, np.int64)
-    for s in range(4):
-        counts[s] = 13 - popcount(view[V_PLAYED_BY + s])
-    return sample_hands(rng, seat, hand, unseen, counts, view[V_VOIDS], out)
-
-
-@njit(inline="always")
-def _try_deal(rng, seat, hand, cards, n, counts, voids, cap, out):
-    for i in range(n - 1, 0, -1):
-        j = rand_below(rng, i + 1)
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
-    for s in range(4):
-        cap[s] = counts[s] if s != seat else 0
-        out[s] = hand if s == seat else 0
-    for allowed_n in range(1, 4):
-        for i in range(n):
-            c = cards[i]
-            suit = c // 13
-            k = 0
-            room = 0
-            for s in range(4):
-                if s != seat and (voids >> (s * 4 + suit)) & 1 == 0:
-                    k += 1
-                    room += cap[s]
-            if k != allowed_n and not (allowed_n == 3 and k == 0):
-                continue
-            if room == 0:
-                return False
-            r = rand_below(rng, room)
-            for s in range(4):
-                if s != seat and (voids >> (s * 4 + suit)) & 1 == 0:
-                    if r < cap[s]:
-                        out[s] |= 1 << c
-                        cap[s] -= 1
-                        break
-                    r -= cap[s]
-    return True
 
 
 @njit(inline="always")
@@ -217,8 +140,12 @@ def _value_after(
 
 
 @njit(cache=True)
-def pimc_scores(view, params, rng, totals):
+def pimc_scores(view, params, mem, rng, totals):
     """Sum of hand points per card over ``params[P_K]`` sampled deals, into ``totals``.
+
+    With ``params[P_INFER]`` set, each deal is one the play so far explains
+    (:func:`hokm_sim.dd.infer.explained_deal`, from the history
+    :func:`hokm_sim.dd.infer.record` kept in ``mem``).
 
     Returns ``(moves, used)``: the mask of cards scored (one per run of
     equivalent cards, the run's top card) and how many samples completed
@@ -259,11 +186,20 @@ def pimc_scores(view, params, rng, totals):
     stats[1] = budget
     stats[2] = deadline  # the search gives up when the time is spent, too
     values = np.zeros(52, np.float64)
+    judged = judged_seats(seat, int(params[P_INFER]))
+    tries = max(1, int(params[P_TRIES]))
+    seats = np.zeros(52, np.int64)
+    cards = np.zeros(52, np.int64)
+    n = play_order(view, mem, seats, cards) if judged != 0 else 0
+    scratch = new_scratch()
     used = 0
     for _ in range(k_samples):
         if _out_of_time(deadline):
             break
-        sample_view(view, rng, hands)
+        if n > 0:
+            explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands)
+        else:
+            sample_view(view, rng, hands)
         stats[0] = 0
         complete = True
         m = moves
@@ -391,16 +327,20 @@ def _value_after_lead(hands, trump, hakem, team, keys, vals, stats, trick):
 
 
 @njit(cache=True, _nrt=True)
-def pimc_card(view, params, rng, fallback):
+def pimc_card(view, params, mem, rng, fallback):
     """The card ``pimc`` plays: the best average over the samples (:func:`pimc_scores`);
     ``fallback`` (``expert``'s card) among equal best, or when no sample finished.
+
+    Every call first notes the cards played since the seat's last one in
+    ``mem`` (:func:`hokm_sim.dd.infer.record`), which inference reads.
 
     The scratch arrays are made here, not in the bot: the bot's decision is
     inlined into the engine's card loop, which runs without reference
     counting and so may not allocate.
     """
+    record(view, mem)
     totals = np.zeros(52)
-    moves, used = pimc_scores(view, params, rng, totals)
+    moves, used = pimc_scores(view, params, mem, rng, totals)
     if used == 0:
         return fallback
     return choose_among(moves, totals, fallback)

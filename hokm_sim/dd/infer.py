@@ -1,0 +1,258 @@
+"""What the other seats' cards say about their hands: sampled deals that explain the play.
+
+A seat that samples the cards it cannot see (:mod:`hokm_sim.dd.pimc`) learns
+more from the play than the voids shown. An opponent who kept its ace
+under a king led by partner probably has no ace; a defender who led a low
+heart probably holds no sure winner elsewhere. Here every sampled deal is
+judged by replaying the hand so far on it: at each card another seat played,
+the model (``expert``, the strongest heuristic bot, with its default
+parameters) is asked what it would have played holding the cards the deal
+gives that seat. A deal on which the model plays every observed card is
+consistent with the play; one on which it would have played otherwise
+somewhere is less likely. :func:`infer_deals` keeps, for each sample, the
+first of up to ``tries`` deals the model explains entirely, else the one with
+the fewest misses.
+
+The replay needs the order of the cards played, which the view does not
+keep: :func:`record` notes in the seat's own memory in which trick each card
+fell (``mem[HISTORY:]``), at every one of the seat's decisions; the order
+within a trick follows from its leader, and each leader from the trick
+before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hokm_sim.dd.sample import sample_view
+from hokm_sim.engine.bits import ctz
+from hokm_sim.engine.play import clear_trick, end_trick, play_one, show_turn
+from hokm_sim.engine.rng import rand_below
+from hokm_sim.engine.rules import beats
+from hokm_sim.engine.view import (
+    PARAM_SIZE,
+    V_HAKEM,
+    V_HAND,
+    V_LEADER,
+    V_LEGAL,
+    V_NTRICK,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_SCORES,
+    V_SEAT,
+    V_TARGET,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_TRUMP,
+    V_VOIDS,
+    VIEW_SIZE,
+)
+from hokm_sim.strategies import expert
+
+HISTORY = 11
+"""First of the five memory slots the history takes: ``mem[11]`` is the mask of
+cards recorded, ``mem[12 + suit]`` holds, four bits a rank, the trick each
+card of the suit fell in plus one."""
+JUDGE_OPPONENTS = 1
+"""``judge`` value: weigh deals by the opponents' plays."""
+JUDGE_ALL = 2
+"""``judge`` value: by the partner's plays too."""
+
+MODEL_PARAMS = np.zeros(PARAM_SIZE)
+MODEL_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())
+
+
+@njit(inline="always")
+def record(view, mem):
+    """Note the trick of every card played since the seat's last decision.
+
+    Cards in the current trick fell in it; any other card new since then was
+    played after this seat's card in the trick before (the seat plays every
+    trick, so at most one trick ended in between).
+    """
+    known = mem[HISTORY]
+    new = view[V_PLAYED] & ~known
+    if new == 0:
+        return
+    t = view[V_TRICK_NO]
+    current = 0
+    for k in range(view[V_NTRICK]):
+        current |= 1 << view[V_TRICK + k]
+    m = new
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        trick = t if (current >> c) & 1 else t - 1
+        mem[HISTORY + 1 + c // 13] |= (trick + 1) << (4 * (c % 13))
+    mem[HISTORY] = known | new
+
+
+@njit(cache=True)
+def play_order(view, mem, seats, cards):
+    """The cards played this hand before this decision, in order, into ``cards``
+    and who played them into ``seats``; returns how many.
+
+    Needs :func:`record` to have seen this decision's view. Trick ``t`` is
+    ``cards[4 t : 4 t + 4]``, starting with its leader.
+    """
+    by_trick = np.full(52, -1, np.int64)  # by_trick[4 t + seat]: seat's card in trick t
+    m = view[V_PLAYED]
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        trick = ((mem[HISTORY + 1 + c // 13] >> (4 * (c % 13))) & 15) - 1
+        for s in range(4):
+            if (view[V_PLAYED_BY + s] >> c) & 1:
+                by_trick[4 * trick + s] = c
+    n = 0
+    leader = view[V_HAKEM]
+    trump = view[V_TRUMP]
+    for t in range(view[V_TRICK_NO]):
+        best = -1
+        best_seat = -1
+        for k in range(4):
+            s = (leader + k) & 3
+            c = by_trick[4 * t + s]
+            seats[n] = s
+            cards[n] = c
+            n += 1
+            if best < 0 or beats(c, best, trump):
+                best = c
+                best_seat = s
+        leader = best_seat
+    for k in range(view[V_NTRICK]):
+        seats[n] = (view[V_LEADER] + k) & 3
+        cards[n] = view[V_TRICK + k]
+        n += 1
+    return n
+
+
+@njit(inline="always")
+def _five_of(hand, rng):
+    """Five cards of ``hand`` drawn at random: the Hakem's first five, which
+    the deal makes any five of its thirteen alike."""
+    out = 0
+    rest = hand
+    for k in range(5):
+        r = rand_below(rng, 13 - k)
+        m = rest
+        for _ in range(r):
+            m &= m - 1
+        bit = m & -m
+        out |= bit
+        rest ^= bit
+    return out
+
+
+@njit(inline="always")
+def misses(view, hands, seats, cards, n, judged, rng, scratch):
+    """How many of the judged seats' decisions the model would not have made on this deal.
+
+    ``hands`` are the seats' current cards in the deal; ``judged`` has bit
+    ``seat`` set for each seat whose decisions count. ``scratch`` is
+    :func:`new_scratch`'s arrays. A judged Hakem's trump call counts too: it
+    was made on five cards nobody else saw, so it is judged on five of the
+    Hakem's thirteen drawn from ``rng``, a test a deal passes as often as
+    the model would call that trump from it.
+    """
+    rview, held, plays, winners, mem, mrng = scratch
+    for s in range(4):
+        held[s] = hands[s] | view[V_PLAYED_BY + s]
+        rview[V_PLAYED_BY + s] = 0
+    hakem = view[V_HAKEM]
+    out = 0
+    if (judged >> hakem) & 1:
+        rview[V_TRUMP] = -1
+        rview[V_HAND] = _five_of(held[hakem], rng)
+        rview[V_SEAT] = hakem
+        rview[V_LEGAL] = 0
+        if expert.choose_trump(rview, MODEL_PARAMS, mem, mrng) != view[V_TRUMP]:
+            out += 1
+    rview[V_HAKEM] = view[V_HAKEM]
+    rview[V_TRUMP] = view[V_TRUMP]
+    rview[V_SCORES] = view[V_SCORES]
+    rview[V_SCORES + 1] = view[V_SCORES + 1]
+    rview[V_TARGET] = view[V_TARGET]
+    rview[V_PLAYED] = 0
+    rview[V_VOIDS] = 0
+    rview[V_TRICKS] = 0
+    rview[V_TRICKS + 1] = 0
+    rview[V_TRICK_NO] = 0
+    rview[V_LEADER] = view[V_HAKEM]
+    clear_trick(rview)
+    trump = view[V_TRUMP]
+    trick_no = 0
+    tricks0 = 0
+    tricks1 = 0
+    led = -1
+    best = -1
+    best_seat = -1
+    for i in range(n):
+        seat = seats[i]
+        card = cards[i]
+        k = i & 3
+        hand = held[seat]
+        if (judged >> seat) & 1:
+            show_turn(rview, hand, seat, led)
+            if expert.play_card(rview, MODEL_PARAMS, mem, rng) != card:
+                out += 1
+        led, best, best_seat = play_one(
+            rview, held, plays, seat, hand, card, k, i, led, best, best_seat, trump
+        )
+        if k == 3:
+            trick_no, tricks0, tricks1 = end_trick(
+                rview, winners, trick_no, best_seat, tricks0, tricks1
+            )
+            led = -1
+            best = -1
+            best_seat = -1
+    return out
+
+
+@njit(inline="always")
+def new_scratch():
+    """Arrays a replay works in: a view, the seats' cards, the plays, the trick
+    winners, and the model's memory and stream (``expert`` uses neither)."""
+    return (
+        np.zeros(VIEW_SIZE, np.int64),
+        np.zeros(4, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros(13, np.int64),
+        np.zeros(16, np.int64),
+        np.zeros(4, np.uint64),
+    )
+
+
+@njit(inline="always")
+def judged_seats(seat, judge):
+    """Bit ``s`` set for each seat whose plays a deal must explain: none for
+    ``judge`` 0, the opponents for :data:`JUDGE_OPPONENTS`, the partner too for
+    :data:`JUDGE_ALL`."""
+    if judge <= 0:
+        return 0
+    judged = (1 << ((seat + 1) & 3)) | (1 << ((seat + 3) & 3))
+    if judge >= JUDGE_ALL:
+        judged |= 1 << ((seat + 2) & 3)
+    return judged
+
+
+@njit(inline="always")
+def explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands):
+    """Deal the unseen cards into ``hands``: the first of up to ``tries`` deals
+    (:func:`hokm_sim.dd.sample.sample_view`) on which the model plays every
+    judged card of the ``n`` in ``seats``/``cards`` as observed, or else the
+    one with the fewest misses. Returns its misses."""
+    fewest = 1 << 30
+    best = np.zeros(4, np.int64)
+    for _ in range(tries):
+        sample_view(view, rng, hands)
+        miss = misses(view, hands, seats, cards, n, judged, rng, scratch)
+        if miss < fewest:
+            fewest = miss
+            best[:] = hands
+            if miss == 0:
+                break
+    hands[:] = best
+    return fewest

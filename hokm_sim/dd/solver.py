@@ -1154,6 +1154,9 @@ def reach_nb(hands, trump, leader, trick, ntrick, team, need, kot, tt_keys, tt_v
     """
     led, best, best_seat, tcards = _trick_state(trump, leader, trick, ntrick)
     h = hands.copy()
+    # Typed values, never literals: numba compiles a copy of the search for each
+    # constant a caller passes (a full deal's 0 cards in the trick, 7 tricks,
+    # the Kot question), each as costly to compile as the first and no faster.
     return _search(
         h,
         trump,
@@ -1161,14 +1164,14 @@ def reach_nb(hands, trump, leader, trick, ntrick, team, need, kot, tt_keys, tt_v
         tt_vals,
         stats,
         leader,
-        ntrick,
+        np.int64(ntrick),
         led,
         best,
         best_seat,
         tcards,
         team,
-        need,
-        kot,
+        np.int64(need),
+        np.bool_(kot),
     )
 
 
@@ -1193,14 +1196,14 @@ def tricks_nb(hands, trump, leader, trick, ntrick, team, tt_keys, tt_vals, stats
             tt_vals,
             stats,
             leader,
-            ntrick,
+            np.int64(ntrick),  # typed, not literal (see reach_nb)
             led,
             best,
             best_seat,
             tcards,
             team,
             mid,
-            False,
+            np.bool_(False),
         ):
             lo = mid
         else:

@@ -9,7 +9,7 @@ the model (``expert``, the strongest heuristic bot, with its default
 parameters) is asked what it would have played holding the cards the deal
 gives that seat. A deal on which the model plays every observed card is
 consistent with the play; one on which it would have played otherwise
-somewhere is less likely. :func:`infer_deals` keeps, for each sample, the
+somewhere is less likely. :func:`explained_deal` keeps, for each sample, the
 first of up to ``tries`` deals the model explains entirely, else the one with
 the fewest misses.
 
@@ -31,6 +31,7 @@ from hokm_sim.engine.play import clear_trick, end_trick, play_one, show_turn
 from hokm_sim.engine.rng import rand_below
 from hokm_sim.engine.rules import beats
 from hokm_sim.engine.view import (
+    MEM_SIZE,
     PARAM_SIZE,
     V_HAKEM,
     V_HAND,
@@ -51,10 +52,10 @@ from hokm_sim.engine.view import (
 )
 from hokm_sim.strategies import expert
 
-HISTORY = 11
-"""First of the five memory slots the history takes: ``mem[11]`` is the mask of
-cards recorded, ``mem[12 + suit]`` holds, four bits a rank, the trick each
-card of the suit fell in plus one."""
+HISTORY = MEM_SIZE - 5
+"""First of the last five memory slots, which the history takes: ``mem[HISTORY]``
+is the mask of cards recorded, ``mem[HISTORY + 1 + suit]`` holds, four bits a
+rank, the trick each card of the suit fell in plus one."""
 JUDGE_OPPONENTS = 1
 """``judge`` value: weigh deals by the opponents' plays."""
 JUDGE_ALL = 2
@@ -157,7 +158,7 @@ def misses(view, hands, seats, cards, n, judged, rng, scratch):
     Hakem's thirteen drawn from ``rng``, a test a deal passes as often as
     the model would call that trump from it.
     """
-    rview, held, plays, winners, mem, mrng = scratch
+    rview, held, plays, winners, mem, mrng, _kept = scratch
     for s in range(4):
         held[s] = hands[s] | view[V_PLAYED_BY + s]
         rview[V_PLAYED_BY + s] = 0
@@ -214,14 +215,16 @@ def misses(view, hands, seats, cards, n, judged, rng, scratch):
 @njit(inline="always")
 def new_scratch():
     """Arrays a replay works in: a view, the seats' cards, the plays, the trick
-    winners, and the model's memory and stream (``expert`` uses neither)."""
+    winners, the model's memory and stream (``expert`` uses neither), and the
+    best deal found so far."""
     return (
         np.zeros(VIEW_SIZE, np.int64),
         np.zeros(4, np.int64),
         np.zeros(52, np.int64),
         np.zeros(13, np.int64),
-        np.zeros(16, np.int64),
+        np.zeros(MEM_SIZE, np.int64),
         np.zeros(4, np.uint64),
+        np.zeros(4, np.int64),
     )
 
 
@@ -244,15 +247,15 @@ def explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands):
     (:func:`hokm_sim.dd.sample.sample_view`) on which the model plays every
     judged card of the ``n`` in ``seats``/``cards`` as observed, or else the
     one with the fewest misses. Returns its misses."""
+    kept = scratch[6]
     fewest = 1 << 30
-    best = np.zeros(4, np.int64)
     for _ in range(tries):
         sample_view(view, rng, hands)
         miss = misses(view, hands, seats, cards, n, judged, rng, scratch)
         if miss < fewest:
             fewest = miss
-            best[:] = hands
+            kept[:] = hands
             if miss == 0:
                 break
-    hands[:] = best
+    hands[:] = kept
     return fewest

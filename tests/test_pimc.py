@@ -241,7 +241,13 @@ def test_engines_with_pimc_hash_the_solver_and_others_do_not():
     def dd_files(name: str) -> set[str]:
         return {p.name for p in source_closure(bots[name].path) if p.parent == dd_dir}
 
-    assert {"solver.py", "pimc.py"} <= dd_files("pimc")
+    assert {"solver.py", "pimc.py", "sample.py", "infer.py"} <= dd_files("pimc")
+    # The inference's model is expert: an edit of expert.py recompiles pimc's cached kernels.
+    from hokm_sim.strategies import expert
+
+    from hokm_sim.dd import infer
+
+    assert Path(expert.__file__).resolve() in source_closure(infer.__file__)
     for name in ("expert", "longest", "random", "weighted"):
         assert dd_files(name) == set()
 

@@ -89,27 +89,9 @@ def _hand_points(ours, theirs, kot_made, kot_lost, we_are_hakem):
 
 @njit(cache=True)
 def _value_after(
-    hands,
-    trump,
-    leader,
-    trick,
-    ntrick,
-    card,
-    team,
-    ours,
-    theirs,
-    we_are_hakem,
-    keys,
-    vals,
-    stats,
-    margin,
+    hands, trump, leader, trick, ntrick, card, team, ours, theirs, we_are_hakem, keys, vals, stats
 ):
-    """Hand points for ``team`` after the mover plays ``card``, best play from then on.
-
-    With ``margin`` > 0, plus ``margin`` times the tricks the team ends with
-    (taken and still to take, double dummy): a tie-break between cards that
-    score the same points, keeping more tricks in hand.
-    """
+    """Hand points for ``team`` after the mover plays ``card``, best play from then on."""
     h, nl, t, nt, w = play_nb(hands, trump, leader, trick, ntrick, card)
     if w >= 0:
         if (w & 1) == team:
@@ -117,16 +99,10 @@ def _value_after(
         else:
             theirs += 1
     if ours >= TRICKS_TO_WIN:
-        return margin * ours + _hand_points(ours, theirs, theirs == 0, False, we_are_hakem)
+        return _hand_points(ours, theirs, theirs == 0, False, we_are_hakem)
     if theirs >= TRICKS_TO_WIN:
-        return margin * ours + _hand_points(ours, theirs, False, ours == 0, we_are_hakem)
-    if margin > 0:
-        rest = tricks_nb(h, trump, nl, t, nt, team, keys, vals, stats)
-        win = ours + rest >= TRICKS_TO_WIN
-        bonus = margin * (ours + rest)
-    else:
-        win = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, False, keys, vals, stats)
-        bonus = 0.0
+        return _hand_points(ours, theirs, False, ours == 0, we_are_hakem)
+    win = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, False, keys, vals, stats)
     kot = False
     if win and theirs == 0:
         kot = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, True, keys, vals, stats)
@@ -134,9 +110,24 @@ def _value_after(
         kot = reach_nb(
             h, trump, nl, t, nt, 1 - team, TRICKS_TO_WIN - theirs, True, keys, vals, stats
         )
-    return bonus + _hand_points(
+    return _hand_points(
         TRICKS_TO_WIN if win else 0, theirs, win and kot, (not win) and kot, we_are_hakem
     )
+
+
+@njit(cache=True)
+def _tricks_after(hands, trump, leader, trick, ntrick, card, team, ours, theirs, keys, vals, stats):
+    """The tricks ``team`` ends the hand with after the mover plays ``card`` (taken
+    and still to take, double dummy; the hand ends when a team has 7)."""
+    h, nl, t, nt, w = play_nb(hands, trump, leader, trick, ntrick, card)
+    if w >= 0:
+        if (w & 1) == team:
+            ours += 1
+        else:
+            theirs += 1
+    if ours >= TRICKS_TO_WIN or theirs >= TRICKS_TO_WIN:
+        return ours
+    return ours + tricks_nb(h, trump, nl, t, nt, team, keys, vals, stats)
 
 
 @njit(cache=True)
@@ -146,6 +137,10 @@ def pimc_scores(view, params, mem, rng, totals):
     With ``params[P_INFER]`` set, each deal is one the play so far explains
     (:func:`hokm_sim.dd.infer.explained_deal`, from the history
     :func:`hokm_sim.dd.infer.record` kept in ``mem``).
+
+    With ``params[P_MARGIN]`` set, the cards level on the best total then
+    gain ``1 / (14 k)`` per double-dummy trick they end the hand with, on the
+    same deals: less than a point in all, so it orders only those cards.
 
     Returns ``(moves, used)``: the mask of cards scored (one per run of
     equivalent cards, the run's top card) and how many samples completed
@@ -186,6 +181,7 @@ def pimc_scores(view, params, mem, rng, totals):
     stats[1] = budget
     stats[2] = deadline  # the search gives up when the time is spent, too
     values = np.zeros(52, np.float64)
+    samples = np.zeros((k_samples, 4), np.int64)  # the deals of the samples that finished
     judged = judged_seats(seat, int(params[P_INFER]))
     tries = max(1, int(params[P_TRIES]))
     seats = np.zeros(52, np.int64)
@@ -207,31 +203,60 @@ def pimc_scores(view, params, mem, rng, totals):
             c = ctz(m)
             m &= m - 1
             values[c] = _value_after(
-                hands,
-                trump,
-                leader,
-                trick,
-                ntrick,
-                c,
-                team,
-                ours,
-                theirs,
-                we_are_hakem,
-                keys,
-                vals,
-                stats,
-                margin,
-            )
+                hands, trump, leader, trick, ntrick, c, team, ours, theirs, we_are_hakem,
+                keys, vals, stats,
+            )  # fmt: skip
             if (budget > 0 and stats[0] > budget) or _out_of_time(deadline):
                 complete = False  # over a budget: drop the sample
                 break
         if complete:
+            samples[used, :] = hands
             used += 1
             m = moves
             while m != 0:
                 c = ctz(m)
                 m &= m - 1
                 totals[c] += values[c]
+    if margin > 0 and used > 0:
+        # The margin can only reorder cards level on the best points total
+        # (it adds less than a point in all), so only those are counted, on
+        # the same deals.
+        top = -1.0e300
+        m = moves
+        while m != 0:
+            c = ctz(m)
+            m &= m - 1
+            top = max(top, totals[c])
+        tied = 0
+        m = moves
+        while m != 0:
+            c = ctz(m)
+            m &= m - 1
+            if totals[c] == top:
+                tied |= 1 << c
+        if popcount(tied) > 1:
+            for i in range(used):
+                if _out_of_time(deadline):
+                    break
+                stats[0] = 0
+                complete = True
+                m = tied
+                while m != 0:
+                    c = ctz(m)
+                    m &= m - 1
+                    values[c] = _tricks_after(
+                        samples[i], trump, leader, trick, ntrick, c, team, ours, theirs,
+                        keys, vals, stats,
+                    )  # fmt: skip
+                    if (budget > 0 and stats[0] > budget) or _out_of_time(deadline):
+                        complete = False  # over a budget: no margin from this deal
+                        break
+                if complete:
+                    m = tied
+                    while m != 0:
+                        c = ctz(m)
+                        m &= m - 1
+                        totals[c] += margin * values[c]
     return moves, used
 
 

@@ -108,9 +108,9 @@ def _params(k: int, nodes: int, ms: float, margin: int = 0) -> np.ndarray:
 
 
 def test_the_margin_adds_double_dummy_tricks_below_one_point():
-    """Same samples with and without the margin: each card's total gains
-    (tricks summed over the samples) / 14k, never a whole point, so it only
-    orders cards the points leave level."""
+    """Same samples with and without the margin: each card level on the best
+    points gains (tricks summed over the samples) / 14k, never a whole point,
+    so it only orders cards the points leave level; the others gain nothing."""
     k = 4
     seen = 0
     for v in _views(8, 40):
@@ -127,6 +127,8 @@ def test_the_margin_adds_double_dummy_tricks_below_one_point():
         best = max(with_margin[c] for c in cards)
         top = max(plain[c] for c in cards)
         assert all(plain[c] == top for c in cards if with_margin[c] == best)
+        # Only cards level on the best points are counted: no other can be lifted.
+        assert all(extra[c] == 0 for c in cards if plain[c] < top)
         seen += 1
         if seen == 6:
             break

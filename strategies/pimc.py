@@ -26,7 +26,7 @@ from hokm_sim.strategies import expert
 from hokm_sim.bots.botkit import PARAM_SIZE, njit
 from hokm_sim.dd.pimc import pimc_card, pimc_trump
 
-PARAMS = {"k": 10, "nodes": 200000, "ms": 0, "margin": 1, "infer": 1, "tries": 60}
+PARAMS = {"k": 13, "nodes": 200000, "ms": 0, "margin": 1, "infer": 1, "tries": 60}
 PARAM_LIMITS = {
     "k": (1, 10_000, True),
     "nodes": (1, 2**40, True),

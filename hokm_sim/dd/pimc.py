@@ -76,6 +76,41 @@ def _out_of_time(deadline):
 
 
 @njit(inline="always")
+def _over(stats, budget, deadline):
+    """Whether the searches since ``stats[0]`` was zeroed ran past the node or time budget."""
+    return (budget > 0 and stats[0] > budget) or _out_of_time(deadline)
+
+
+@njit(inline="always")
+def _add(totals, cards, values, scale):
+    """``totals[c] += scale * values[c]`` for each card ``c`` of the mask ``cards``."""
+    m = cards
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        totals[c] += scale * values[c]
+
+
+@njit(inline="always")
+def _best_of(moves, totals):
+    """The cards of ``moves`` whose total is the best among them (a mask)."""
+    best = -1.0e300
+    m = moves
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        best = max(best, totals[c])
+    out = 0
+    m = moves
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        if totals[c] == best:
+            out |= 1 << c
+    return out
+
+
+@njit(inline="always")
 def _hand_points(ours, theirs, kot_made, kot_lost, we_are_hakem):
     """Points for the seat's team of a hand decided as given (double dummy)."""
     if ours >= TRICKS_TO_WIN:
@@ -206,34 +241,18 @@ def pimc_scores(view, params, mem, rng, totals):
                 hands, trump, leader, trick, ntrick, c, team, ours, theirs, we_are_hakem,
                 keys, vals, stats,
             )  # fmt: skip
-            if (budget > 0 and stats[0] > budget) or _out_of_time(deadline):
+            if _over(stats, budget, deadline):
                 complete = False  # over a budget: drop the sample
                 break
         if complete:
             samples[used, :] = hands
             used += 1
-            m = moves
-            while m != 0:
-                c = ctz(m)
-                m &= m - 1
-                totals[c] += values[c]
+            _add(totals, moves, values, 1.0)
     if margin > 0 and used > 0:
         # The margin can only reorder cards level on the best points total
         # (it adds less than a point in all), so only those are counted, on
         # the same deals.
-        top = -1.0e300
-        m = moves
-        while m != 0:
-            c = ctz(m)
-            m &= m - 1
-            top = max(top, totals[c])
-        tied = 0
-        m = moves
-        while m != 0:
-            c = ctz(m)
-            m &= m - 1
-            if totals[c] == top:
-                tied |= 1 << c
+        tied = _best_of(moves, totals)
         if popcount(tied) > 1:
             for i in range(used):
                 if _out_of_time(deadline):
@@ -248,15 +267,11 @@ def pimc_scores(view, params, mem, rng, totals):
                         samples[i], trump, leader, trick, ntrick, c, team, ours, theirs,
                         keys, vals, stats,
                     )  # fmt: skip
-                    if (budget > 0 and stats[0] > budget) or _out_of_time(deadline):
+                    if _over(stats, budget, deadline):
                         complete = False  # over a budget: no margin from this deal
                         break
                 if complete:
-                    m = tied
-                    while m != 0:
-                        c = ctz(m)
-                        m &= m - 1
-                        totals[c] += margin * values[c]
+                    _add(totals, tied, values, margin)
     return moves, used
 
 
@@ -264,22 +279,17 @@ def pimc_scores(view, params, mem, rng, totals):
 def choose_among(moves, totals, preferred):
     """The card to play: the best total; among equal best, ``preferred``'s run if it is
     one of them, else the lowest-ranked (keep the high cards)."""
-    best = -1.0e300
-    m = moves
-    while m != 0:
-        c = ctz(m)
-        m &= m - 1
-        best = max(best, totals[c])
+    best = _best_of(moves, totals)
     # The run of ``preferred`` is scored at its top card: the lowest move above it.
     x = moves & (SUIT_MASK << (13 * (preferred // 13))) & ~((1 << preferred) - 1)
-    if x != 0 and totals[ctz(x)] == best:
+    if x != 0 and (best >> ctz(x)) & 1:
         return preferred
     pick = -1
-    m = moves
+    m = best
     while m != 0:
         c = ctz(m)
         m &= m - 1
-        if totals[c] == best and (pick < 0 or c % 13 < pick % 13):
+        if pick < 0 or c % 13 < pick % 13:
             pick = c
     return pick
 
@@ -322,7 +332,7 @@ def pimc_trump_scores(view, params, rng, totals):
         complete = True
         for s in range(4):
             values[s] = _value_after_lead(hands, s, seat, team, keys, vals, stats, trick)
-            if (budget > 0 and stats[0] > budget) or _out_of_time(deadline):
+            if _over(stats, budget, deadline):
                 complete = False
                 break
         if complete:

@@ -163,6 +163,7 @@ def misses(view, hands, seats, cards, n, judged, rng, scratch):
         held[s] = hands[s] | view[V_PLAYED_BY + s]
         rview[V_PLAYED_BY + s] = 0
     hakem = view[V_HAKEM]
+    rview[V_HAKEM] = hakem
     out = 0
     if (judged >> hakem) & 1:
         rview[V_TRUMP] = -1
@@ -171,7 +172,6 @@ def misses(view, hands, seats, cards, n, judged, rng, scratch):
         rview[V_LEGAL] = 0
         if expert.choose_trump(rview, MODEL_PARAMS, mem, mrng) != view[V_TRUMP]:
             out += 1
-    rview[V_HAKEM] = view[V_HAKEM]
     rview[V_TRUMP] = view[V_TRUMP]
     rview[V_SCORES] = view[V_SCORES]
     rview[V_SCORES + 1] = view[V_SCORES + 1]
@@ -197,7 +197,7 @@ def misses(view, hands, seats, cards, n, judged, rng, scratch):
         hand = held[seat]
         if (judged >> seat) & 1:
             show_turn(rview, hand, seat, led)
-            if expert.play_card(rview, MODEL_PARAMS, mem, rng) != card:
+            if expert.play_card(rview, MODEL_PARAMS, mem, mrng) != card:
                 out += 1
         led, best, best_seat = play_one(
             rview, held, plays, seat, hand, card, k, i, led, best, best_seat, trump

@@ -298,7 +298,7 @@ def test_the_true_deal_explains_experts_play_and_the_history_is_the_play():
                 assert list(cards[:n]) == plays and list(seats[:n]) == who
                 now = np.array([dealt[s] & ~v[V_PLAYED_BY + s] for s in range(4)], np.int64)
                 plays_only = judged_seats(0, JUDGE_ALL) & ~(1 << pv.hakem)  # its call: below
-                assert misses(v, now, seats, cards, n, plays_only, _rng(1), scratch) == 0
+                assert misses(v, now, seats, cards, n, plays_only, _rng(1), scratch, 99) == 0
                 checked += 1
                 # Swap a card between the opponents' hands (same suit, so no void breaks).
                 for suit in range(4):
@@ -311,8 +311,11 @@ def test_the_true_deal_explains_experts_play_and_the_history_is_the_play():
                         alt[3] ^= a | b
                         judged = judged_seats(0, JUDGE_OPPONENTS)
                         swapped += 1
-                        miss = misses(v, alt, seats, cards, n, judged, _rng(1), scratch)
+                        miss = misses(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
                         swapped_missed += miss > 0
+                        # Counting stops at the cap, with the same answer up to it.
+                        capped = misses(v, alt, seats, cards, n, judged, _rng(1), scratch, 1)
+                        assert capped == min(miss, 1)
                         break
             return expert.play_card(v, params, np.zeros(16, np.int64), _rng(0))
 
@@ -348,9 +351,6 @@ def test_a_hakems_call_passes_as_often_as_five_of_its_cards_would_make_it():
     v[V_SEAT], v[V_HAND], v[V_TRUMP] = 0, dealt[0], trump
     hands = np.array(dealt, np.int64)
     rng, scratch, n = _rng(4), new_scratch(), 4000
-    passed = sum(
-        misses(v, hands, np.zeros(52, np.int64), np.zeros(52, np.int64), 0, 1 << 1, rng, scratch)
-        == 0
-        for _ in range(n)
-    )
+    none = np.zeros(52, np.int64)
+    passed = sum(misses(v, hands, none, none, 0, 1 << 1, rng, scratch, 99) == 0 for _ in range(n))
     assert abs(passed / n - share) < 4 * (share * (1 - share) / n) ** 0.5

@@ -148,8 +148,9 @@ def _five_of(hand, rng):
 
 
 @njit(inline="always")
-def misses(view, hands, seats, cards, n, judged, rng, scratch):
-    """How many of the judged seats' decisions the model would not have made on this deal.
+def misses(view, hands, seats, cards, n, judged, rng, scratch, cap):
+    """How many of the judged seats' decisions the model would not have made on this
+    deal, counted up to ``cap`` (the replay stops there).
 
     ``hands`` are the seats' current cards in the deal; ``judged`` has bit
     ``seat`` set for each seat whose decisions count. ``scratch`` is
@@ -172,6 +173,8 @@ def misses(view, hands, seats, cards, n, judged, rng, scratch):
         rview[V_LEGAL] = 0
         if expert.choose_trump(rview, MODEL_PARAMS, mem, mrng) != view[V_TRUMP]:
             out += 1
+            if out >= cap:
+                return out
     rview[V_TRUMP] = view[V_TRUMP]
     rview[V_SCORES] = view[V_SCORES]
     rview[V_SCORES + 1] = view[V_SCORES + 1]
@@ -199,6 +202,8 @@ def misses(view, hands, seats, cards, n, judged, rng, scratch):
             show_turn(rview, hand, seat, led)
             if expert.play_card(rview, MODEL_PARAMS, mem, mrng) != card:
                 out += 1
+                if out >= cap:
+                    return out
         led, best, best_seat = play_one(
             rview, held, plays, seat, hand, card, k, i, led, best, best_seat, trump
         )
@@ -246,12 +251,17 @@ def explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands):
     """Deal the unseen cards into ``hands``: the first of up to ``tries`` deals
     (:func:`hokm_sim.dd.sample.sample_view`) on which the model plays every
     judged card of the ``n`` in ``seats``/``cards`` as observed, or else the
-    one with the fewest misses. Returns its misses."""
+    one with the fewest misses. Returns its misses.
+
+    A deal's replay stops as soon as it has as many misses as the best deal
+    so far (it can no longer be kept), so most deals cost a few of the
+    model's decisions and many tries are cheap; the deal kept is the one a
+    full count would keep."""
     kept = scratch[6]
     fewest = 1 << 30
     for _ in range(tries):
         sample_view(view, rng, hands)
-        miss = misses(view, hands, seats, cards, n, judged, rng, scratch)
+        miss = misses(view, hands, seats, cards, n, judged, rng, scratch, fewest)
         if miss < fewest:
             fewest = miss
             kept[:] = hands

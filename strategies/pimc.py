@@ -1,23 +1,28 @@
-"""PIMC: samples the hands it cannot see, solves each double dummy, plays the best card on average.
+"""PIMC: samples the hands it cannot see, scores each card on each sample, plays the best average.
 
 At every card it deals the unseen cards ``k`` times consistently with what
 its seat knows (its hand, every card played and by whom, the voids shown,
-how many cards each seat holds), solves each deal double dummy for every
-card it may play (:mod:`hokm_sim.dd.solver`) and plays the card with the
-best average hand points (win 1, Kot 2, Hakem Kot 3, losses negative). With
-``margin`` (on by default) cards level on points are told apart by the
-double-dummy tricks they keep (tricks taken plus tricks still to take,
-averaged over the samples), which the points alone often cannot do; among
-cards still level it plays ``expert``'s card when that is one of them. As
-Hakem it completes its five cards ``k`` times and calls the suit whose deals
-score best. ``nodes`` bounds one sample's search: samples over it are
-dropped, and when none is left (early in a hand, where deals are hardest)
-it plays and calls as ``expert`` does. ``ms`` (0: none) is a time budget
-per decision in milliseconds: sampling stops when it is spent, and the
-decision uses the samples finished by then. Runs with ``ms`` set depend on
-the machine's speed and load and are not reproducible from the seed. The work lives in
-:mod:`hokm_sim.dd.pimc`; docs/dd.md gives strength and cost against
-``expert``.
+how many cards each seat holds) and, with ``infer`` on, with the opponents'
+play so far (of up to ``tries`` deals, one on which ``expert`` would have
+played as they did). On each deal it scores every card it may play by the
+hand's points (win 1, Kot 2, Hakem Kot 3, losses negative): double dummy
+(:mod:`hokm_sim.dd.solver`), and with ``model`` on the better of that and
+a search in which the opponents play as ``expert`` would from what they
+see (a rule-playing opponent defends worse than double dummy assumes) and
+its own team plays as ``expert`` too but for up to ``departs`` cards of its
+choosing (``model=2``: that search alone, ``model=0``: double dummy alone).
+It plays the card with the best average. With ``margin`` on, cards level on
+points are told apart by the double-dummy tricks they keep; among cards
+still level it plays ``expert``'s card when that is one of them. As Hakem
+it completes its five cards ``k`` times and calls the suit whose deals
+score best double dummy. ``nodes`` bounds one sample's search: samples
+over it are dropped, and when none is left (early in a hand, where deals
+are hardest) it plays and calls as ``expert`` does. ``ms`` (0: none) is a
+time budget per decision in milliseconds: sampling stops when it is spent,
+and the decision uses the samples finished by then. Runs with ``ms`` set
+depend on the machine's speed and load and are not reproducible from the
+seed. The work lives in :mod:`hokm_sim.dd.pimc`; docs/dd.md gives strength
+and cost against ``expert``.
 """
 
 import numpy as np
@@ -26,7 +31,16 @@ from hokm_sim.strategies import expert
 from hokm_sim.bots.botkit import PARAM_SIZE, njit
 from hokm_sim.dd.pimc import pimc_card, pimc_trump
 
-PARAMS = {"k": 13, "nodes": 200000, "ms": 0, "margin": 1, "infer": 1, "tries": 60}
+PARAMS = {
+    "k": 26,
+    "nodes": 200000,
+    "ms": 0,
+    "margin": 0,
+    "infer": 1,
+    "tries": 1000,
+    "model": 1,
+    "departs": 1,
+}
 PARAM_LIMITS = {
     "k": (1, 10_000, True),
     "nodes": (1, 2**40, True),
@@ -34,6 +48,8 @@ PARAM_LIMITS = {
     "margin": (0, 1, True),
     "infer": (0, 2, True),
     "tries": (1, 10_000, True),
+    "model": (0, 2, True),
+    "departs": (0, 99, True),
 }
 
 EXPERT_PARAMS = np.zeros(PARAM_SIZE)

@@ -19,8 +19,12 @@ from test_strategies import view_of
 from hokm_sim import reference as ref
 from hokm_sim.cards import mask_of
 from hokm_sim.dd.pimc import (
+    MODEL_BETTER,
+    MODEL_ONLY,
+    P_DEPARTS,
     P_K,
     P_MARGIN,
+    P_MODEL,
     P_MS,
     P_NODES,
     pimc_scores,
@@ -135,6 +139,27 @@ def test_the_margin_adds_double_dummy_tricks_below_one_point():
     assert seen == 6
 
 
+def test_the_model_search_only_ever_raises_a_cards_score():
+    """Same samples with double dummy and with the better of it and the search
+    against the model: no card scores less (both are made against ``expert``),
+    and some score more (the model's slips); the search alone can score below
+    double dummy (the team plays as the model too, but for one card)."""
+    k, raised, below = 4, 0, 0
+    for v in _views(9, 40):
+        dd, better, only = np.zeros(52), np.zeros(52), np.zeros(52)
+        p = _params(k, 0, 0)
+        moves, used = pimc_scores(v, p, _mem(), _rng(3), dd)
+        p[P_MODEL], p[P_DEPARTS] = MODEL_BETTER, 1
+        assert pimc_scores(v, p, _mem(), _rng(3), better) == (moves, used)
+        p[P_MODEL] = MODEL_ONLY
+        assert pimc_scores(v, p, _mem(), _rng(3), only) == (moves, used)
+        cards = [c for c in range(52) if moves >> c & 1]
+        assert all(better[c] >= dd[c] and better[c] >= only[c] for c in cards)
+        raised += any(better[c] > dd[c] for c in cards)
+        below += any(only[c] < dd[c] for c in cards)
+    assert raised > 5 and below > 0
+
+
 def test_a_time_budget_stops_sampling_and_keeps_finished_samples():
     """k far beyond what fits in 50 ms: the budget ends the sampling, finished samples count."""
     checked = 0
@@ -243,13 +268,15 @@ def test_engines_with_pimc_hash_the_solver_and_others_do_not():
     def dd_files(name: str) -> set[str]:
         return {p.name for p in source_closure(bots[name].path) if p.parent == dd_dir}
 
-    assert {"solver.py", "pimc.py", "sample.py", "infer.py"} <= dd_files("pimc")
-    # The inference's model is expert: an edit of expert.py recompiles pimc's cached kernels.
+    assert {"solver.py", "pimc.py", "sample.py", "infer.py", "respond.py"} <= dd_files("pimc")
+    # The model of inference and of the search is expert: an edit of expert.py
+    # recompiles pimc's cached kernels.
     from hokm_sim.strategies import expert
 
-    from hokm_sim.dd import infer
+    from hokm_sim.dd import infer, respond
 
     assert Path(expert.__file__).resolve() in source_closure(infer.__file__)
+    assert Path(expert.__file__).resolve() in source_closure(respond.__file__)
     for name in ("expert", "longest", "random", "weighted"):
         assert dd_files(name) == set()
 

@@ -31,7 +31,7 @@ def test_bad_specs_are_refused(spec, message):
 
 def test_good_parameters_are_kept():
     s = resolve("pimc(k=3,ms=0.5)")
-    assert s.play_params[:4] == (3.0, 200000.0, 0.5, 1.0)
+    assert s.play_params[:4] == (3.0, 200000.0, 0.5, 0.0)  # k, nodes, ms, margin (default)
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ from numba import njit
 
 from hokm_sim.dd.clock import now_ns
 from hokm_sim.dd.infer import explained_deal, judged_seats, new_scratch, play_order, record
+from hokm_sim.dd.respond import model_value_after, new_model_scratch, new_model_table
 from hokm_sim.dd.sample import sample_hands, sample_view
 from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb, tricks_nb
 from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctz, popcount
@@ -57,6 +58,24 @@ P_INFER = 4
 0 nobody, 1 the opponents, 2 the partner too."""
 P_TRIES = 5
 """``params`` slot: deals drawn per sample at most while looking for one the play explains."""
+P_MODEL = 6
+"""``params`` slot: how the opponents are taken to play (:mod:`hokm_sim.dd.respond`):
+:data:`MODEL_OFF`, :data:`MODEL_BETTER` or :data:`MODEL_ONLY`."""
+P_DEPARTS = 7
+"""``params`` slot: how often the seat's team may depart from the model's card in a model
+search (0: the team plays the hand out as the model would)."""
+MODEL_OFF = 0
+"""``P_MODEL`` value: double dummy only (the opponents see every card and play their best)."""
+MODEL_BETTER = 1
+"""``P_MODEL`` value: the better of double dummy and the search against the model.
+
+Both are reached against the model (a best answer to one way of defending
+scores at least the answer to the best defence), so the better of the two
+is the nearer to what the team can make against it."""
+MODEL_ONLY = 2
+"""``P_MODEL`` value: the search against the model only."""
+MODEL_TT_BITS = 15
+"""Answer table of one decision's model searches (2**15 entries, about 1.3 MB)."""
 PIMC_TT_BITS = 16
 """Table size of one decision (2**16 slots, about 2.1 MB), shared by its samples."""
 
@@ -223,6 +242,10 @@ def pimc_scores(view, params, mem, rng, totals):
     cards = np.zeros(52, np.int64)
     n = play_order(view, mem, seats, cards) if judged != 0 else 0
     scratch = new_scratch()
+    model = int(params[P_MODEL])
+    departs = int(params[P_DEPARTS])
+    mkeys, manswers = new_model_table(MODEL_TT_BITS if model != MODEL_OFF else 0)
+    mscratch = new_model_scratch()
     used = 0
     for _ in range(k_samples):
         if _out_of_time(deadline):
@@ -237,10 +260,23 @@ def pimc_scores(view, params, mem, rng, totals):
         while m != 0:
             c = ctz(m)
             m &= m - 1
-            values[c] = _value_after(
-                hands, trump, leader, trick, ntrick, c, team, ours, theirs, we_are_hakem,
-                keys, vals, stats,
-            )  # fmt: skip
+            if model == MODEL_ONLY:
+                v = model_value_after(
+                    view, hands, c, team, we_are_hakem, departs, mkeys, manswers, mscratch, stats
+                )
+            else:
+                v = _value_after(
+                    hands, trump, leader, trick, ntrick, c, team, ours, theirs, we_are_hakem,
+                    keys, vals, stats,
+                )  # fmt: skip
+                # Search against the model unless double dummy already makes
+                # all there is: a Kot, or a win once a Kot is out of reach.
+                if model == MODEL_BETTER and v < 2.0 and not (v == 1.0 and theirs > 0):
+                    v = max(v, model_value_after(
+                        view, hands, c, team, we_are_hakem, departs, mkeys, manswers, mscratch,
+                        stats,
+                    ))  # fmt: skip
+            values[c] = v
             if _over(stats, budget, deadline):
                 complete = False  # over a budget: drop the sample
                 break

@@ -17,10 +17,10 @@ from test_strategies import view_of
 
 from hokm_sim import reference as ref
 from hokm_sim.cards import mask_of
+from hokm_sim.dd.infer import MODEL_PARAMS
 from hokm_sim.dd.pimc import _value_after
 from hokm_sim.dd.respond import (
     DEPTH,
-    MODEL_PARAMS,
     _play_into,
     model_value_after,
     new_model_scratch,

@@ -25,12 +25,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hokm_sim.dd.infer import MODEL_PARAMS
 from hokm_sim.engine.bits import ctz
 from hokm_sim.engine.play import end_trick, play_one, show_turn
 from hokm_sim.engine.rules import TRICKS_TO_WIN
 from hokm_sim.engine.view import (
     MEM_SIZE,
-    PARAM_SIZE,
     V_LEADER,
     V_LED,
     V_NTRICK,
@@ -43,9 +43,6 @@ from hokm_sim.engine.view import (
     VIEW_SIZE,
 )
 from hokm_sim.strategies import expert
-
-MODEL_PARAMS = np.zeros(PARAM_SIZE)
-MODEL_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())
 
 KEY_SIZE = 5
 """A table entry's key: the four hands, then the voids, tricks, leader and question packed."""

@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hokm_sim.dd.clock import now_ns
 from hokm_sim.dd.infer import MODEL_PARAMS
 from hokm_sim.engine.bits import ctz
 from hokm_sim.engine.play import end_trick, play_one, show_turn
@@ -81,14 +80,6 @@ def _slot(keys, held, packed):
 
 
 @njit(inline="always")
-def _gave_up(stats):
-    """Whether the search is past its node budget or its deadline (``stats[2]``, 0: none)."""
-    if stats[1] > 0 and stats[0] > stats[1]:
-        return True
-    return stats[2] > 0 and now_ns() >= stats[2]
-
-
-@njit(inline="always")
 def _play_into(views, helds, d, seat, card, scratch):
     """Position ``d + 1``: position ``d`` after ``seat`` plays ``card``."""
     view = views[d]
@@ -122,8 +113,6 @@ def _reach(views, helds, d, team, need, limit, departs, keys, answers, scratch, 
     stats[0] += 1
     if stats[1] > 0 and stats[0] > stats[1]:
         return False  # over the node budget: the caller drops the answer
-    if stats[2] > 0 and (stats[0] & 1023) == 0 and now_ns() >= stats[2]:
-        return False  # out of time: the caller sees the clock past stats[2]
     k = view[V_NTRICK]
     leader = view[V_LEADER]
     slot = 0
@@ -168,8 +157,8 @@ def _reach(views, helds, d, team, need, limit, departs, keys, answers, scratch, 
         c = ctz(m)
         m &= m - 1
         left = departs - 1
-    if _gave_up(stats):
-        return False  # the answers below may be cut short: keep none
+    if stats[1] > 0 and stats[0] > stats[1]:
+        return False
     if k == 0:
         keys[slot, 0] = held[0]
         keys[slot, 1] = held[1]
@@ -191,8 +180,7 @@ def model_value_after(
     either way).
 
     ``view`` is a seat's view of the position (only its public part is read).
-    ``stats[0]`` counts positions searched; past ``stats[1]`` (0: no limit), or
-    once :func:`hokm_sim.dd.clock.now_ns` passes ``stats[2]`` (0: none), the
+    ``stats[0]`` counts positions searched; past ``stats[1]`` (0: no limit) the
     search stops and the value means nothing (the caller checks).
     """
     views, helds = scratch[0], scratch[1]

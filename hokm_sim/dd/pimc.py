@@ -4,8 +4,10 @@ At a decision the seat deals the cards it cannot see consistently with what
 it has seen (:mod:`hokm_sim.dd.sample`), and, with inference on
 (``params[P_INFER]``), with how the other seats played
 (:mod:`hokm_sim.dd.infer`); :func:`pimc_scores` solves each such deal
-double dummy for every card the seat may play and sums each card's score
-for the hand, and :func:`choose_among` picks the card;
+double dummy for every card the seat may play (and, with ``params[P_MODEL]``
+set, searches it against opponents who play as ``expert``,
+:mod:`hokm_sim.dd.respond`) and sums each card's score for the hand, and
+:func:`choose_among` picks the card;
 :func:`pimc_trump_scores` judges each trump over completions of the Hakem's
 five cards. The bot file ``strategies/pimc.py`` puts them together.
 
@@ -191,6 +193,12 @@ def pimc_scores(view, params, mem, rng, totals):
     With ``params[P_INFER]`` set, each deal is one the play so far explains
     (:func:`hokm_sim.dd.infer.explained_deal`, from the history
     :func:`hokm_sim.dd.infer.record` kept in ``mem``).
+
+    A card's score on a deal is its double-dummy hand points; with
+    ``params[P_MODEL]`` at :data:`MODEL_BETTER` the better of that and the
+    points of the search against the model with ``params[P_DEPARTS]``
+    departures (:func:`hokm_sim.dd.respond.model_value_after`), at
+    :data:`MODEL_ONLY` the latter alone.
 
     With ``params[P_MARGIN]`` set, the cards level on the best total then
     gain ``1 / (14 k)`` per double-dummy trick they end the hand with, on the

@@ -17,6 +17,7 @@ import subprocess
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from dds_ref import bridge_deal
 
 from hokm_sim.cards import card_str, parse_card
 from hokm_sim.cli import main
@@ -137,25 +138,11 @@ def test_kot_bits_follow_the_solver(graded):
         assert a.trumps[i, s, nb.TR_REACH] == can_reach(d, ht, 7)
 
 
-def _pbn(hands) -> str:
-    out = []
-    for m in hands:
-        suits = [
-            "".join("23456789TJQKA"[r] for r in range(12, -1, -1) if int(m) >> (13 * s + r) & 1)
-            for s in (3, 2, 1, 0)
-        ]
-        out.append(".".join(suits))
-    return "N:" + " ".join(out)
-
-
 def test_values_agree_with_dds_at_trick_boundaries(graded):
     """DDS gives, for the side on lead at a trick boundary, the tricks each card takes."""
     pytest.importorskip("endplay")
     from endplay.dds import solve_board
-    from endplay.types import Deal as BridgeDeal
-    from endplay.types import Denom, Player
 
-    denom = [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades]
     a = graded
     rng = np.random.default_rng(5)
     checked = 0
@@ -164,9 +151,7 @@ def test_values_agree_with_dds_at_trick_boundaries(graded):
         for p in sorted(set(rng.integers(1, (n - 1) // 4 + 1, 2).tolist())):
             hands, leader, trick, taken = _position(a, i, 4 * p)
             assert trick == []
-            d = BridgeDeal.from_pbn(_pbn(hands))
-            d.first = Player(leader)
-            d.trump = denom[int(a.hands.trump[i])]
+            d = bridge_deal(hands, int(a.hands.trump[i]), leader)
             for card, tricks in solve_board(d):
                 c = (3 - int(card.suit)) * 13 + int(card.rank).bit_length() - 3
                 assert a.vals[i, 4 * p, c] == tricks + taken[leader % 2], (i, p, card_str(c))

@@ -21,20 +21,28 @@ Techniques, most of them after Bo Haglund's DDS for bridge:
   (in hands or on the table) are one move (holding K and Q once the A has
   gone is one choice, not two);
 - sure tricks: the top cards the leader can cash before an opponent with
-  trumps runs out of the suit; with the top trumps to draw the opponents'
-  trumps, every trump the leader holds and its side suits' top cards (up to
-  partner's length while partner may have to ruff); each team's run of top
-  trumps, ``min(run, longer trump holding)`` of them when the run is split
-  between its two hands (the longer hand plays a lower trump whenever the
-  other plays one of the run); bound both sides. A bound stops counting at
-  the tricks the question needs, so that it rests on as few top cards as it
-  can (a result that rests on fewer cards serves more positions from the
-  table);
+  trumps runs out of the suit, then a card to partner's top cards of a suit
+  the opponents cannot ruff or to partner's ruff (while partner has other
+  cards to play under the leader's); with the top trumps to draw the
+  opponents' trumps, every trump the leader holds and its side suits' top
+  cards (up to partner's length while partner may have to ruff); each
+  team's run of top trumps, ``min(run, longer trump holding)`` of them when
+  the run is split between its two hands (the longer hand plays a lower
+  trump whenever the other plays one of the run); when the leader's team
+  needs every trick, the other team's guarded second trump sitting just
+  after the top one, or its second and third trumps; a second hand whose
+  side needs only the current trick and surely wins it (by ruffing, or with
+  the top card of the suit the third hand cannot ruff). Bounds are for
+  both sides. A bound stops counting at the tricks the question needs, so
+  that it rests on as few top cards as it can (a result that rests on fewer
+  cards serves more positions from the table);
 - partition search ("winning ranks"): every node returns the cards its
   result rests on: winners of tricks won by rank (not the only card of their
   suit in the trick), the top cards behind a sure-trick bound, the cards a
-  table entry was matched on, and a whole run of equivalent cards when any
-  of it counts. Such a result holds for every position that agrees on each
+  table entry was matched on, and, for a card that failed, its whole run of
+  equivalent cards when any of it counts (a card that succeeds is there to
+  be played in every position that agrees down to the cards it rests on).
+  Such a result holds for every position that agrees on each
   suit's alive cards down to the lowest card it rests on and on every
   hand's suit lengths: the cards below are interchangeable small cards;
 - a transposition table at trick boundaries built on that: entries grouped
@@ -46,18 +54,18 @@ Techniques, most of them after Bo Haglund's DDS for bridge:
 - small cards: once a card fails and is lower than every card of its suit
   the failure rested on, the hand's other cards of that suit below those
   are not tried (they would fail the same way);
-- move ordering by DDS-style weights: leads (cashing the suit's top card, a
+- move ordering by DDS's weights: leads (cashing the suit's top card, a
   card to partner's top card or partner's ruff, who holds the suit's top
   three cards, who can ruff, few cards for the opponents to choose from,
-  the lead that last cut the search off at the same depth); third hand
-  following wins with the cheapest card the fourth cannot beat when it is
-  needed, else plays low; a void hand ruffs as cheaply as wins, ruffs
-  partner's card in third seat when the fourth hand may beat it, and
-  discards low from long suits; otherwise the cheapest card that beats an
-  opponent's (second hand: the cheapest that the third hand cannot beat
-  either, none when the third can ruff or the fourth, following, holds a
-  card over the winning card and all the third's), low cards when partner
-  is winning;
+  the lead that last cut the search off at the same depth); a second hand
+  following suit tries first the card DDS's weights rank highest (the
+  cheapest card that wins the trick for its side, ducking when partner wins
+  it anyway), then the others from the lowest up; third hand following
+  wins with the cheapest card the fourth cannot beat when it is needed,
+  else makes the fourth spend its top cards, else plays low; a void hand
+  ruffs as cheaply as wins, ruffs partner's card in third seat when the
+  fourth hand may beat it, and discards low from long suits; otherwise the
+  cheapest card that beats an opponent's, low cards when partner is winning;
 - the last trick is counted directly.
 
 Each of these cuts the nodes a question needs, the tail most: the partition
@@ -67,12 +75,14 @@ with the command that measures them, in docs/performance.md).
 
 Left out because they did not pay: trying the table's stored best lead
 first; signature buckets of 8 or 32 shared slots (too few entries per
-signature: the tail grew) or of 64 or 256 (no better than 128); DDS's
-weights for a second hand following suit; a killer move for followers and
-for leads ahead of the weights; cards of a hand counted as equivalent across
-cards of the current trick other than the winning one; a smaller table;
-overwriting a full signature's last (least used) entries rather than its
-entries in turn.
+signature: the tail grew) or of 64 or 256 (no better than 128); the whole
+of DDS's order for a second hand (sorting every card costs more than it
+saves over trying its best card first); DDS's weights for a hand void in
+the led suit (more nodes than :func:`_void_list`); a killer move for
+followers and for leads ahead of the weights; cards of a hand counted as
+equivalent across cards of the current trick other than the winning one; a
+smaller table; overwriting a full signature's last (least used) entries
+rather than its entries in turn.
 
 The table (``tt_keys``, ``tt_vals``, from :func:`new_table`) can be shared
 by any number of searches and deals: its entries hold everything a stored
@@ -154,15 +164,18 @@ def _top_cards(alive_s, k):
 
 @njit(inline="always")
 def _quick_tricks(h, trump, leader, kot, want):
-    """Tricks the leader can cash from the top before the other side gets in.
+    """Tricks the leader's team can cash from the top, the leader leading (in a row with ``kot``).
 
     Top trumps count in full; top cards of a side suit count up to the
     length of that suit in each opponent's hand that still holds a trump (an
-    opponent without trumps cannot ruff). A lower bound for the leader's team,
-    and the cards it rests on (the top cards counted). Counting stops once
-    ``want`` tricks are found, so that the cards it rests on are only those
-    needed for ``want`` (a bound that rests on fewer cards serves more
-    positions from the table).
+    opponent without trumps cannot ruff). After them the leader may lead to
+    partner's top cards of a suit the opponents cannot ruff, or to partner's
+    ruff; those count on top of the leader's own only when partner has a
+    side-suit card to play under each of them (a trump would take the lead).
+    A lower bound for the leader's team, and the cards it rests on (the top
+    cards counted). Counting stops once ``want`` tricks are found, so that
+    the cards it rests on are only those needed for ``want`` (a bound that
+    rests on fewer cards serves more positions from the table).
     """
     me = h[leader]
     o1 = h[(leader + 1) & 3]
@@ -173,6 +186,12 @@ def _quick_tricks(h, trump, leader, kot, want):
     tmask = SUIT_MASK << (13 * trump)
     total = 0
     sup = 0
+    own_t = 0
+    # Partner plays a side-suit card under each side-suit winner the leader
+    # cashes: one holding trumps and nothing else would have to ruff it and
+    # take the lead.
+    pside = popcount(partner & ~tmask)
+    spare = pside if (partner & tmask) != 0 else 13
     for k in range(4):
         # Trumps first: they are the likeliest to be counted.
         s = (trump + k) & 3
@@ -186,13 +205,19 @@ def _quick_tricks(h, trump, leader, kot, want):
                 run = min(run, popcount(o1 & sm))
             if o2 & tmask:
                 run = min(run, popcount(o2 & sm))
+            run = min(run, spare)
+            spare -= run
         if run > 0:
             run = min(run, want - total)
             total += run
             sup |= _top_cards(alive & sm, run)
             if total >= want:
                 return total, sup
+            if s == trump:
+                own_t = run
     total = min(total, nme)
+    own = total
+    own_sup = sup
     # Drawing trumps: with the top t trumps and no opponent holding more than
     # t, the leader leads them t times, the opponents' trumps fall, its side
     # suits' top cards cash (up to partner's length if partner still has a
@@ -226,7 +251,48 @@ def _quick_tricks(h, trump, leader, kot, want):
                         break
         tot2 = min(tot2, nme)
         if tot2 > total:
-            return tot2, sup2
+            total, sup = tot2, sup2
+    if total < want:
+        # Through partner: after cashing its own top cards, the leader leads a
+        # card to partner's top card of a suit the opponents cannot ruff, then
+        # partner's run there; or partner ruffs. While the leader cashes,
+        # partner needs a side-suit card other than those for every trick
+        # (a trump would take the lead from the leader).
+        pt = popcount(partner & tmask)
+        for s in range(4):
+            sm = SUIT_MASK << (13 * s)
+            if (me & sm) == 0:
+                continue
+            a = alive & sm
+            r1 = s != trump and (o1 & sm) == 0 and (o1 & tmask) != 0
+            r2 = s != trump and (o2 & sm) == 0 and (o2 & tmask) != 0
+            if r1 or r2:
+                continue
+            ps = partner & sm
+            if ps != 0:
+                run = _top_run(ps, a)
+                if run > 0:
+                    if s != trump:
+                        if o1 & tmask:
+                            run = min(run, popcount(o1 & sm))
+                        if o2 & tmask:
+                            run = min(run, popcount(o2 & sm))
+                    base = own if pside - (run if s != trump else 0) >= own else 0
+                    run = min(run, want - base)
+                    if base + run > total:
+                        total = base + run
+                        sup = (own_sup if base else 0) | _top_cards(a, run)
+                        if total >= want:
+                            return total, sup
+            elif s != trump and pt != 0:
+                # (the leader's own tops are not in this suit when it lacks its top card)
+                top = 1 << (63 - ctlz(a))
+                base = own if (pt > own_t and pside >= own - own_t and (me & top) == 0) else 0
+                if base + 1 > total:
+                    total = base + 1
+                    sup = own_sup if base else 0
+                    if total >= want:
+                        return total, sup
     return total, sup
 
 
@@ -321,22 +387,6 @@ def _tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
         if res != 0 and e > start:
             _move_up(tt_keys, tt_vals, e0, e)
     return res, mask
-    start = tt_keys[r, 1]
-    n = min(tt_keys[r, 2] & 0xFFFFFFFF, tt_keys[r, 2] >> 32)
-    e0 = 1 + tt_keys[0, 2]
-    for e in range(start, start + n):
-        m = tt_keys[e0 + e, 2]
-        if (p1 & m) == tt_keys[e0 + e, 0] and (p2 & m) == tt_keys[e0 + e, 1]:
-            r = 0
-            if tt_vals[e, 0] >= target:
-                r = 1
-            elif tt_vals[e, 1] < target:
-                r = -1
-            if r != 0:
-                if e > start:
-                    _move_up(tt_keys, tt_vals, e0, e)
-                return r, m
-    return 0, 0
 
 
 @njit(cache=True)
@@ -496,15 +546,45 @@ def _trump_run_tricks(h, trump, team, want):
 
 
 @njit(inline="always")
-def _order(nxt_hand, pd_hand, moves, pos, seat, led, best, best_seat, trump):
-    """Split a follower's moves into three masks tried in order (the first from its top card).
+def _guarded_trump(h, trump, team):
+    """The trumps behind a trick ``team`` is sure of though the other team holds
+    the top trump (0 when there is none).
 
-    Partner winning: low cards, trumps last. An opponent winning: the
-    cheapest card that beats it first (second hand: the cheapest that the
-    next seat cannot beat either, none when it can ruff or when partner,
-    ``pd_hand``, is sure to win the trick in the suit), then low losing
-    cards, then the rest. (Leads are
-    ordered by :func:`_lead_list`.)
+    ``team`` holds the second trump with a guard, and either the top trump's
+    holder plays just before that hand (its holder sees the top trump fall or
+    not before it plays, so it ducks under it or wins with the second) or
+    ``team`` holds the third trump too (the top trump takes only one of them).
+    """
+    tm = SUIT_MASK << (13 * trump)
+    alive = _alive(h) & tm
+    if popcount(alive) < 2:
+        return 0
+    top = 1 << (63 - ctlz(alive))
+    rest = alive ^ top
+    second = 1 << (63 - ctlz(rest))
+    a = _holder(h, top)
+    k = _holder(h, second)
+    if (a & 1) == team or (k & 1) != team or popcount(h[k] & tm) < 2:
+        return 0
+    if a == (k + 3) & 3:
+        return top | second
+    rest ^= second
+    if rest != 0:
+        third = 1 << (63 - ctlz(rest))
+        if (_holder(h, third) & 1) == team:
+            return top | second | third
+    return 0
+
+
+@njit(inline="always")
+def _order(nxt_hand, moves, pos, seat, led, best, best_seat, trump, alive_t):
+    """Split a third or fourth hand's moves (following suit) into three masks tried in order.
+
+    The first mask holds at most one card, tried from its top. Partner
+    winning: low cards, trumps last. An opponent winning: the cheapest card
+    that beats it first, then low losing cards, then the rest. (Leads are
+    ordered by :func:`_lead_list`, a second hand following suit by
+    :func:`_second_first`, a hand void in the led suit by :func:`_void_list`.)
     """
     tmask = SUIT_MASK << (13 * trump)
     bs = best // 13
@@ -527,6 +607,25 @@ def _order(nxt_hand, pd_hand, moves, pos, seat, led, best, best_seat, trump):
             above = moves & ~((max4 << 1) - 1) & ~((2 << best) - 1)
             first = above & -above
             return first, moves ^ first, 0
+        if top > (1 << best):
+            # The fourth hand wins: make it spend its top cards (as DDS),
+            # playing just over its best card below them.
+            a = alive_t & (SUIT_MASK << (13 * bs))
+            p4 = pext(nxt, a)
+            n4 = popcount(a)
+            gaps = ~p4 & ((1 << n4) - 1)
+            below = p4 & ((1 << (64 - ctlz(gaps))) - 1)
+            first = 0
+            if below != 0:
+                sec4 = pdep(1 << (63 - ctlz(below)), a)
+                if sec4 > (1 << best):
+                    over = moves & ~((sec4 << 1) - 1)
+                    first = over & -over
+                elif (best_seat & 1) != (seat & 1):
+                    over = moves & ~((2 << best) - 1)
+                    first = over & -over
+            if first != 0:
+                return first, moves ^ first, 0
         return 0, moves, 0
     if (best_seat & 1) == (seat & 1):
         second = moves & ~tmask
@@ -536,28 +635,6 @@ def _order(nxt_hand, pd_hand, moves, pos, seat, led, best, best_seat, trump):
     above_best = ~((2 << best) - 1)
     winners = moves & (((SUIT_MASK << (13 * bs)) & above_best) | (tmask if bs != trump else 0))
     first = winners & -winners
-    if pos == 1 and first != 0:
-        # Second hand wins only when the third hand cannot beat the card.
-        nxt = nxt_hand
-        fs = (63 - ctlz(first)) // 13
-        higher = (SUIT_MASK << (13 * fs)) & ~((first << 1) - 1)
-        can_ruff = fs != trump and (nxt & (SUIT_MASK << (13 * bs))) == 0 and (nxt & tmask) != 0
-        if can_ruff:
-            first = 0
-        elif nxt & higher:
-            # The cheapest card the third hand cannot beat, if any.
-            ntop = 1 << (63 - ctlz(nxt & (SUIT_MASK << (13 * fs))))
-            over = winners & ~((ntop << 1) - 1)
-            first = over & -over
-        if first != 0:
-            # Not needed when partner, fourth, holds a card of the suit above
-            # the winning card and all of the third hand's (which follows).
-            lm = SUIT_MASK << (13 * fs)
-            pl = pd_hand & lm
-            if pl != 0 and (nxt & lm) != 0:
-                ptop = 1 << (63 - ctlz(pl))
-                if ptop > (nxt & lm) and ptop > (1 << best):
-                    first = 0
     second = moves & ~winners & ~tmask
     return first, second, (moves ^ first) & ~second
 
@@ -638,7 +715,7 @@ def _lead_list(h, moves, seat, trump, killer, out, row, wts):
             b = 1 << c
             x ^= b
             delta = bonus
-            rrank = 14 - popcount(a & ~((b << 1) - 1))
+            rrank = 1 + popcount(a & ~((b << 1) - 1))
             below = a & (b - 1)
             seq = below != 0 and (h[seat] >> (63 - ctlz(below))) & 1 == 1
             win = False
@@ -715,6 +792,88 @@ def _lead_list(h, moves, seat, trump, killer, out, row, wts):
             out[row, k] = c
             n += 1
     return n
+
+
+@njit(inline="always")
+def _second_first(h, moves, seat, trump, lead_card):
+    """Second hand following suit: the card to try first, by DDS's weights.
+
+    The weights tell whether a card can win the trick for the side (it beats
+    the led card and the third hand's, or the fourth hand can), and prefer
+    then the cheapest card that does (ducking when partner, fourth, wins
+    anyway), else the lowest card. Only the first card matters much: the
+    rest are tried from the lowest up.
+    """
+    led = lead_card // 13
+    lm = SUIT_MASK << (13 * led)
+    tm = SUIT_MASK << (13 * trump)
+    leader = (seat + 3) & 3
+    third = h[(seat + 1) & 3]
+    fourth = h[(seat + 2) & 3]
+    c3 = third & lm
+    c4 = fourth & lm
+    max3rd = (63 - ctlz(c3)) % 13 + 2 if c3 else 0
+    min3rd = ctz(c3) % 13 + 2 if c3 else 0
+    maxpd = (63 - ctlz(c4)) % 13 + 2 if c4 else 0
+    minpd = ctz(c4) % 13 + 2 if c4 else 0
+    r0 = lead_card % 13 + 2
+    alive = _alive(h) & lm
+    t3 = third & tm
+    t4 = fourth & tm
+    lead_over = (h[leader] & lm) > c4
+    n = 0
+    bw = 0
+    best = 0
+    x = moves
+    while x != 0:
+        c = 63 - ctlz(x)
+        b = 1 << c
+        x ^= b
+        r = c % 13 + 2
+        rrank = 1 + popcount(alive & ~((b << 1) - 1))
+        below = alive & (b - 1)
+        seq = below != 0 and (h[seat] >> (63 - ctlz(below))) & 1 == 1
+        if led == trump:
+            win = (maxpd > r0 and maxpd > max3rd) or (r > r0 and r > max3rd)
+        elif r > r0 and r > max3rd:
+            win = max3rd != 0 or t3 == 0 or (maxpd == 0 and t4 > t3)
+        elif maxpd > r0 and maxpd > max3rd:
+            win = max3rd != 0 or t3 == 0
+        elif r0 > maxpd and r0 > max3rd and r0 > r:
+            win = maxpd == 0 and t4 != 0 and (max3rd != 0 or t3 == 0 or t4 > t3)
+        else:
+            win = maxpd == 0 and t4 != 0
+        if win:
+            if min3rd > r:
+                w = 40 + rrank
+            elif maxpd > r0 and lead_over:
+                w = 41 + rrank
+            elif r > r0:
+                if r < maxpd:
+                    w = 78 - r
+                elif r > max3rd:
+                    w = 73 - r
+                elif seq:
+                    w = 62 - r
+                else:
+                    w = 49 - r
+            elif maxpd > 0:
+                w = 47 - r
+            else:
+                w = 40 - r
+        elif r < min3rd or r < minpd:
+            w = -9 + rrank
+        elif r < r0:
+            w = -16 + rrank
+        elif seq:
+            w = 22 - r
+        else:
+            w = 10 - r
+        if n == 0 or w > bw:
+            bw = w
+            best = b
+        n += 1
+    return best
 
 
 @njit(cache=True)
@@ -903,6 +1062,13 @@ def _search(
                             to, tosup = _trump_run_tricks(h, trump, 1 - lead_team, wo)
                             if to >= wo:
                                 decided, ret, retw = True, lead_team != team, tosup
+                            elif wl == nrem:
+                                # The leader's team needs every trick: do the
+                                # others hold a trump trick the top trump
+                                # cannot stop?
+                                gsup = _guarded_trump(h, trump, 1 - lead_team)
+                                if gsup != 0:
+                                    decided, ret, retw = True, lead_team != team, gsup
                     if not decided and use_tt and (not kot or lead_team == team):
                         sig = _sig(h, trump, leader, kot)
                         alive = _alive(h)
@@ -918,6 +1084,34 @@ def _search(
                             st[d, _F_K2] = p2
                             st[d, _F_SIG] = sig
                             st[d, _F_TARGET] = wl
+            elif pos == 1 and d > 0:
+                # Second hand whose side needs only this trick: does it win it surely?
+                seat = (leader + 1) & 3
+                side = seat & 1
+                nrem = popcount(h[seat])
+                if side == team:
+                    want = need
+                elif kot:
+                    want = 1
+                else:
+                    want = nrem - need + 1
+                if want <= 1:
+                    led_s = st[d, _F_LED]
+                    lm = SUIT_MASK << (13 * led_s)
+                    tmask = SUIT_MASK << (13 * trump)
+                    third = h[(seat + 1) & 3]
+                    ours = (h[seat] | h[(seat + 2) & 3]) & lm
+                    third_ruffs = led_s != trump and (third & lm) == 0 and (third & tmask) != 0
+                    if not third_ruffs:
+                        if led_s != trump and (
+                            ((h[seat] & lm) == 0 and (h[seat] & tmask) != 0)
+                            or ((h[(seat + 2) & 3] & lm) == 0 and (h[(seat + 2) & 3] & tmask) != 0)
+                        ):
+                            decided, ret, retw = True, side == team, 0
+                        elif ours != 0:
+                            top = 1 << (63 - ctlz(ours))
+                            if top > (1 << st[d, _F_BEST]) and top > (third & lm):
+                                decided, ret, retw = True, side == team, top
             if decided:
                 if d == 0:
                     return ret
@@ -931,6 +1125,11 @@ def _search(
                     st[d, _F_M0] = _lead_list(h, moves, seat, trump, killer[d], lst, d, wts)
                     st[d, _F_M1] = 0
                     st[d, _F_M2] = -1
+                elif pos == 1 and (h[seat] & (SUIT_MASK << (13 * st[d, _F_LED]))) != 0:
+                    first = _second_first(h, moves, seat, trump, ctz(st[d, _F_TCARDS]))
+                    st[d, _F_M0] = first
+                    st[d, _F_M1] = moves ^ first
+                    st[d, _F_M2] = 0
                 elif (h[seat] & (SUIT_MASK << (13 * st[d, _F_LED]))) == 0:
                     st[d, _F_M0] = _void_list(
                         h,
@@ -950,7 +1149,6 @@ def _search(
                 else:
                     m0, m1, m2 = _order(
                         h[(seat + 1) & 3],
-                        h[(seat + 2) & 3],
                         moves,
                         pos,
                         seat,
@@ -958,6 +1156,7 @@ def _search(
                         st[d, _F_BEST],
                         st[d, _F_BSEAT],
                         trump,
+                        _alive(h) | st[d, _F_TCARDS],
                     )
                     st[d, _F_M0] = m0
                     st[d, _F_M1] = m1
@@ -979,10 +1178,10 @@ def _search(
             if c >= 0:
                 h[seat] |= 1 << c
                 wm = retw | st[d, _F_TW]
-                # The card stood for its run of equivalent cards: if the
-                # result rests on any card of the run, it rests on all of it.
+                # The card stood for its run of equivalent cards: if a failure
+                # rests on any card of the run, it rests on all of it.
                 sm = SUIT_MASK << (13 * (c // 13))
-                if wm & sm:
+                if ret != maximize and wm & sm:
                     a = (_alive(h) | st[d, _F_TCARDS]) & sm
                     cp = pext(h[seat] & sm, a)
                     pc = popcount(a & ((1 << c) - 1))

@@ -32,16 +32,38 @@ def _position(rng: np.random.Generator, n: int) -> tuple[np.ndarray, int]:
     return hands, trump
 
 
-def test_quick_tricks_are_never_more_than_the_leaders_side_takes():
-    pytest.importorskip("endplay")
-    rng = np.random.default_rng(31)
-    checked = 0
-    for _ in range(3000):
-        n = int(rng.integers(2, 8))
+def _quick_cases(rng: np.random.Generator, count: int, most: int, kot: bool, trumpy_partner: bool):
+    """``count`` positions of 2 to ``most - 1`` cards a hand with a leader and a question
+    (``want`` tricks), and the quick tricks counted for the leader's side.
+
+    With ``trumpy_partner``, half of them give the leader's partner trumps
+    for its side-suit cards, as far as the others hold trumps to swap.
+    """
+    for _ in range(count):
+        n = int(rng.integers(2, most))
         hands, trump = _position(rng, n)
         leader = int(rng.integers(4))
+        partner = (leader + 2) % 4
+        tm = ((1 << 13) - 1) << (13 * trump)
+        if trumpy_partner and rng.random() < 0.5:
+            for c in cards_of(int(hands[partner] & ~tm)):
+                donors = [s for s in range(4) if s != partner and hands[s] & tm]
+                if not donors:
+                    break
+                s = donors[int(rng.integers(len(donors)))]
+                t = cards_of(int(hands[s] & tm))[0]
+                hands[partner] ^= (1 << c) | (1 << t)
+                hands[s] ^= (1 << c) | (1 << t)
         want = int(rng.integers(1, n + 1))
-        qt, _ = _quick_tricks(hands, trump, leader, False, want)
+        qt, _ = _quick_tricks(hands, trump, leader, kot, want)
+        yield hands, trump, leader, want, qt
+
+
+def test_quick_tricks_are_never_more_than_the_leaders_side_takes():
+    pytest.importorskip("endplay")
+    checked = 0
+    cases = _quick_cases(np.random.default_rng(31), 3000, 8, kot=False, trumpy_partner=False)
+    for hands, trump, leader, want, qt in cases:
         if qt > 0:
             assert most_tricks(hands, trump, leader) >= min(qt, want), (hands, trump, leader)
             checked += 1
@@ -51,27 +73,9 @@ def test_quick_tricks_are_never_more_than_the_leaders_side_takes():
 def test_quick_tricks_in_a_row_are_never_more_than_the_longest_run():
     # Partner holding little but trumps is where a run breaks: partner has to
     # ruff the leader's winner and takes the lead from it.
-    rng = np.random.default_rng(32)
     checked = 0
-    for _ in range(1500):
-        n = int(rng.integers(2, 5))
-        hands, trump = _position(rng, n)
-        leader = int(rng.integers(4))
-        partner = (leader + 2) % 4
-        tm = ((1 << 13) - 1) << (13 * trump)
-        others = [s for s in range(4) if s != partner]
-        if rng.random() < 0.5:
-            # swap partner's side cards for trumps held by the others
-            for c in cards_of(int(hands[partner] & ~tm)):
-                donors = [s for s in others if hands[s] & tm]
-                if not donors:
-                    break
-                s = donors[int(rng.integers(len(donors)))]
-                t = cards_of(int(hands[s] & tm))[0]
-                hands[partner] ^= (1 << c) | (1 << t)
-                hands[s] ^= (1 << c) | (1 << t)
-        want = int(rng.integers(1, n + 1))
-        qt, _ = _quick_tricks(hands, trump, leader, True, want)
+    cases = _quick_cases(np.random.default_rng(32), 1500, 5, kot=True, trumpy_partner=True)
+    for hands, trump, leader, want, qt in cases:
         if qt > 0:
             sets = tuple(frozenset(cards_of(int(m))) for m in hands)
             run = team_run(sets, trump, leader, leader & 1, ())

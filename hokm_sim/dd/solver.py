@@ -821,8 +821,7 @@ def _second_first(h, moves, seat, trump, lead_card):
     t3 = third & tm
     t4 = fourth & tm
     lead_over = (h[leader] & lm) > c4
-    n = 0
-    bw = 0
+    bw = -(1 << 30)  # below every weight: the first card sets it
     best = 0
     x = moves
     while x != 0:
@@ -869,10 +868,9 @@ def _second_first(h, moves, seat, trump, lead_card):
             w = 22 - r
         else:
             w = 10 - r
-        if n == 0 or w > bw:
+        if w > bw:
             bw = w
             best = b
-        n += 1
     return best
 
 

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from hokm_sim.analysis.stats import wilson
+from hokm_sim.analysis.intervals import wilson
 from hokm_sim.bots.registry import resolve
 from hokm_sim.dd.solver import card_values_nb, new_table
 from hokm_sim.engine import kernels as k

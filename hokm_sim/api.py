@@ -410,8 +410,8 @@ def calibrate(
 ) -> CalibrationResult:
     """``name`` against itself on ``runs`` consecutive seeds: how often does the
     check call a false regression (the bounds promise about ``beta``)?"""
+    from hokm_sim.analysis.intervals import wilson
     from hokm_sim.analysis.regress import SprtConfig, sequential
-    from hokm_sim.analysis.stats import wilson
 
     first = _seed(seed)
     cfg = SprtConfig(
@@ -468,13 +468,8 @@ def sprt(
     for ``metric="points"``.
     """
     from hokm_sim.analysis.regress import EXIT_CODES, VERDICTS
-    from hokm_sim.analysis.stats import (
-        gsprt_llr,
-        llr_approx,
-        pair_score,
-        sprt_bounds,
-        sprt_verdict,
-    )
+    from hokm_sim.analysis.scores import pair_score
+    from hokm_sim.analysis.sprt import gsprt_llr, llr_approx, sprt_bounds, sprt_verdict
 
     if metric not in ("wins", "points"):
         raise InputError(f"bad metric {metric!r}: expected 'wins' or 'points'")

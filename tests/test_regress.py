@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from hokm_sim.analysis import stats
+from hokm_sim.analysis import sprt
 from hokm_sim.analysis.regress import SprtConfig, metric_support, sequential
 from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
@@ -75,7 +75,7 @@ def test_self_calibration_never_false_alarms_for_a_deterministic_bot():
 def test_sprt_calculator():
     res = CliRunner().invoke(main, ["sprt", "--wins", "3100,13200,3700"])
     assert res.exit_code == 0 and res.output.startswith("NO REGRESSION")
-    llr = stats.gsprt_llr([3100, 13200, 3700])
+    llr = sprt.gsprt_llr([3100, 13200, 3700])
     assert f"{llr:.4f}" in res.output
     res = CliRunner().invoke(main, ["sprt", "--wins", "3700,13200,3100"])
     assert res.exit_code == 1 and res.output.startswith("REGRESSION")
@@ -164,5 +164,5 @@ def test_gsprt_matches_counts_from_codes():
     runner = Runner(resolve("random"), resolve("longest"))
     res = sequential(runner, SprtConfig(seed=2))
     values = np.array(res.values)
-    assert res.llr == pytest.approx(stats.gsprt_llr(np.array(res.counts), values))
+    assert res.llr == pytest.approx(sprt.gsprt_llr(np.array(res.counts), values))
     assert sum(res.counts) == res.pairs

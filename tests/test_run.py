@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import hokm_sim
-from hokm_sim.analysis import stats
+from hokm_sim.analysis import scores
 from hokm_sim.analysis.comparison import RunConfig, execute
 from hokm_sim.analysis.summary import summarize
 from hokm_sim.cli import main
@@ -51,7 +51,7 @@ def test_summary_counts_are_consistent(small):
 def test_pair_statistics_match_stats_module(small):
     d = small.data
     pc = d["pair_counts"]
-    ps = stats.pair_score([pc["LL"], pc["split"], pc["WW"]])
+    ps = scores.pair_score([pc["LL"], pc["split"], pc["WW"]])
     assert d["elo"]["value"] == pytest.approx(ps.elo.value)
     assert d["nelo"]["value"] == pytest.approx(ps.nelo.value)
     assert d["los"] == pytest.approx(ps.los)

@@ -1,4 +1,7 @@
-"""Tests of hokm_sim.analysis.stats: hand-computed values, library cross-checks, edge cases."""
+"""The statistics of ``analysis.intervals``, ``scores``, ``sprt`` and ``ratings``.
+
+Hand-computed values, library cross-checks, edge cases.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +16,8 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from hokm_sim.analysis import stats as hs
-from hokm_sim.analysis.stats import Estimate
+from hokm_sim.analysis import intervals, ratings, scores, sprt
+from hokm_sim.analysis.intervals import Estimate
 
 Z975 = float(sps.norm.ppf(0.975))
 LN10 = math.log(10.0)
@@ -51,15 +54,15 @@ def test_estimate_flags_and_json() -> None:
 
 def test_wilson_hand_computed() -> None:
     # 0/10: high = (z²/10) / (1 + z²/10) = 0.38416 / 1.38416
-    e = hs.wilson(0, 10)
+    e = intervals.wilson(0, 10)
     assert (e.value, e.low) == (0.0, 0.0)
     assert e.high == pytest.approx(0.38416 / 1.38416, abs=1e-12)
     assert e.high == pytest.approx(0.277540, abs=1e-6)
-    e = hs.wilson(10, 10)
+    e = intervals.wilson(10, 10)
     assert (e.value, e.high) == (1.0, 1.0)
     assert e.low == pytest.approx(1.0 - 0.38416 / 1.38416, abs=1e-12)
     # 5/10: centre 1/2, half = 1.96 sqrt(0.025 + 0.009604) / 1.38416
-    e = hs.wilson(5, 10)
+    e = intervals.wilson(5, 10)
     half = 1.96 * math.sqrt(0.025 + 0.009604) / 1.38416
     assert e.low == pytest.approx(0.5 - half, abs=1e-12)
     assert e.high == pytest.approx(0.5 + half, abs=1e-12)
@@ -70,27 +73,27 @@ def test_wilson_hand_computed() -> None:
 @pytest.mark.parametrize(("k", "n"), [(0, 10), (10, 10), (5, 10), (1, 3), (37, 200), (999, 1000)])
 def test_wilson_matches_statsmodels(k: int, n: int) -> None:
     low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
-    e = hs.wilson(k, n, z=Z975)
+    e = intervals.wilson(k, n, z=Z975)
     assert e.low == pytest.approx(low, abs=1e-12)
     assert e.high == pytest.approx(high, abs=1e-12)
-    e196 = hs.wilson(k, n)  # z = 1.96 vs 1.959964: differences of order 1e-5
+    e196 = intervals.wilson(k, n)  # z = 1.96 vs 1.959964: differences of order 1e-5
     assert e196.low == pytest.approx(low, abs=1e-4)
     assert e196.high == pytest.approx(high, abs=1e-4)
 
 
 def test_wilson_empty_and_invalid() -> None:
-    e = hs.wilson(0, 0)
+    e = intervals.wilson(0, 0)
     assert not e.estimable and e.n == 0
     with pytest.raises(ValueError):
-        hs.wilson(3, 2)
+        intervals.wilson(3, 2)
     with pytest.raises(ValueError):
-        hs.wilson(-1, 2)
+        intervals.wilson(-1, 2)
 
 
 @given(st.integers(0, 10**7), st.integers(0, 10**7), st.floats(0.1, 4.0))
 def test_wilson_contains_p_within_unit_interval(a: int, b: int, z: float) -> None:
     k, n = min(a, b), max(a, b)
-    e = hs.wilson(k, n, z=z)
+    e = intervals.wilson(k, n, z=z)
     if n == 0:
         assert not e.estimable
         return
@@ -99,26 +102,26 @@ def test_wilson_contains_p_within_unit_interval(a: int, b: int, z: float) -> Non
 
 
 def test_mcnemar() -> None:
-    assert hs.mcnemar(0, 0) == 1.0
-    assert hs.mcnemar(7, 2) == pytest.approx(sps.binomtest(7, 9, 0.5).pvalue)
-    assert hs.mcnemar(7, 2) == hs.mcnemar(2, 7)
+    assert intervals.mcnemar(0, 0) == 1.0
+    assert intervals.mcnemar(7, 2) == pytest.approx(sps.binomtest(7, 9, 0.5).pvalue)
+    assert intervals.mcnemar(7, 2) == intervals.mcnemar(2, 7)
     # 0 of 5 discordant pairs: 2 * (1/2)^5
-    assert hs.mcnemar(0, 5) == pytest.approx(2 / 32)
+    assert intervals.mcnemar(0, 5) == pytest.approx(2 / 32)
     with pytest.raises(ValueError):
-        hs.mcnemar(-1, 3)
+        intervals.mcnemar(-1, 3)
 
 
 def test_paired_rate_difference() -> None:
-    e = hs.paired_rate_difference(30, 10, 100)
+    e = intervals.paired_rate_difference(30, 10, 100)
     d = 0.2
     se = math.sqrt((0.4 - d * d) / 100)
     assert e.value == pytest.approx(d)
     assert e.half_width == pytest.approx(1.96 * se)
-    none = hs.paired_rate_difference(0, 0, 50)
+    none = intervals.paired_rate_difference(0, 0, 50)
     assert none.value == 0.0 and not none.has_interval
-    assert not hs.paired_rate_difference(0, 0, 0).estimable
+    assert not intervals.paired_rate_difference(0, 0, 0).estimable
     with pytest.raises(ValueError):
-        hs.paired_rate_difference(3, 3, 5)
+        intervals.paired_rate_difference(3, 3, 5)
 
 
 # ---------------------------------------------------------------------------
@@ -129,7 +132,7 @@ def test_paired_rate_difference() -> None:
 def test_pair_score_hand_computed_small() -> None:
     # (LL, split, WW) = (1, 2, 3): s = 4/6; squared deviations 4/9, 2 * 1/36, 3 * 1/9
     # sum 5/6, sample variance (ddof 1) 1/6; standard error sqrt(1/6 / 6) = 1/6.
-    ps = hs.pair_score([1, 2, 3])
+    ps = scores.pair_score([1, 2, 3])
     assert ps.n == 6
     assert ps.score.value == pytest.approx(2 / 3)
     assert ps.variance == pytest.approx(1 / 6)
@@ -152,7 +155,7 @@ def test_pair_score_matches_stats_md_formulas() -> None:
     samples = np.repeat([0.0, 0.5, 1.0], counts)
     n = samples.size
     s, var = samples.mean(), samples.var(ddof=1)
-    ps = hs.pair_score(counts)
+    ps = scores.pair_score(counts)
     se = math.sqrt(var / n)
     assert ps.score.value == pytest.approx(s)
     assert ps.variance == pytest.approx(var)
@@ -165,18 +168,18 @@ def test_pair_score_matches_stats_md_formulas() -> None:
     assert ps.score.low < ps.score.value < ps.score.high
     assert ps.elo.low < ps.elo.value < ps.elo.high
     # ddof=0 is the empirical distribution's variance
-    assert hs.pair_score(counts, ddof=0).variance == pytest.approx(samples.var())
+    assert scores.pair_score(counts, ddof=0).variance == pytest.approx(samples.var())
 
 
 def test_elo_symmetric_around_half() -> None:
     for s in (0.01, 0.2, 0.37, 0.5, 0.64, 0.999):
-        assert hs.elo_from_score(1 - s) == pytest.approx(-hs.elo_from_score(s), abs=1e-9)
-        assert hs.elo_from_score(s) == pytest.approx(literal_elo(s))
-        assert hs.score_from_elo(hs.elo_from_score(s)) == pytest.approx(s)
-    assert hs.elo_from_score(0.5) == 0.0
-    assert hs.elo_from_score(1.0) == math.inf and hs.elo_from_score(0.0) == -math.inf
-    assert math.isnan(hs.elo_from_score(1.5)) and math.isnan(hs.elo_from_score(math.nan))
-    a, b = hs.pair_score([30, 50, 20]), hs.pair_score([20, 50, 30])
+        assert scores.elo_from_score(1 - s) == pytest.approx(-scores.elo_from_score(s), abs=1e-9)
+        assert scores.elo_from_score(s) == pytest.approx(literal_elo(s))
+        assert scores.score_from_elo(scores.elo_from_score(s)) == pytest.approx(s)
+    assert scores.elo_from_score(0.5) == 0.0
+    assert scores.elo_from_score(1.0) == math.inf and scores.elo_from_score(0.0) == -math.inf
+    assert math.isnan(scores.elo_from_score(1.5)) and math.isnan(scores.elo_from_score(math.nan))
+    a, b = scores.pair_score([30, 50, 20]), scores.pair_score([20, 50, 30])
     assert a.elo.value == pytest.approx(-b.elo.value)
     assert a.elo.low == pytest.approx(-b.elo.high)
     assert a.nelo.value == pytest.approx(-b.nelo.value)
@@ -188,8 +191,8 @@ def test_elo_symmetric_around_half() -> None:
     [[0, 0, 0], [], [0, 0, 10], [10, 0, 0], [0, 10, 0], [0, 0, 1], [1, 0, 0], [0, 1, 0], [1, 0, 1]],
 )
 def test_pair_score_extremes_do_not_crash(counts: list[int]) -> None:
-    values = hs.HAND_WIN_VALUES if counts else []
-    ps = hs.pair_score(counts, values)
+    values = scores.HAND_WIN_VALUES if counts else []
+    ps = scores.pair_score(counts, values)
     json.dumps(ps.to_dict(), allow_nan=False)
     n = sum(counts)
     assert ps.n == n
@@ -204,32 +207,32 @@ def test_pair_score_extremes_do_not_crash(counts: list[int]) -> None:
 
 
 def test_pair_score_all_wins_is_clamped_not_infinite() -> None:
-    ps = hs.pair_score([0, 0, 10])
+    ps = scores.pair_score([0, 0, 10])
     assert ps.elo_clamped and ps.score.value == 1.0
     assert ps.elo.value == pytest.approx(literal_elo(1 - 1 / 40))
     assert ps.los == 1.0
-    lost = hs.pair_score([10, 0, 0])
+    lost = scores.pair_score([10, 0, 0])
     assert lost.elo.value == pytest.approx(-ps.elo.value) and lost.los == 0.0
-    split = hs.pair_score([0, 10, 0])
+    split = scores.pair_score([0, 10, 0])
     assert split.elo.value == 0.0 and split.los == 0.5 and not split.elo_clamped
     # With some variance the upper end is clamped to the same bound as a perfect score.
-    ps = hs.pair_score([0, 1, 9])
+    ps = scores.pair_score([0, 1, 9])
     assert ps.elo.high == pytest.approx(literal_elo(1 - 1 / 40))
     assert not ps.elo_clamped
 
 
 def test_pair_score_invalid_input() -> None:
     with pytest.raises(ValueError):
-        hs.pair_score([1, 2])
+        scores.pair_score([1, 2])
     with pytest.raises(ValueError):
-        hs.pair_score([1, -2, 3])
+        scores.pair_score([1, -2, 3])
     with pytest.raises(ValueError):
-        hs.pair_score([1, 2], [0.0, 2.0])
+        scores.pair_score([1, 2], [0.0, 2.0])
 
 
 @given(st.lists(st.integers(0, 10**6), min_size=3, max_size=3))
 def test_pair_score_never_crashes_and_orders(counts: list[int]) -> None:
-    ps = hs.pair_score(counts)
+    ps = scores.pair_score(counts)
     json.dumps(ps.to_dict(), allow_nan=False)
     if ps.score.has_interval:
         assert ps.score.low <= ps.score.value <= ps.score.high
@@ -241,13 +244,13 @@ def test_pair_score_never_crashes_and_orders(counts: list[int]) -> None:
 
 
 def test_nelo_helpers() -> None:
-    assert hs.nelo(0.6, 0.02) == pytest.approx(0.1 / math.sqrt(0.04) * 800 / LN10)
-    assert math.isnan(hs.nelo(0.6, 0.0)) and math.isnan(hs.nelo(0.6, math.nan))
+    assert scores.nelo(0.6, 0.02) == pytest.approx(0.1 / math.sqrt(0.04) * 800 / LN10)
+    assert math.isnan(scores.nelo(0.6, 0.0)) and math.isnan(scores.nelo(0.6, math.nan))
     for ne in (-3.0, 0.0, 7.5):
-        assert hs.nelo(hs.nelo_to_score(ne, 0.1), 0.1) == pytest.approx(ne)
-    assert hs.nelo_to_score(5.0, 0.0) == 0.5
-    assert hs.los(0.6, 0.1, 10) == pytest.approx(sps.norm.cdf(0.1 / math.sqrt(0.01)))
-    assert math.isnan(hs.los(0.6, 0.1, 0))
+        assert scores.nelo(scores.nelo_to_score(ne, 0.1), 0.1) == pytest.approx(ne)
+    assert scores.nelo_to_score(5.0, 0.0) == 0.5
+    assert scores.los(0.6, 0.1, 10) == pytest.approx(sps.norm.cdf(0.1 / math.sqrt(0.01)))
+    assert math.isnan(scores.los(0.6, 0.1, 0))
 
 
 # ---------------------------------------------------------------------------
@@ -266,7 +269,7 @@ def _swing_table() -> np.ndarray:
 
 
 def test_points_variance_reduction_constructed_table() -> None:
-    ps = hs.points_stats(_swing_table(), (-1, 1))
+    ps = scores.points_stats(_swing_table(), (-1, 1))
     # var(x1) = var(x2) = 100/99, D is 0 (80), +2 (10), -2 (10): var(D) = 80/99
     assert ps.n == 100
     assert ps.var_x1 == pytest.approx(100 / 99) and ps.var_x2 == pytest.approx(100 / 99)
@@ -287,7 +290,7 @@ def test_points_stats_against_samples() -> None:
     x1 = np.repeat(xv[i1], j.ravel().astype(int))
     x2 = np.repeat(xv[i2], j.ravel().astype(int))
     d = x1 + x2
-    ps = hs.points_stats(j, xv)
+    ps = scores.points_stats(j, xv)
     assert ps.mean_d.value == pytest.approx(d.mean())
     assert ps.mean_per_hand.value == pytest.approx(np.concatenate([x1, x2]).mean())
     assert ps.mean_x1 == pytest.approx(x1.mean()) and ps.mean_x2 == pytest.approx(x2.mean())
@@ -298,32 +301,32 @@ def test_points_stats_against_samples() -> None:
 
 
 def test_points_stats_degenerate() -> None:
-    empty = hs.points_stats(np.zeros((6, 6)))
+    empty = scores.points_stats(np.zeros((6, 6)))
     assert empty.n == 0 and not empty.mean_d.estimable and math.isnan(empty.variance_reduction)
     one = np.zeros((6, 6))
     one[5, 0] = 1  # +3 then -3
-    single = hs.points_stats(one)
+    single = scores.points_stats(one)
     assert single.mean_d.value == 0.0 and not single.mean_d.has_interval
-    same = hs.points_stats(one * 50)  # D = 0 every time: no spread
+    same = scores.points_stats(one * 50)  # D = 0 every time: no spread
     assert not same.mean_d.has_interval and math.isnan(same.variance_reduction)
     for p in (empty, single, same):
         json.dumps(p.to_dict(), allow_nan=False)
     with pytest.raises(ValueError):
-        hs.points_stats(np.zeros((3, 3)))
+        scores.points_stats(np.zeros((3, 3)))
 
 
 def test_points_pair_distribution() -> None:
     xv = (-3, -2, -1, 1, 2, 3)
     j = np.arange(36, dtype=float).reshape(6, 6)
-    counts, values = hs.points_pair_distribution(j, xv)
+    counts, values = scores.points_pair_distribution(j, xv)
     assert values.size == 13 and counts.sum() == j.sum()
     assert values == pytest.approx((np.arange(-6, 7) + 6) / 12)
     assert counts[0] == j[0, 0] and counts[12] == j[5, 5]
     assert counts[6] == sum(j[i, 5 - i] for i in range(6))  # D = 0
-    ps = hs.pair_score(counts, values)
-    assert ps.score.value == pytest.approx((hs.points_stats(j, xv).mean_d.value + 6) / 12)
+    ps = scores.pair_score(counts, values)
+    assert ps.score.value == pytest.approx((scores.points_stats(j, xv).mean_d.value + 6) / 12)
     with pytest.raises(ValueError):
-        hs.points_pair_distribution(np.ones((2, 2)), (0.5, 1))
+        scores.points_pair_distribution(np.ones((2, 2)), (0.5, 1))
 
 
 # ---------------------------------------------------------------------------
@@ -333,10 +336,10 @@ def test_points_pair_distribution() -> None:
 
 def test_bootstrap_mean_reproducible_and_close_to_normal() -> None:
     counts, values = [60, 90, 50], [0.0, 0.5, 1.0]
-    a = hs.bootstrap_pairs(counts, values, seed=3, n_resamples=4000)
-    b = hs.bootstrap_pairs(counts, values, seed=3, n_resamples=4000)
+    a = intervals.bootstrap_pairs(counts, values, seed=3, n_resamples=4000)
+    b = intervals.bootstrap_pairs(counts, values, seed=3, n_resamples=4000)
     assert a == b
-    ps = hs.pair_score(counts)
+    ps = scores.pair_score(counts)
     assert a.value == pytest.approx(ps.score.value)
     assert a.half_width == pytest.approx(ps.score.half_width, rel=0.1)
     assert a.low < a.value < a.high
@@ -350,20 +353,20 @@ def test_bootstrap_ratio_statistic() -> None:
     def ratio(rows: np.ndarray) -> float:
         return float(rows[:, 0].sum() / rows[:, 1].sum())
 
-    e = hs.bootstrap_pairs(counts, values, ratio, n_resamples=2000, seed=1)
+    e = intervals.bootstrap_pairs(counts, values, ratio, n_resamples=2000, seed=1)
     samples = np.repeat(values, counts, axis=0)
     assert e.value == pytest.approx(ratio(samples))
     assert e.has_interval and e.low < e.value < e.high and e.n == 57
 
 
 def test_bootstrap_degenerate() -> None:
-    assert not hs.bootstrap_pairs([0, 0, 0], [0, 0.5, 1]).estimable
-    one = hs.bootstrap_pairs([0, 1, 0], [0, 0.5, 1])
+    assert not intervals.bootstrap_pairs([0, 0, 0], [0, 0.5, 1]).estimable
+    one = intervals.bootstrap_pairs([0, 1, 0], [0, 0.5, 1])
     assert one.value == 0.5 and not one.has_interval
-    same = hs.bootstrap_pairs([0, 0, 40], [0, 0.5, 1])
+    same = intervals.bootstrap_pairs([0, 0, 40], [0, 0.5, 1])
     assert same.value == 1.0 and not same.has_interval
     with pytest.raises(ValueError):
-        hs.bootstrap_pairs([1, 1], [[0, 1], [1, 1]])
+        intervals.bootstrap_pairs([1, 1], [[0, 1], [1, 1]])
 
 
 # ---------------------------------------------------------------------------
@@ -372,25 +375,25 @@ def test_bootstrap_degenerate() -> None:
 
 
 def test_sprt_bounds() -> None:
-    a, b = hs.sprt_bounds(0.05, 0.05)
+    a, b = sprt.sprt_bounds(0.05, 0.05)
     assert a == pytest.approx(-2.944, abs=5e-4) and b == pytest.approx(2.944, abs=5e-4)
     assert a == pytest.approx(math.log(0.05 / 0.95)) and b == -a
-    a, b = hs.sprt_bounds(0.01, 0.1)
+    a, b = sprt.sprt_bounds(0.01, 0.1)
     assert a == pytest.approx(math.log(0.1 / 0.99)) and b == pytest.approx(math.log(0.9 / 0.01))
     for bad in ((0.0, 0.05), (0.5, 0.6), (1.2, 0.1)):
         with pytest.raises(ValueError):
-            hs.sprt_bounds(*bad)
+            sprt.sprt_bounds(*bad)
 
 
 def test_sprt_verdict() -> None:
-    a, b = hs.sprt_bounds()
-    assert hs.sprt_verdict(-3.0, a, b) == "H0"
-    assert hs.sprt_verdict(a, a, b) == "H0"
-    assert hs.sprt_verdict(3.0, a, b) == "H1"
-    assert hs.sprt_verdict(0.1, a, b) == "continue"
-    assert hs.sprt_verdict(0.1, a, b, at_cap=True) == "inconclusive"
-    assert hs.sprt_verdict(3.0, a, b, at_cap=True) == "H1"
-    assert hs.sprt_verdict(math.nan, a, b) == "continue"
+    a, b = sprt.sprt_bounds()
+    assert sprt.sprt_verdict(-3.0, a, b) == "H0"
+    assert sprt.sprt_verdict(a, a, b) == "H0"
+    assert sprt.sprt_verdict(3.0, a, b) == "H1"
+    assert sprt.sprt_verdict(0.1, a, b) == "continue"
+    assert sprt.sprt_verdict(0.1, a, b, at_cap=True) == "inconclusive"
+    assert sprt.sprt_verdict(3.0, a, b, at_cap=True) == "H1"
+    assert sprt.sprt_verdict(math.nan, a, b) == "continue"
 
 
 def _golden_max(f, lo: float, hi: float, iters: int = 300) -> float:
@@ -470,7 +473,7 @@ def _hand_llr_three(counts: list[int], nelo0: float, nelo1: float) -> float:
 def test_gsprt_matches_hand_computation(counts: list[int]) -> None:
     for nelo0, nelo1 in ((-3.0, 0.0), (-10.0, 5.0), (-40.0, 0.0)):
         expected = _hand_llr_three(counts, nelo0, nelo1)
-        got = hs.gsprt_llr(counts, hs.HAND_WIN_VALUES, nelo0, nelo1)
+        got = sprt.gsprt_llr(counts, scores.HAND_WIN_VALUES, nelo0, nelo1)
         assert got == pytest.approx(expected, rel=1e-7, abs=1e-9)
 
 
@@ -481,7 +484,7 @@ def test_gsprt_two_point_support_closed_form() -> None:
         p = (w if w else 1e-3) / ((w if w else 1e-3) + (l_ if l_ else 1e-3))
         s0, s1 = (0.5 + t / (2 * math.sqrt(1 + t * t)) for t in (_t_of(-3.0), _t_of(0.0)))
         expected = (w + l_) * (p * math.log(s1 / s0) + (1 - p) * math.log((1 - s1) / (1 - s0)))
-        assert hs.gsprt_llr([l_, w], [0.0, 1.0]) == pytest.approx(expected, rel=1e-9)
+        assert sprt.gsprt_llr([l_, w], [0.0, 1.0]) == pytest.approx(expected, rel=1e-9)
 
 
 def test_gsprt_fit_has_the_hypothesised_t_value() -> None:
@@ -491,7 +494,7 @@ def test_gsprt_fit_has_the_hypothesised_t_value() -> None:
         reg = np.where(np.array(counts) > 0, counts, 1e-3)
         p = reg / reg.sum()
         for ne in (-3.0, 0.0, 40.0, -1000.0):
-            q = hs._mle_t_value(p, values, _t_of(ne))
+            q = sprt._mle_t_value(p, values, _t_of(ne))
             mu = float(q @ values)
             assert q.sum() == pytest.approx(1.0, abs=1e-12) and np.all(q > 0)
             assert (mu - 0.5) / math.sqrt(float(q @ (values - mu) ** 2)) == pytest.approx(
@@ -531,7 +534,7 @@ def _regularised_total(counts: list[int]) -> float:
 def test_gsprt_matches_fishtest_pentanomial(
     counts: list[int], nelo0: float, nelo1: float, fishtest: float
 ) -> None:
-    ours = hs.gsprt_llr(counts, _V5, nelo0, nelo1) * _regularised_total(counts) / sum(counts)
+    ours = sprt.gsprt_llr(counts, _V5, nelo0, nelo1) * _regularised_total(counts) / sum(counts)
     assert ours == pytest.approx(fishtest, rel=1e-9)
 
 
@@ -554,8 +557,8 @@ def test_gsprt_matches_fishtest_hand_wins(
     counts: list[int], fishtest: float, fishtest_alt: float
 ) -> None:
     scale = _regularised_total(counts) / sum(counts)
-    assert hs.gsprt_llr(counts) * scale == pytest.approx(fishtest, rel=1e-9)
-    assert hs.llr_approx(counts) * scale == pytest.approx(fishtest_alt, rel=1e-9)
+    assert sprt.gsprt_llr(counts) * scale == pytest.approx(fishtest, rel=1e-9)
+    assert sprt.llr_approx(counts) * scale == pytest.approx(fishtest_alt, rel=1e-9)
 
 
 @pytest.mark.parametrize(
@@ -579,51 +582,51 @@ def test_gsprt_matches_fishtest_hand_wins(
 def test_gsprt_matches_fishtest_points(
     counts: list[int], nelo0: float, nelo1: float, fishtest: float
 ) -> None:
-    ours = hs.gsprt_llr(counts, _V13, nelo0, nelo1) * _regularised_total(counts) / sum(counts)
+    ours = sprt.gsprt_llr(counts, _V13, nelo0, nelo1) * _regularised_total(counts) / sum(counts)
     assert ours == pytest.approx(fishtest, rel=1e-9)
 
 
 def test_gsprt_near_fishtest_ten_step_fit() -> None:
     # fishtest as shipped (at most 10 fixed-point steps) on the single-bin case above.
     counts = [0] * 6 + [500] + [0] * 6
-    ours = hs.gsprt_llr(counts, _V13) * _regularised_total(counts) / 500
+    ours = sprt.gsprt_llr(counts, _V13) * _regularised_total(counts) / 500
     assert ours == pytest.approx(0.06634995271025369, rel=1e-4)
 
 
 def test_gsprt_extremes() -> None:
-    a, b = hs.sprt_bounds()
+    a, b = sprt.sprt_bounds()
     # All losses: a regression far beyond the bound (STATS.md: about -121), where the
     # approximation, like the old mean form, sees almost nothing.
-    loss = hs.gsprt_llr([10000, 0, 0])
+    loss = sprt.gsprt_llr([10000, 0, 0])
     assert loss == pytest.approx(-121.36445, abs=1e-4)
-    assert loss < 40 * a and hs.sprt_verdict(loss, a, b) == "H0"
-    assert abs(hs.llr_approx([10000, 0, 0])) < 0.1
+    assert loss < 40 * a and sprt.sprt_verdict(loss, a, b) == "H0"
+    assert abs(sprt.llr_approx([10000, 0, 0])) < 0.1
     # All wins: no regression, just as far beyond the other bound.
-    win = hs.gsprt_llr([0, 0, 10000])
+    win = sprt.gsprt_llr([0, 0, 10000])
     assert win == pytest.approx(122.85550, abs=1e-4)
-    assert hs.sprt_verdict(win, a, b) == "H1"
+    assert sprt.sprt_verdict(win, a, b) == "H1"
     # All splits: t = 0, as H1 says, but little evidence against H0; undecided.
-    split = hs.gsprt_llr([0, 10000, 0])
-    assert 0 < split < b and hs.sprt_verdict(split, a, b) == "continue"
+    split = sprt.gsprt_llr([0, 10000, 0])
+    assert 0 < split < b and sprt.sprt_verdict(split, a, b) == "continue"
     assert split == pytest.approx(1.4841263, rel=1e-6)
-    assert 0 < hs.gsprt_llr([0, 100, 0]) < 0.02
+    assert 0 < sprt.gsprt_llr([0, 100, 0]) < 0.02
     # Tiny N: finite, small, and of the right sign.
-    assert hs.gsprt_llr([1, 0, 0]) == pytest.approx(-0.0121302 / 1.002, rel=1e-5)  # true N = 1
-    assert 0 < hs.gsprt_llr([0, 0, 1]) < 0.02
-    assert 0 <= hs.gsprt_llr([0, 1, 0]) < 0.02
-    assert hs.gsprt_llr([0, 0, 0]) == 0.0 and hs.llr_approx([0, 0, 0]) == 0.0
+    assert sprt.gsprt_llr([1, 0, 0]) == pytest.approx(-0.0121302 / 1.002, rel=1e-5)  # true N = 1
+    assert 0 < sprt.gsprt_llr([0, 0, 1]) < 0.02
+    assert 0 <= sprt.gsprt_llr([0, 1, 0]) < 0.02
+    assert sprt.gsprt_llr([0, 0, 0]) == 0.0 and sprt.llr_approx([0, 0, 0]) == 0.0
     # More of the same evidence moves the LLR further, nearly in proportion.
-    assert hs.gsprt_llr([20000, 0, 0]) == pytest.approx(2 * loss, rel=1e-3)
+    assert sprt.gsprt_llr([20000, 0, 0]) == pytest.approx(2 * loss, rel=1e-3)
 
 
 def test_gsprt_single_nonzero_bin_points() -> None:
     # One D value only: below 1/2 a regression, above it no regression, at D = 0 undecided.
-    a, b = hs.sprt_bounds()
+    a, b = sprt.sprt_bounds()
     for i in range(13):
         counts = [0] * 13
         counts[i] = 1000
-        llr = hs.gsprt_llr(counts, _V13)
-        assert math.isfinite(llr) and math.isfinite(hs.llr_approx(counts, _V13))
+        llr = sprt.gsprt_llr(counts, _V13)
+        assert math.isfinite(llr) and math.isfinite(sprt.llr_approx(counts, _V13))
         if i < 6:
             assert llr < a
         elif i > 6:
@@ -635,12 +638,12 @@ def test_gsprt_single_nonzero_bin_points() -> None:
 @pytest.mark.parametrize(
     ("counts", "values"),
     [
-        ([4900, 10150, 4950], hs.HAND_WIN_VALUES),
-        ([2500, 5000, 2500], hs.HAND_WIN_VALUES),
-        ([2600, 4950, 2450], hs.HAND_WIN_VALUES),
-        ([1000, 5000, 1100], hs.HAND_WIN_VALUES),
-        ([3100, 13200, 3700], hs.HAND_WIN_VALUES),
-        ([2000, 5000, 3000], hs.HAND_WIN_VALUES),
+        ([4900, 10150, 4950], scores.HAND_WIN_VALUES),
+        ([2500, 5000, 2500], scores.HAND_WIN_VALUES),
+        ([2600, 4950, 2450], scores.HAND_WIN_VALUES),
+        ([1000, 5000, 1100], scores.HAND_WIN_VALUES),
+        ([3100, 13200, 3700], scores.HAND_WIN_VALUES),
+        ([2000, 5000, 3000], scores.HAND_WIN_VALUES),
         (
             [30, 90, 250, 400, 900, 1200, 1500, 1250, 880, 420, 260, 80, 35],
             _V13,
@@ -650,8 +653,8 @@ def test_gsprt_single_nonzero_bin_points() -> None:
 )
 def test_gsprt_close_to_approximation(counts: list[int], values: tuple[float, ...]) -> None:
     # STATS.md's approximation (N/2) ln((1 + (t - t0)²) / (1 + (t - t1)²)) on moderate counts.
-    exact = hs.gsprt_llr(counts, values)
-    approx = hs.llr_approx(counts, values)
+    exact = sprt.gsprt_llr(counts, values)
+    approx = sprt.llr_approx(counts, values)
     assert abs(exact) > 0.1  # not a vacuous comparison
     assert exact == pytest.approx(approx, rel=0.02)
 
@@ -660,40 +663,40 @@ def test_llr_approx_is_the_stats_md_formula() -> None:
     counts = [3100, 13200, 3700]
     n = sum(counts)
     p = np.array(counts) / n
-    a = np.array(hs.HAND_WIN_VALUES)
+    a = np.array(scores.HAND_WIN_VALUES)
     mu = float(p @ a)
     t = (mu - 0.5) / math.sqrt(float(p @ (a - mu) ** 2))
     t0, t1 = _t_of(-3.0), _t_of(0.0)
     expected = n / 2 * math.log((1 + (t - t0) ** 2) / (1 + (t - t1) ** 2))
-    assert hs.llr_approx(counts) == pytest.approx(expected, rel=1e-12)
+    assert sprt.llr_approx(counts) == pytest.approx(expected, rel=1e-12)
 
 
 def test_gsprt_sign() -> None:
     # Better than H1: positive and growing with N; worse than H0: negative.
     good = [2000, 5000, 3000]
-    assert hs.gsprt_llr(good) > 0
-    assert hs.gsprt_llr([4 * c for c in good]) > 4 * 0.99 * hs.gsprt_llr(good)
+    assert sprt.gsprt_llr(good) > 0
+    assert sprt.gsprt_llr([4 * c for c in good]) > 4 * 0.99 * sprt.gsprt_llr(good)
     bad = [3000, 5000, 2000]
-    assert hs.gsprt_llr(bad) < 0
+    assert sprt.gsprt_llr(bad) < 0
     # Halfway between t0 and t1 the two hypotheses fit equally well.
-    s_mid = hs.gsprt_llr([2500, 5000, 2500], nelo0=-3, nelo1=3)
+    s_mid = sprt.gsprt_llr([2500, 5000, 2500], nelo0=-3, nelo1=3)
     assert abs(s_mid) < 1e-6
     # Swapping the hypotheses negates the LLR.
-    assert hs.gsprt_llr(good, nelo0=0, nelo1=-3) == pytest.approx(-hs.gsprt_llr(good))
+    assert sprt.gsprt_llr(good, nelo0=0, nelo1=-3) == pytest.approx(-sprt.gsprt_llr(good))
     # Mirroring the counts (A and B swap roles) and the hypotheses leaves it unchanged.
-    assert hs.gsprt_llr(good[::-1], nelo0=3, nelo1=0) == pytest.approx(hs.gsprt_llr(good))
+    assert sprt.gsprt_llr(good[::-1], nelo0=3, nelo1=0) == pytest.approx(sprt.gsprt_llr(good))
 
 
 @pytest.mark.parametrize(
     "counts", [[0, 0, 0], [0, 7, 0], [5, 0, 0], [0, 0, 10**9], [1, 0, 0], [10**9, 1, 10**9]]
 )
 def test_gsprt_degenerate_counts(counts: list[int]) -> None:
-    llr = hs.gsprt_llr(counts)
-    assert math.isfinite(llr) and math.isfinite(hs.llr_approx(counts))
+    llr = sprt.gsprt_llr(counts)
+    assert math.isfinite(llr) and math.isfinite(sprt.llr_approx(counts))
     if sum(counts) == 0:
         assert llr == 0.0
-    assert hs.gsprt_llr([0], [0.5]) == 0.0  # single support value: nothing to test
-    assert hs.gsprt_llr([5], [1.0]) == 0.0
+    assert sprt.gsprt_llr([0], [0.5]) == 0.0  # single support value: nothing to test
+    assert sprt.gsprt_llr([5], [1.0]) == 0.0
 
 
 def test_gsprt_wide_hypotheses() -> None:
@@ -701,44 +704,44 @@ def test_gsprt_wide_hypotheses() -> None:
     # the fit starts again from the two-point distribution, or walks to t.
     for counts in ([10, 10, 10], [10000, 0, 0], [0, 10000, 0], [0, 0, 7], [3100, 13200, 3700]):
         for nelo0, nelo1 in ((-1000.0, 0.0), (-300.0, 0.0), (0.0, 1000.0), (-100.0, 200.0)):
-            llr = hs.gsprt_llr(counts, nelo0=nelo0, nelo1=nelo1)
+            llr = sprt.gsprt_llr(counts, nelo0=nelo0, nelo1=nelo1)
             assert llr == pytest.approx(_hand_llr_three(counts, nelo0, nelo1), rel=1e-6), counts
     # The data sit near nElo 0: H1 nElo 0 beats H0 nElo -1000 by a wide margin.
-    assert hs.gsprt_llr([10, 10, 10], nelo0=-1000.0, nelo1=0.0) > 40
+    assert sprt.gsprt_llr([10, 10, 10], nelo0=-1000.0, nelo1=0.0) > 40
     # Points, one D value only, and bounds of thousands.
     for i in range(13):
         counts = [0] * 13
         counts[i] = 10**7
-        assert math.isfinite(hs.gsprt_llr(counts, _V13, -3000.0, 3000.0))
+        assert math.isfinite(sprt.gsprt_llr(counts, _V13, -3000.0, 3000.0))
 
 
 def test_gsprt_invalid_input() -> None:
     with pytest.raises(ValueError):
-        hs.gsprt_llr([1, 2, 3], [0.0, 0.5, 0.5])
+        sprt.gsprt_llr([1, 2, 3], [0.0, 0.5, 0.5])
     with pytest.raises(ValueError):
-        hs.gsprt_llr([1, 2, 3], [0.0, 0.5, 1.5])
+        sprt.gsprt_llr([1, 2, 3], [0.0, 0.5, 1.5])
     with pytest.raises(ValueError):  # no value above 1/2: t is never positive
-        hs.gsprt_llr([1, 2], [0.0, 0.5])
+        sprt.gsprt_llr([1, 2], [0.0, 0.5])
     with pytest.raises(ValueError):
-        hs.gsprt_llr([1, 2], [0.6, 0.8])
+        sprt.gsprt_llr([1, 2], [0.6, 0.8])
     with pytest.raises(ValueError):
-        hs.gsprt_llr([1, 2, 3], nelo0=-math.inf)
+        sprt.gsprt_llr([1, 2, 3], nelo0=-math.inf)
     with pytest.raises(ValueError):
-        hs.llr_approx([1, 2, 3], nelo1=math.nan)
+        sprt.llr_approx([1, 2, 3], nelo1=math.nan)
 
 
 @settings(max_examples=150)
 @given(st.lists(st.integers(0, 10**9), min_size=3, max_size=3))
 def test_gsprt_finite_for_any_counts_hand_wins(counts: list[int]) -> None:
-    llr = hs.gsprt_llr(counts)
+    llr = sprt.gsprt_llr(counts)
     assert math.isfinite(llr)
-    assert math.isfinite(hs.llr_approx(counts))
+    assert math.isfinite(sprt.llr_approx(counts))
 
 
 @settings(max_examples=75)
 @given(st.lists(st.integers(0, 10**7), min_size=13, max_size=13))
 def test_gsprt_finite_for_any_counts_points(counts: list[int]) -> None:
-    assert math.isfinite(hs.gsprt_llr(counts, _V13))
+    assert math.isfinite(sprt.gsprt_llr(counts, _V13))
 
 
 @pytest.mark.parametrize(
@@ -762,15 +765,15 @@ def test_cli_sprt_extremes(wins: str, code: int, word: str) -> None:
 
 
 def test_sprt_expected_pairs() -> None:
-    a, b = hs.sprt_bounds()
+    a, b = sprt.sprt_bounds()
     c = LN10 / 800
     drift_h1 = c * c * 9  # 2 c² Δ (nelo1 - mid) with Δ = 3
-    assert hs.sprt_expected_pairs(0.0) == pytest.approx((0.95 * b + 0.05 * a) / drift_h1)
-    assert hs.sprt_expected_pairs(-3.0) == pytest.approx(hs.sprt_expected_pairs(0.0))
-    mid = hs.sprt_expected_pairs(-1.5)
+    assert sprt.sprt_expected_pairs(0.0) == pytest.approx((0.95 * b + 0.05 * a) / drift_h1)
+    assert sprt.sprt_expected_pairs(-3.0) == pytest.approx(sprt.sprt_expected_pairs(0.0))
+    mid = sprt.sprt_expected_pairs(-1.5)
     assert mid == pytest.approx(-a * b / (2 * c * c * 9))
-    assert hs.sprt_expected_pairs(-1.5 + 1e-6) == pytest.approx(mid, rel=1e-4)
-    assert mid > hs.sprt_expected_pairs(0.0) > hs.sprt_expected_pairs(5.0)
+    assert sprt.sprt_expected_pairs(-1.5 + 1e-6) == pytest.approx(mid, rel=1e-4)
+    assert mid > sprt.sprt_expected_pairs(0.0) > sprt.sprt_expected_pairs(5.0)
 
 
 def _run_sprts(p: list[float], runs: int, seed: int) -> list[str]:
@@ -780,8 +783,8 @@ def _run_sprts(p: list[float], runs: int, seed: int) -> list[str]:
     LLR is checked every 10 pairs, as the runner would.
     """
     rng = np.random.default_rng(seed)
-    a, b = hs.sprt_bounds()
-    cap = 20 * int(hs.sprt_expected_pairs(0.0, -40.0, 0.0))
+    a, b = sprt.sprt_bounds()
+    cap = 20 * int(sprt.sprt_expected_pairs(0.0, -40.0, 0.0))
     verdicts = []
     for _ in range(runs):
         outcomes = rng.choice(3, size=cap, p=p)
@@ -789,8 +792,8 @@ def _run_sprts(p: list[float], runs: int, seed: int) -> list[str]:
         verdict = "continue"
         for start in range(0, cap, 10):
             counts += np.bincount(outcomes[start : start + 10], minlength=3)
-            llr = hs.gsprt_llr(counts, nelo0=-40.0, nelo1=0.0)
-            verdict = hs.sprt_verdict(llr, a, b, at_cap=start + 10 >= cap)
+            llr = sprt.gsprt_llr(counts, nelo0=-40.0, nelo1=0.0)
+            verdict = sprt.sprt_verdict(llr, a, b, at_cap=start + 10 >= cap)
             if verdict != "continue":
                 break
         verdicts.append(verdict)
@@ -819,20 +822,20 @@ def test_sprt_detects_a_regression() -> None:
 
 def _crosstable(ratings: np.ndarray, pairs: float) -> tuple[np.ndarray, np.ndarray]:
     diff = ratings[:, None] - ratings[None, :]
-    scores = 1 / (1 + 10 ** (-diff / 400))
-    n = np.full(scores.shape, float(pairs))
+    score = 1 / (1 + 10 ** (-diff / 400))
+    n = np.full(score.shape, float(pairs))
     np.fill_diagonal(n, 0)
-    return scores, n
+    return score, n
 
 
 def test_bradley_terry_recovers_ratings_exactly() -> None:
     true = np.array([-150.0, -20.0, 30.0, 140.0])
     true -= true.mean()
     s, n = _crosstable(true, 10**6)
-    r = hs.bradley_terry(s, n)
+    r = ratings.bradley_terry(s, n)
     assert r.sum() == pytest.approx(0.0, abs=1e-9)
     assert r == pytest.approx(true, abs=0.05)
-    assert hs.bradley_terry(s, n, prior_pairs=0.0) == pytest.approx(true, abs=1e-3)
+    assert ratings.bradley_terry(s, n, prior_pairs=0.0) == pytest.approx(true, abs=1e-3)
 
 
 def test_bradley_terry_recovers_ratings_from_sampled_scores() -> None:
@@ -846,7 +849,7 @@ def test_bradley_terry_recovers_ratings_from_sampled_scores() -> None:
         for j in range(i + 1, k):
             s[i, j] = rng.binomial(4000, expected[i, j]) / 4000
             s[j, i] = 1 - s[i, j]
-    r = hs.bradley_terry(s, n)
+    r = ratings.bradley_terry(s, n)
     assert r.sum() == pytest.approx(0.0, abs=1e-9)
     assert r == pytest.approx(true, abs=15.0)
 
@@ -854,17 +857,17 @@ def test_bradley_terry_recovers_ratings_from_sampled_scores() -> None:
 def test_bradley_terry_perfect_winner_is_finite() -> None:
     s = np.array([[0.5, 1.0, 1.0], [0.0, 0.5, 0.5], [0.0, 0.5, 0.5]])
     n = np.array([[0, 100, 100], [100, 0, 100], [100, 100, 0]], dtype=float)
-    r = hs.bradley_terry(s, n)
+    r = ratings.bradley_terry(s, n)
     assert np.all(np.isfinite(r)) and r.sum() == pytest.approx(0.0, abs=1e-9)
     assert r[0] > 500 and r[1] == pytest.approx(r[2], abs=1e-6)
 
 
 def test_bradley_terry_edge_cases() -> None:
-    assert hs.bradley_terry(np.zeros((0, 0)), np.zeros((0, 0))).shape == (0,)
-    assert hs.bradley_terry([[0.5]], [[0]]) == pytest.approx([0.0])
-    none = hs.bradley_terry(np.full((3, 3), np.nan), np.zeros((3, 3)))
+    assert ratings.bradley_terry(np.zeros((0, 0)), np.zeros((0, 0))).shape == (0,)
+    assert ratings.bradley_terry([[0.5]], [[0]]) == pytest.approx([0.0])
+    none = ratings.bradley_terry(np.full((3, 3), np.nan), np.zeros((3, 3)))
     assert none == pytest.approx([0.0, 0.0, 0.0])
-    assert hs.bradley_terry(np.full((3, 3), np.nan), np.zeros((3, 3)), prior_pairs=0) == (
+    assert ratings.bradley_terry(np.full((3, 3), np.nan), np.zeros((3, 3)), prior_pairs=0) == (
         pytest.approx([0.0, 0.0, 0.0])
     )
     # Two disconnected pairings: the prior ties the groups together.
@@ -872,13 +875,13 @@ def test_bradley_terry_edge_cases() -> None:
     n = np.zeros((4, 4))
     s[0, 1], s[1, 0], s[2, 3], s[3, 2] = 0.7, 0.3, 0.4, 0.6
     n[0, 1] = n[1, 0] = n[2, 3] = n[3, 2] = 200
-    r = hs.bradley_terry(s, n)
+    r = ratings.bradley_terry(s, n)
     assert np.all(np.isfinite(r)) and r.sum() == pytest.approx(0.0, abs=1e-9)
     assert r[0] > r[1] and r[3] > r[2]
     with pytest.raises(ValueError):  # not a crosstable
-        hs.bradley_terry([[0.5, 0.7], [0.7, 0.5]], [[0, 10], [10, 0]])
+        ratings.bradley_terry([[0.5, 0.7], [0.7, 0.5]], [[0, 10], [10, 0]])
     with pytest.raises(ValueError):
-        hs.bradley_terry([[0.5, 0.7], [0.3, 0.5]], [[0, 10], [5, 0]])
+        ratings.bradley_terry([[0.5, 0.7], [0.3, 0.5]], [[0, 10], [5, 0]])
 
 
 def test_bradley_terry_intervals() -> None:
@@ -893,26 +896,26 @@ def test_bradley_terry_intervals() -> None:
                 s[i, j] = rng.binomial(500, expected[i, j]) / 500
                 s[j, i] = 1 - s[i, j]
         resamples.append((s, n))
-    est = hs.bradley_terry_intervals(expected, n, resamples)
+    est = ratings.bradley_terry_intervals(expected, n, resamples)
     assert [e.n for e in est] == [1000, 1000, 1000]
     for e, t in zip(est, true, strict=True):
         assert e.value == pytest.approx(t, abs=0.5)
         assert e.has_interval and e.low < e.value < e.high
-    bare = hs.bradley_terry_intervals(expected, n, [])
+    bare = ratings.bradley_terry_intervals(expected, n, [])
     assert all(e.estimable and not e.has_interval for e in bare)
 
 
 def test_holm_matches_statsmodels() -> None:
     p = [0.01, 0.04, 0.03, 0.2, 0.001, 0.049]
-    reject, adjusted = hs.holm(p)
+    reject, adjusted = ratings.holm(p)
     ref_reject, ref_adjusted, _, _ = multipletests(p, alpha=0.05, method="holm")
     assert list(reject) == list(ref_reject)
     assert adjusted == pytest.approx(ref_adjusted)
-    empty_r, empty_a = hs.holm([])
+    empty_r, empty_a = ratings.holm([])
     assert empty_r.size == 0 and empty_a.size == 0
-    r, a = hs.holm([0.01, math.nan, 0.02])
+    r, a = ratings.holm([0.01, math.nan, 0.02])
     ref_r, ref_a, _, _ = multipletests([0.01, 0.02], method="holm")
     assert list(r) == [ref_r[0], False, ref_r[1]]
     assert a[0] == pytest.approx(ref_a[0]) and math.isnan(a[1]) and a[2] == pytest.approx(ref_a[1])
     with pytest.raises(ValueError):
-        hs.holm([1.5])
+        ratings.holm([1.5])

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from hokm_checks import every
 
-from hokm_sim.analysis import stats
 from hokm_sim.analysis.experiment import Experiment, ExperimentError
+from hokm_sim.analysis.ratings import bradley_terry
 from hokm_sim.analysis.tournament import Tournament, pair_counts, play
 from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
@@ -58,7 +58,7 @@ def test_same_deals_as_a_run(tour):
 
 def test_bradley_terry_matches_pair_scores(tour):
     score, n = tour.matrices()
-    ratings = stats.bradley_terry(score, n)
+    ratings = bradley_terry(score, n)
     assert ratings[0] > ratings[2] > ratings[1]
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from hokm_sim.analysis import stats
+from hokm_sim.analysis import scores, sprt
 from hokm_sim.bots import compiled
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
 from hokm_sim.errors import InputError
@@ -120,11 +120,11 @@ class SprtConfig:
     def __post_init__(self) -> None:
         if self.nelo0 >= self.nelo1:
             raise InputError(f"need --elo0 < --elo1, got {self.nelo0} and {self.nelo1}")
-        stats.sprt_bounds(self.alpha, self.beta)  # validates
+        sprt.sprt_bounds(self.alpha, self.beta)  # validates
         metric_support(self.metric)
         if self.max_pairs is None:
             exp = max(
-                stats.sprt_expected_pairs(x, self.nelo0, self.nelo1, self.alpha, self.beta)
+                sprt.sprt_expected_pairs(x, self.nelo0, self.nelo1, self.alpha, self.beta)
                 for x in (self.nelo0, self.nelo1)
             )
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
@@ -171,7 +171,7 @@ class SprtResult:
 
 def estimates(counts: np.ndarray, values: np.ndarray) -> dict[str, Any]:
     """Raw (naive) score, Elo and nElo at the stop, with 95% intervals."""
-    ps = stats.pair_score(counts, values)
+    ps = scores.pair_score(counts, values)
     return {
         "raw": {
             "score": ps.score.to_dict(),
@@ -198,7 +198,7 @@ def stop_adjusted(
         return {"score": None, "elo": None, "sims": 0}
     p = counts / n
     true = float(np.dot(p, values))
-    a, b = stats.sprt_bounds(cfg.alpha, cfg.beta)
+    a, b = sprt.sprt_bounds(cfg.alpha, cfg.beta)
     rng = np.random.default_rng(cfg.seed)
     step = cfg.check_every
     naive = []
@@ -206,13 +206,13 @@ def stop_adjusted(
         c = np.zeros(len(values))
         while True:
             c += rng.multinomial(step, p)
-            llr = stats.llr_approx(c, values, cfg.nelo0, cfg.nelo1)
+            llr = sprt.llr_approx(c, values, cfg.nelo0, cfg.nelo1)
             if llr <= a or llr >= b or c.sum() >= cfg.max_pairs:
                 break
         naive.append(float(np.dot(c, values) / c.sum()))
     bias = float(np.mean(naive)) - true
     s = min(max(true - bias, 1e-6), 1 - 1e-6)
-    return {"score": s, "elo": stats.elo_from_score(s), "bias": bias, "sims": sims}
+    return {"score": s, "elo": scores.elo_from_score(s), "bias": bias, "sims": sims}
 
 
 IDENTICAL_PAIRS = 1000
@@ -238,7 +238,7 @@ def sequential(
     intervals, so the checks fall on the same pairs whatever the workers.
     """
     code_map, values, _ = metric_support(cfg.metric)
-    a, b = stats.sprt_bounds(cfg.alpha, cfg.beta)
+    a, b = sprt.sprt_bounds(cfg.alpha, cfg.beta)
     counts = np.zeros(len(values), np.int64)
     matches = cfg.metric == "matches"
     llr, used, verdict, identical = 0.0, 0, "inconclusive", False
@@ -261,8 +261,8 @@ def sequential(
             for off in range(0, batch.count, step):
                 counts += np.bincount(idx[off : off + step], minlength=len(values))
                 used += min(step, batch.count - off)
-                llr = stats.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
-                v = stats.sprt_verdict(llr, a, b)
+                llr = sprt.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
+                v = sprt.sprt_verdict(llr, a, b)
                 mirrored = counts.sum() == counts[values == 0.5].sum()
                 if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
                     v, identical = "H1", True

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hokm_sim.analysis import stats
+from hokm_sim.analysis import intervals, scores
 from hokm_sim.engine import records as r
 
 POINTS = np.array(r.POINT_VALUES, dtype=np.int64)
@@ -27,12 +27,12 @@ def _num(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
 
 
-def _est(e: stats.Estimate) -> dict[str, Any]:
+def _est(e: intervals.Estimate) -> dict[str, Any]:
     d = e.to_dict()
     return {"value": d["value"], "low": d["low"], "high": d["high"], "n": d["n"]}
 
 
-def _pair_fields(ps: stats.PairStats) -> dict[str, Any]:
+def _pair_fields(ps: scores.PairStats) -> dict[str, Any]:
     """Pair score, Elo, nElo and LOS of a comparison, JSON-ready."""
     return {
         "pair_score": _est(ps.score),
@@ -54,7 +54,7 @@ def rate(k: int, n: int) -> dict[str, Any]:
             "count": 0,
             "note": "no hands in this role",
         }
-    out = _est(stats.wilson(int(k), int(n)))
+    out = _est(intervals.wilson(int(k), int(n)))
     out["count"] = int(k)
     return out
 
@@ -117,9 +117,9 @@ class Summary:
         return bool(self.data.get("partial"))
 
 
-def _mirror(e: stats.Estimate, around: float) -> stats.Estimate:
+def _mirror(e: intervals.Estimate, around: float) -> intervals.Estimate:
     """B's view of A's estimate: ``around - x`` (1 - score, or -points)."""
-    return stats.Estimate(around - e.value, around - e.high, around - e.low, e.n)
+    return intervals.Estimate(around - e.value, around - e.high, around - e.low, e.n)
 
 
 def _side(tricks: np.ndarray, who: int) -> dict[str, Any]:
@@ -224,8 +224,8 @@ def summarize(counts: np.ndarray, config: dict[str, Any]) -> Summary:
         ll = int(pair[~win_h][:, ~win_h].sum())
         ww = int(pair[win_h][:, win_h].sum())
         split = int(pair.sum()) - ll - ww
-        ps = stats.pair_score([ll, split, ww])
-        pts = stats.points_stats(pair_copy)
+        ps = scores.pair_score([ll, split, ww])
+        pts = scores.points_stats(pair_copy)
         # McNemar on the same deals, Hakem wins: in a pair A is Hakem in one
         # copy and B in the other; B as Hakem won exactly when A, defending, lost.
         a_only = ww  # A as Hakem won, B as Hakem lost
@@ -241,7 +241,7 @@ def summarize(counts: np.ndarray, config: dict[str, Any]) -> Summary:
                 "a_only": a_only,
                 "b_only": b_only,
                 "both": int(pair[win_h][:, ~win_h].sum()),
-                "p_value": stats.mcnemar(a_only, b_only),
+                "p_value": intervals.mcnemar(a_only, b_only),
             },
         )
         a["points_per_hand"] = _est(pts.mean_per_hand)
@@ -252,7 +252,7 @@ def summarize(counts: np.ndarray, config: dict[str, Any]) -> Summary:
         b["hand_win_rate"] = _est(_mirror(ps.score, 1.0)) | {"count": b["hand_win_rate"]["count"]}
     else:
         wins = a["hand_win_rate"]["count"] if hands else 0
-        ps = stats.pair_score([hands - wins, wins], (0.0, 1.0))
+        ps = scores.pair_score([hands - wins, wins], (0.0, 1.0))
         data.update(
             pairs=0,
             **_pair_fields(ps),
@@ -293,7 +293,7 @@ def _match_stats(counts, config, a, b, dup) -> dict[str, Any]:
         mp = counts[r.C_MATCH_PAIR : r.C_MATCH_PAIR + r.C_MATCH_PAIR_SIZE].reshape(2, 2)
         ll, ww = int(mp[0, 0]), int(mp[1, 1])
         split = int(mp.sum()) - ll - ww
-        ps = stats.pair_score([ll, split, ww])
+        ps = scores.pair_score([ll, split, ww])
         out.update(
             match_pairs=int(mp.sum()),
             match_pair_counts={"LL": ll, "split": split, "WW": ww},
@@ -302,7 +302,7 @@ def _match_stats(counts, config, a, b, dup) -> dict[str, Any]:
         )
         a["match_win_rate"]["pair_interval"] = _est(ps.score)
     else:
-        ps = stats.pair_score([played - a_won, a_won], (0.0, 1.0))
+        ps = scores.pair_score([played - a_won, a_won], (0.0, 1.0))
         out.update(
             **_pair_fields(ps),
         )

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from hokm_sim.analysis import stats
+from hokm_sim.analysis.ratings import bradley_terry, bradley_terry_intervals, holm
+from hokm_sim.analysis.scores import pair_score
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine import records as r
 from hokm_sim.sim.backends import Work, open_backend
@@ -62,7 +63,7 @@ class Tournament:
         pvals: dict[tuple[int, int], float] = {}
         for i, j in itertools.combinations(range(k), 2):
             c = self.blocks[i, j].sum(axis=0)
-            ps = stats.pair_score(c)
+            ps = pair_score(c)
             e = ps.score.to_dict()
             cross[i][j] = e
             cross[j][i] = {
@@ -77,16 +78,16 @@ class Tournament:
             if lv is not None:
                 pvals[(i, j)] = 2 * min(lv, 1 - lv)
         score, n = self.matrices()
-        ratings = stats.bradley_terry(score, n)
+        ratings = bradley_terry(score, n)
         rng = np.random.default_rng(self.seed)
         nb = self.blocks.shape[2]
         samples = []
         for _ in range(resamples):
             w = np.bincount(rng.integers(0, nb, nb), minlength=nb).astype(float)
             samples.append(self.matrices(w))
-        intervals = stats.bradley_terry_intervals(score, n, samples)
+        intervals = bradley_terry_intervals(score, n, samples)
         keys = list(pvals)
-        reject, adjusted = stats.holm([pvals[x] for x in keys]) if keys else ([], [])
+        reject, adjusted = holm([pvals[x] for x in keys]) if keys else ([], [])
         tests = [
             {
                 "a": self.names[i],

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hokm_sim.analysis.stats import Estimate
+from hokm_sim.analysis.intervals import Estimate
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, CardParseError, card_str, card_symbol, parse_card
 from hokm_sim.cards import parse_suit as _parse_suit
 from hokm_sim.dd import analyse_nb as nb

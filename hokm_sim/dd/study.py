@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hokm_sim.analysis.stats import paired_rate_difference, wilson
+from hokm_sim.analysis.intervals import paired_rate_difference, wilson
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.dd.deals import engine_deals
 from hokm_sim.dd.solver import DEFAULT_TT_BITS, trump_study_nb

@@ -94,17 +94,17 @@ class Observation:
     @property
     def view(self) -> np.ndarray:
         """The raw ``int64[VIEW_SIZE]`` view, as a compiled bot gets it."""
-        return self._slots[0][self._slot]
+        return self._slots.bot_view[self._slot]
 
     @cached_property
     def mem(self) -> np.ndarray:
         """The seat's ``int64[16]`` memory for this hand (zeroed when a hand starts)."""
-        return self._slots[1][self._slot, self.seat]
+        return self._slots.mem[self._slot, self.seat]
 
     @cached_property
     def rng(self) -> Stream:
         """The seat's random stream for this hand."""
-        return Stream(self._slots[2][self._slot, self.seat])
+        return Stream(self._slots.srng[self._slot, self.seat])
 
     hand = property(lambda self: self._v[v.V_HAND], doc="Own cards (mask).")
     seat = property(lambda self: self._v[v.V_SEAT], doc="The deciding seat, 0..3.")

@@ -192,7 +192,7 @@ class SteppedEngine:
                   for code, p in self._parts.items()}  # fmt: skip
         failure: list[_Failure | None] = [None]
         while self._step(mode, pa, pb, seed, dup, arg, arg2, slots, jobs, counts, err, codes, out):
-            wait = slots[13]
+            wait = slots.wait
             with self._lock:
                 for code, part in self._parts.items():
                     idx = np.flatnonzero(wait == code)
@@ -202,11 +202,11 @@ class SteppedEngine:
 
     def _decide(self, part: _Part, params, idx, slots, jobs, failure) -> None:
         """Ask ``part`` for the decisions of slots ``idx`` and write the answers in."""
-        ctl = slots[11]
+        ctl = slots.ctl
         if part.batched:
-            view = slots[0][idx]
+            view = slots.bot_view[idx]
             seats = view[:, V_SEAT]
-            obs = Observations(view, slots[1][idx, seats], slots[2][idx, seats], params)
+            obs = Observations(view, slots.mem[idx, seats], slots.srng[idx, seats], params)
             try:
                 answers, why = check_batch(part.fn(obs), idx.size)
             except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
@@ -216,12 +216,12 @@ class SteppedEngine:
                 self._fail(part, first, f"{why} (in a batch of {idx.size})", slots, jobs, failure)
                 ctl[idx, st.K_STATE] = st.S_IDLE
                 return
-            slots[1][idx, seats] = obs.mem
-            slots[2][idx, seats] = obs.rng.state
+            slots.mem[idx, seats] = obs.mem
+            slots.srng[idx, seats] = obs.rng.state
             ctl[idx, st.K_ANSWER] = answers
             ctl[idx, st.K_HAVE] = 1
             return
-        view = slots[0]
+        view = slots.bot_view
         fn = part.fn
         for i in idx.tolist():
             try:
@@ -239,11 +239,11 @@ class SteppedEngine:
 
     def _fail(self, part: _Part, i: int, what: str, slots, jobs, failure) -> None:
         """Record slot ``i``'s failure if it is the earliest, and stop its job."""
-        ctl = slots[11]
+        ctl = slots.ctl
         matchlike = int(ctl[i, st.K_H])
         job = int(ctl[i, st.K_JOB])
-        trick = -1 if ctl[i, st.K_STATE] == st.S_TRUMP else int(slots[0][i, V_TRICK_NO])
-        f = _Failure(job, matchlike, int(ctl[i, st.K_COPY]), trick, int(slots[0][i, V_SEAT]),
+        trick = -1 if ctl[i, st.K_STATE] == st.S_TRUMP else int(slots.bot_view[i, V_TRICK_NO])
+        f = _Failure(job, matchlike, int(ctl[i, st.K_COPY]), trick, int(slots.bot_view[i, V_SEAT]),
                      part.strategy, what)  # fmt: skip
         if failure[0] is None or (f.job, f.hand) < (failure[0].job, failure[0].hand):
             failure[0] = f

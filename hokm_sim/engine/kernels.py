@@ -80,7 +80,10 @@ T_WINNER = 6
 T_POINTS = 7
 T_KIND = 8
 T_SCORES = 9  # 9, 10: match scores after this hand
-T_ERROR = 11  # 11..14: code, seat, trick, card
+T_ERROR = 11  # the error code (ERR_*), 0 when the hand was played out
+T_ERR_SEAT = 12  # seat whose strategy erred
+T_ERR_TRICK = 13  # trick index (0-based) of the error; -1 for trump choice
+T_ERR_CARD = 14  # the card (or suit) the strategy returned
 T_DECK = 16  # 16..67: the deck, top first
 T_PLAYS = 68  # 68..119: cards in play order, -1 after the last
 T_WINNERS = 120  # 120..132: trick winners, -1 after the last
@@ -100,10 +103,10 @@ def note_error(err, res, match, hand, copy):
 
 @njit(inline="always")
 def trace_row(row, work, match, hand, score0, score1):
-    res = work[8]
-    deck = work[4]
-    plays = work[6]
-    winners = work[7]
+    res = work.res
+    deck = work.deck
+    plays = work.plays
+    winners = work.winners
     row[T_MATCH] = match
     row[T_HAND] = hand
     row[T_HAKEM] = res[R_HAKEM]
@@ -116,9 +119,9 @@ def trace_row(row, work, match, hand, score0, score1):
     row[T_SCORES] = score0
     row[T_SCORES + 1] = score1
     row[T_ERROR] = res[R_ERROR]
-    row[T_ERROR + 1] = res[R_ERR_SEAT]
-    row[T_ERROR + 2] = res[R_ERR_TRICK]
-    row[T_ERROR + 3] = res[R_ERR_CARD]
+    row[T_ERR_SEAT] = res[R_ERR_SEAT]
+    row[T_ERR_TRICK] = res[R_ERR_TRICK]
+    row[T_ERR_CARD] = res[R_ERR_CARD]
     n = res[R_NCARDS]  # plays and winners beyond the hand's end are left from earlier hands
     for i in range(52):
         row[T_DECK + i] = deck[i]
@@ -141,7 +144,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         params_a, params_b, work, first, seed, start, count, dup, forced, counts, err, codes
     ):
         """The loop of :func:`hands_chunk`, without reference counting (see ``make_play_hand``)."""
-        res = work[8]
+        res = work.res
         sbase = strategy_base(seed)
         for d in range(start, start + count):
             hakem = d & 3
@@ -184,7 +187,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         params_a, params_b, work, mbase, sbase, first_hakem, copy, target, counts, err, m
     ):
         """Play one copy of a match to the target; returns 1 if A won, -1 on error."""
-        res = work[8]
+        res = work.res
         a_team = copy
         hakem = first_hakem
         score0 = 0
@@ -242,7 +245,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         """
         rows = np.full((count, TRACE_SIZE), -1, np.int64)
         work = new_work()
-        res = work[8]
+        res = work.res
         sbase = strategy_base(seed)
         for i in range(count):
             d = start + i
@@ -259,7 +262,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         """Every hand of match ``m``, card by card: ``int64[hands, TRACE_SIZE]``."""
         rows = np.full((16, TRACE_SIZE), -1, np.int64)
         work = new_work()
-        res = work[8]
+        res = work.res
         mbase = match_base(seed, m)
         sbase = strategy_base(mbase)
         hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
@@ -308,9 +311,9 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         work = new_work()
         params_a = params_a.copy()
         params_b = params_b.copy()
-        res = work[8]
-        deck = work[4]
-        hands = work[5]
+        res = work.res
+        deck = work.deck
+        hands = work.hands
         sbase = strategy_base(seed)
         for i in range(count):
             d = start + i

@@ -28,6 +28,8 @@ illegal card or a bad suit stops the hand with an error code in the result.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -88,25 +90,49 @@ _PAD = 8
 """64 bytes of 8-byte slots: the padding that keeps a work array on cache lines of its own."""
 
 
+class Work(NamedTuple):
+    """One worker's scratch arrays, reused for every hand it plays (see :func:`new_work`).
+
+    numba compiles a named tuple as a plain tuple and resolves each field to
+    its position at compile time: a field read is a constant offset, as an index would be.
+    """
+
+    bot_view: np.ndarray
+    """What the deciding seat sees, ``int64[VIEW_SIZE]`` (:mod:`hokm_sim.engine.view`).
+
+    Not called ``view``: numba reads ``x.view`` as numpy's ``ndarray.view``
+    and refuses it on anything but an array."""
+    mem: np.ndarray
+    """Each seat's bot memory, ``int64[4, MEM_SIZE]``, zeroed every hand."""
+    srng: np.ndarray
+    """Each seat's bot stream for this hand, ``uint64[4, 4]``."""
+    dstate: np.ndarray
+    """The cards' stream, ``uint64[4]``."""
+    deck: np.ndarray
+    """The shuffled deck, ``int64[52]``, top first."""
+    hands: np.ndarray
+    """The dealt hands, ``int64[4]``: a card mask per seat."""
+    plays: np.ndarray
+    """The cards played, in order, ``int64[52]``."""
+    winners: np.ndarray
+    """The seat that won each trick, ``int64[13]``."""
+    res: np.ndarray
+    """The hand's result, ``int64[RES_SIZE]`` (:mod:`hokm_sim.engine.records`)."""
+    held: np.ndarray
+    """The cards each seat still holds during play, ``int64[4]`` (indexed by seat:
+    a four-way branch on the seat instead mispredicted; ``longest`` ran 12-24%
+    slower with it, in alternating runs)."""
+
+
 @njit
 def new_work():
-    """Scratch arrays for one worker, reused for every hand it plays.
-
-    Returns ``(view, mem, srng, dstate, deck, hands, plays, winners, res,
-    held)``: the strategies' view ``int64[VIEW_SIZE]``; per-seat memory
-    ``int64[4, MEM_SIZE]``; per-seat streams ``uint64[4, 4]``; the cards'
-    stream ``uint64[4]``; the deck ``int64[52]``, top first; the dealt hands
-    ``int64[4]`` (masks by seat); the cards played in order ``int64[52]``;
-    the trick winners ``int64[13]``; the hand's result ``int64[RES_SIZE]``;
-    the cards each seat still holds during play ``int64[4]`` (indexed by
-    seat: a four-way branch on the seat instead mispredicted; ``longest`` ran
-    12-24% slower with it, in alternating runs).
+    """A :class:`Work` for one worker.
 
     Each array is cut from one ``_PAD`` slots longer at each end, so no other
     allocation (another thread's work arrays) shares its cache lines.
     """
     p = _PAD
-    return (
+    return Work(
         np.zeros(VIEW_SIZE + 2 * p, np.int64)[p:-p],
         np.zeros((4 + 2, MEM_SIZE), np.int64)[1:-1],
         np.zeros((4 + 4, 4), np.uint64)[2:-2],
@@ -134,7 +160,10 @@ def clear_trick(view):
 @njit(inline="always")
 def open_hand(work, hakem, sbase, sindex, score0, score1, target):
     """Start the hand dealt in ``work``: the seats' streams and memory, the result, the view."""
-    view, mem, srng, _dstate, _deck, _hands, _plays, _winners, res, _held = work
+    view = work.bot_view
+    mem = work.mem
+    srng = work.srng
+    res = work.res
     for s in range(4):
         seed_counter_stream(srng[s], sbase, sindex * 4 + s)
         for i in range(MEM_SIZE):
@@ -290,7 +319,7 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
     Returns ``(play_hand, play_hand_inline)``: the same code as a function of
     its own (traces and studies call it) and marked ``inline="always"`` for
     the NRT-free loops that play most hands: inlined there, a hand skips a call
-    that passes nine work arrays field by field, and LLVM sees the constant
+    that passes the :class:`Work` arrays field by field, and LLVM sees the constant
     arguments (``longest``: 6,725 machine instructions a hand instead of
     7,624, counted as in ``benchmarks/engine_instructions.py``). ``owner`` is
     the engine module that the functions are named under (see
@@ -322,11 +351,16 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
         The outcome goes to ``work``'s result array; ``res[R_ERROR]`` is
         non-zero if a strategy erred, and then the hand stops there.
         """
-        view, mem, srng, _dstate, deck, hands, plays, winners, res, held = work
+        view = work.bot_view
+        mem = work.mem
+        srng = work.srng
+        res = work.res
+        held = work.held
+        plays = work.plays
         open_hand(work, hakem, sbase, sindex, score0, score1, target)
 
         # Trump: the Hakem sees its first five cards only.
-        five = show_five(view, deck, hakem)
+        five = show_five(view, work.deck, hakem)
         if (hakem & 1) == a_team:
             trump = trump_a(view, params_a[0], mem[hakem], srng[hakem])
         else:
@@ -339,7 +373,7 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
             return
         if forced_trump >= 0:
             trump = forced_trump
-        set_trump(view, res, hands, held, hakem, five, trump)
+        set_trump(view, res, work.hands, held, hakem, five, trump)
 
         tricks0 = 0
         tricks1 = 0
@@ -366,7 +400,7 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
                 )
                 n += 1
             trick_no, tricks0, tricks1 = end_trick(
-                view, winners, trick_no, best_seat, tricks0, tricks1
+                view, work.winners, trick_no, best_seat, tricks0, tricks1
             )
             leader = best_seat
         end_hand(res, hakem, tricks0, tricks1, n)
@@ -377,20 +411,16 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
 @njit(inline="always")
 def deal_hand(work, base, index, hakem):
     """Shuffle and deal hand ``index`` of the streams under ``base`` into ``work``."""
-    dstate = work[3]
-    deck = work[4]
-    hands = work[5]
-    seed_stream(dstate, base, index)
-    shuffle(dstate, deck)
-    deal(deck, hakem, hands)
+    seed_stream(work.dstate, base, index)
+    shuffle(work.dstate, work.deck)
+    deal(work.deck, hakem, work.hands)
 
 
 @njit(inline="always")
 def draw_first_hakem(work, base, index):
     """First Hakem of a match by first ace, from stream ``index`` under ``base``."""
-    dstate = work[3]
-    seed_stream(dstate, base, index)
-    return first_ace_hakem(dstate, work[4])
+    seed_stream(work.dstate, base, index)
+    return first_ace_hakem(work.dstate, work.deck)
 
 
 @njit(inline="always")

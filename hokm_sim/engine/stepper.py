@@ -32,12 +32,15 @@ outcome does not depend on the number of slots.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from hokm_sim.engine.kernels import E_CODE, E_MATCH, note_error, trace_row
 from hokm_sim.engine.play import (
     CHOOSE_ONLY,
+    Work,
     advance_match,
     bad_card,
     bad_trump,
@@ -129,17 +132,48 @@ _NEED = 1
 _DONE = 0
 
 
+class Slots(NamedTuple):
+    """Arrays for hands in flight, one row per slot (see :func:`new_slots`).
+
+    The first ten fields are a :class:`~hokm_sim.engine.play.Work`'s with a
+    leading slot axis (:func:`slot_work` is slot ``i``'s); the others are
+    the stepper's own. Fields are resolved at compile time, as in ``Work``.
+    """
+
+    bot_view: np.ndarray
+    """``int64[n, VIEW_SIZE]``: what each slot's deciding seat sees."""
+    mem: np.ndarray
+    """``int64[n, 4, MEM_SIZE]``: each seat's bot memory."""
+    srng: np.ndarray
+    """``uint64[n, 4, 4]``: each seat's bot stream."""
+    dstate: np.ndarray
+    """``uint64[n, 4]``: the cards' stream."""
+    deck: np.ndarray
+    """``int64[n, 52]``: the shuffled deck, top first."""
+    hands: np.ndarray
+    """``int64[n, 4]``: the dealt hands (masks by seat)."""
+    plays: np.ndarray
+    """``int64[n, 52]``: the cards played, in order."""
+    winners: np.ndarray
+    """``int64[n, 13]``: the trick winners."""
+    res: np.ndarray
+    """``int64[n, RES_SIZE]``: the hand's result."""
+    held: np.ndarray
+    """``int64[n, 4]``: the cards each seat still holds."""
+    first: np.ndarray
+    """``int64[n, RES_SIZE]``: copy 0's result of a duplicate deal."""
+    ctl: np.ndarray
+    """``int64[n, CTL_SIZE]``: the ``K_*`` control fields."""
+    bases: np.ndarray
+    """``uint64[n, 2]``: a match's card and strategy stream bases."""
+    wait: np.ndarray
+    """``int64[n]``: the ``W_*`` code of what each slot waits for."""
+
+
 @njit(cache=True)
 def new_slots(n):
-    """Arrays for ``n`` hands in flight: ``(view, mem, srng, dstate, deck, hands,
-    plays, winners, res, held, first, ctl, bases, wait)``.
-
-    The first ten are the per-hand work arrays of :func:`~hokm_sim.engine.play.new_work`
-    with a leading slot axis; ``first`` keeps copy 0's result of a duplicate
-    deal, ``ctl`` the ``K_*`` fields, ``bases`` a match's card and strategy
-    stream bases, ``wait`` the ``W_*`` code of each slot.
-    """
-    return (
+    """:class:`Slots` for ``n`` hands in flight."""
+    return Slots(
         np.zeros((n, VIEW_SIZE), np.int64),
         np.zeros((n, 4, MEM_SIZE), np.int64),
         np.zeros((n, 4, 4), np.uint64),
@@ -169,19 +203,19 @@ def new_jobs(start, count):
 
 
 @njit(inline="always")
-def _work(slots, i):
-    """Slot ``i``'s work arrays, laid out as :func:`~hokm_sim.engine.play.new_work`'s."""
-    return (
-        slots[0][i],
-        slots[1][i],
-        slots[2][i],
-        slots[3][i],
-        slots[4][i],
-        slots[5][i],
-        slots[6][i],
-        slots[7][i],
-        slots[8][i],
-        slots[9][i],
+def slot_work(slots, i):
+    """Slot ``i``'s :class:`~hokm_sim.engine.play.Work`: views of its rows of ``slots``."""
+    return Work(
+        slots.bot_view[i],
+        slots.mem[i],
+        slots.srng[i],
+        slots.dstate[i],
+        slots.deck[i],
+        slots.hands[i],
+        slots.plays[i],
+        slots.winners[i],
+        slots.res[i],
+        slots.held[i],
     )
 
 
@@ -247,8 +281,8 @@ def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start):
             row = out[j - start]
             row[0] = 0
             for i in range(5):
-                row[0] |= 1 << work[4][i]
-            row[1] = work[5][hakem]
+                row[0] |= 1 << work.deck[i]
+            row[1] = work.hands[hakem]
         _open_hand(work, c, hakem, forced, bases[1], 2 * j + copy, copy, 0, 0, 0)
     c[K_JOB] = j
 
@@ -256,7 +290,7 @@ def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start):
 @njit(cache=True)
 def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, codes, out):
     """Book the slot's finished hand; open the job's next hand or leave the slot idle."""
-    res = work[8]
+    res = work.res
     j = c[K_JOB]
     copy = c[K_COPY]
     start = jobs[J_START]
@@ -344,11 +378,15 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
     @engine_jit(owner, _nrt=False)
     def resume(params_a, params_b, work, c):
         """Play slot's hand on until a Python decision is due (``_NEED``) or it ends."""
-        view, mem, srng, _dstate, deck, hands, plays, winners, res, held = work
+        view = work.bot_view
+        mem = work.mem
+        srng = work.srng
+        res = work.res
+        held = work.held
         hakem = c[K_HAKEM]
         a_team = c[K_ATEAM]
         if c[K_STATE] == S_TRUMP:
-            five = show_five(view, deck, hakem)
+            five = show_five(view, work.deck, hakem)
             a_side = (hakem & 1) == a_team
             if c[K_HAVE]:
                 trump = c[K_ANSWER]
@@ -367,7 +405,7 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
                 return _DONE
             if c[K_FORCED] >= 0:
                 trump = c[K_FORCED]
-            set_trump(view, res, hands, held, hakem, five, trump)
+            set_trump(view, res, work.hands, held, hakem, five, trump)
             c[K_STATE] = S_PLAY
             c[K_TRUMP] = trump
             c[K_LEADER] = hakem
@@ -416,13 +454,13 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
                 bad_card(res, seat, trick_no, card, n)
                 return _DONE
             led, best, best_seat = play_one(
-                view, held, plays, seat, hand, card, k, n, led, best, best_seat, trump
+                view, held, work.plays, seat, hand, card, k, n, led, best, best_seat, trump
             )
             n += 1
             k += 1
             if k == 4:
                 trick_no, tricks0, tricks1 = end_trick(
-                    view, winners, trick_no, best_seat, tricks0, tricks1
+                    view, work.winners, trick_no, best_seat, tricks0, tricks1
                 )
                 leader = best_seat
                 k = 0
@@ -436,14 +474,14 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
     @engine_jit(owner, nogil=True)
     def step(mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs, counts, err, codes, out):
         """Advance every slot until it waits for a Python decision or no job is left."""
-        first = slots[10]
-        ctl = slots[11]
-        bases = slots[12]
-        wait = slots[13]
+        first = slots.first
+        ctl = slots.ctl
+        bases = slots.bases
+        wait = slots.wait
         waiting = 0
         for i in range(ctl.shape[0]):
             c = ctl[i]
-            work = _work(slots, i)
+            work = slot_work(slots, i)
             wait[i] = W_NONE
             while True:
                 if c[K_STATE] != S_IDLE and c[K_JOB] > jobs[J_LIMIT]:
@@ -455,7 +493,7 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
                     jobs[J_NEXT] = j + 1
                     start_job(mode, seed, arg, arg2, work, c, bases[i], j, out, jobs[J_START])
                 if resume(params_a, params_b, work, c) == _NEED:
-                    a_side = (work[0][V_SEAT] & 1) == c[K_ATEAM]
+                    a_side = (work.bot_view[V_SEAT] & 1) == c[K_ATEAM]
                     if c[K_STATE] == S_TRUMP:
                         wait[i] = W_TRUMP_A if a_side else W_TRUMP_B
                     else:

@@ -65,7 +65,7 @@ class Table:
         self.rows = np.full((2 * (self.target or 1), k.TRACE_SIZE), -1, np.int64)
         self._jobs = st.new_jobs(index, 1)
         self._err[:] = 0
-        self.slots[11][0, :] = 0
+        self.slots.ctl[0, :] = 0
         self._advance()
 
     def _advance(self) -> None:
@@ -75,11 +75,11 @@ class Table:
                    self._jobs, _NO_COUNTS, self._err, _NO_CODES, self.rows)  # fmt: skip
         if self._err[k.E_CODE]:
             raise InputError(f"illegal move: engine error code {int(self._err[k.E_CODE])}")
-        self.waiting = _WAITING[int(self.slots[13][0])]
+        self.waiting = _WAITING[int(self.slots.wait[0])]
         """``"trump"`` or ``"card"``: the decision due now; None when the game is over."""
-        self.seat = int(self.slots[0][0, V_SEAT])
+        self.seat = int(self.slots.bot_view[0, V_SEAT])
         """The seat whose decision is due."""
-        self.legal = int(self.slots[0][0, V_LEGAL])
+        self.legal = int(self.slots.bot_view[0, V_LEGAL])
         """The mask of the legal cards for the decision due (0 for a trump call)."""
         self.hands_done = int((self.rows[:, k.T_HAND] >= 0).sum())
         """Hands finished so far (their trace rows are in :attr:`rows`)."""
@@ -87,30 +87,30 @@ class Table:
     def view_for(self, seat: int) -> np.ndarray:
         """The ``int64`` view of ``seat`` now: its own cards, no legal cards unless it is
         its turn (during the trump call a seat holds its first five cards)."""
-        view = self.slots[0][0].copy()
+        view = self.slots.bot_view[0].copy()
         if self.waiting is not None and seat == self.seat:
             return view
         view[V_SEAT] = seat
         view[V_LEGAL] = 0
         if self.waiting == TRUMP:
-            deck = self.slots[4][0]
-            hakem = int(self.slots[11][0, st.K_HAKEM])
+            deck = self.slots.deck[0]
+            hakem = int(self.slots.ctl[0, st.K_HAKEM])
             k5 = 5 * ((seat - hakem) & 3)
             view[V_HAND] = sum(1 << int(c) for c in deck[k5 : k5 + 5])
         else:
-            view[V_HAND] = self.slots[9][0, seat]
+            view[V_HAND] = self.slots.held[0, seat]
         return view
 
     def act(self, answer: int) -> None:
         """Make the decision due (a suit 0..3 or a legal card) and play on to the next one."""
-        ctl = self.slots[11]
+        ctl = self.slots.ctl
         ctl[0, st.K_ANSWER] = answer
         ctl[0, st.K_HAVE] = 1
         self._advance()
 
     def observation(self, params: dict[str, float] | None = None) -> Observation:
         """The decision due, as a plain-Python bot sees it."""
-        return Observation(self.slots[0][0].tolist(), self.slots, 0, params or {})
+        return Observation(self.slots.bot_view[0].tolist(), self.slots, 0, params or {})
 
 
 class SeatBot:
@@ -134,11 +134,13 @@ class SeatBot:
         seat = table.seat
         slots = table.slots
         if kind == "numba":
-            return int(fn(slots[0][0], self._params[row], slots[1][0, seat], slots[2][0, seat]))
+            return int(
+                fn(slots.bot_view[0], self._params[row], slots.mem[0, seat], slots.srng[0, seat])
+            )
         if is_batched(fn):
-            obs = Observations(slots[0][:1], slots[1][:1, seat], slots[2][:1, seat], names)
+            obs = Observations(slots.bot_view[:1], slots.mem[:1, seat], slots.srng[:1, seat], names)
             answer = np.asarray(fn(obs)).reshape(-1)[0]
-            slots[1][0, seat] = obs.mem[0]
-            slots[2][0, seat] = obs.rng.state[0]
+            slots.mem[0, seat] = obs.mem[0]
+            slots.srng[0, seat] = obs.rng.state[0]
             return int(answer)
         return int(fn(table.observation(names)))

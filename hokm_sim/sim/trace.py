@@ -68,10 +68,10 @@ def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict
     if row[k.T_ERROR] != 0:  # stopped by a bot fault: the cards up to it, and the fault
         rest = plays[4 * len(tricks) :]
         rec["unfinished_trick"] = {"leader": leader, "cards": [card_str(c) for c in rest]}
-        card = int(row[k.T_ERROR + 3])
+        card = int(row[k.T_ERR_CARD])
         rec["fault"] = {
-            "seat": int(row[k.T_ERROR + 1]),
-            "trick": int(row[k.T_ERROR + 2]),
+            "seat": int(row[k.T_ERR_SEAT]),
+            "trick": int(row[k.T_ERR_TRICK]),
             "card": card_str(card) if 0 <= card < 52 else card,
         }
     return rec

@@ -276,21 +276,12 @@ class Runner:
             # Chunks go to threads one at a time as they come free (dynamic
             # scheduling): this machine's cores change speed from moment to moment.
             previous = numba.set_parallel_chunksize(1)
-            run = self.engine.run_matches if matches else self.engine.run_hands
-            target_or_trump = target if matches else NO_FORCED_TRUMP
-            args = (
-                np.uint64(seed),
-                s,
-                n,
-                chunk,
-                duplicate,
-                target_or_trump,
-                counts,
-                errs,
-                pair_codes,
-            )
+            head = (self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate)
             try:
-                run(self.params_a, self.params_b, *args)
+                if matches:
+                    self.engine.run_matches(*head, target, counts, errs, pair_codes)
+                else:
+                    self.engine.run_hands(*head, NO_FORCED_TRUMP, counts, errs, pair_codes)
             except StoppedError:
                 raise  # a plain-Python bot's fault, already located
             except Exception as exc:  # a bot raised inside the engine

@@ -323,6 +323,11 @@ USAGE_ERRORS = [
     (["analyse"], ["one source of hands"]),
     (["analyse", "--seed", "1"], ["--hands"]),
     (["analyse", "--seed", "1", "--hands", "2", "--a", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["play", "--target", "4"], ["--target", "4"]),
+    (["play", "--daily", "--seed", "1"], ["--daily", "--seed"]),
+    (["play", "--partner", "nosuchbot"], ["--partner", "nosuchbot"]),
+    (["games", "--data", "nowhere"], ["no games yet", "hokm-sim play"]),
+    (["games", "--format", "csv"], ["--format", "csv"]),
 ]  # fmt: skip
 """(command line, fragments the one ``Error:`` line must contain)."""
 

@@ -78,7 +78,7 @@
     document.body.dataset.ready = S.ready ? '1' : '0';
     var seedText = 'Seed <code>' + esc(S.seed) + '</code>' +
       (S.daily ? ' · daily deal of ' + esc(S.daily) + ' (UTC)' : '') +
-      ' · play it again: <code>hokm-sim play --seed ' + esc(S.seed) + '</code>';
+      '<span class="again"> · play it again: <code>hokm-sim play --seed ' + esc(S.seed) + '</code></span>';
     $('seedline').innerHTML = seedText;
     var banner = $('banner');
     if (!S.ready && !S.message) {
@@ -195,6 +195,7 @@
     panel.dataset.kind = kind;
     box.innerHTML = html;
     panel.hidden = false;
+    panel.classList.toggle('low', S.phase === 'hand_over');
     wirePanel();
     if (S.phase === 'first_hakem') { animateDraw(); }
     var primary = box.querySelector('[data-primary]');
@@ -213,7 +214,7 @@
 
   function animateDraw() {
     var items = document.querySelectorAll('#draw .turned'), key = S.game, step = S.pause > 0 ? 350 : 0;
-    var show = function () { $('draw-result').hidden = false; };
+    var show = function () { var r = $('draw-result'); if (r) { r.hidden = false; } };
     if (drawn[key] || step === 0) { show(); drawn[key] = 1; return; }
     drawn[key] = 1;
     for (var i = 0; i < items.length; i++) { items[i].style.visibility = 'hidden'; }
@@ -276,7 +277,7 @@
     });
     h += '</table>';
     if (S.review.pending > 0) { h += '<p class="pending">Grading ' + S.review.pending + ' more hand' + (S.review.pending > 1 ? 's' : '') + '…</p>'; }
-    h += '<p>Hints used: ' + S.hints + '.</p><p>';
+    h += '<p>Hints used: ' + S.hints + '.</p><p class="links">';
     S.hands.forEach(function (x) { if (!x.fault) { h += handLink(x.hand) + ' '; } });
     h += '</p><div class="row"><button id="again" data-primary>New game</button><button id="replay" class="secondary">Play this seed again</button>' +
       '<button id="daily2" class="secondary">Daily game</button><a class="secondary" href="/games" target="_blank" rel="noopener">Your games</a></div>';

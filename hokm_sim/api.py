@@ -34,6 +34,7 @@ from hokm_sim.analysis.results import (
 from hokm_sim.analysis.summary import Summary
 from hokm_sim.bots.registry import Strategy, from_object, resolve
 from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.house import DEFAULT_FIRST_HAKEM
 from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, read_record
 from hokm_sim.report.markdown import markdown as run_markdown
@@ -117,6 +118,7 @@ def run(
     out: str | Path | None = None,
     force: bool = False,
     save_hands: bool = False,
+    first_hakem: str | None = None,
     progress: Progress | None = None,
     on_batch: Callable[[int, int], None] | None = None,
 ) -> Summary:
@@ -128,13 +130,17 @@ def run(
     ``"tcp://host:8786"``) in tasks of ``task`` deals; the counts are the same.
     With ``out`` the report folder is written (``summary.json``,
     ``report.md``, a checkpoint to resume from, ``hands.parquet`` with
-    ``save_hands``). The first Ctrl-C stops after the batch in flight and
+    ``save_hands``). ``first_hakem`` is the house rule that finds each
+    match's first Hakem: ``"first-ace"`` (the default), ``"highest-card"``
+    or ``"highest-two"`` (docs/rules.md). The first Ctrl-C stops after the batch in flight and
     returns a summary marked partial. A bot that breaks the rules raises
     :class:`~hokm_sim.sim.runner.StrategyFault`, after the partial report.
     """
     sa, sb = strategy(a, "A"), strategy(b, "B")
     if target is not None and matches is None:
         raise InputError("--target sets the score a match is played to: give it with --matches")
+    if first_hakem is not None and matches is None:
+        raise InputError("--first-hakem chooses a match's first Hakem: give it with --matches")
     if save_hands and matches is not None:
         raise InputError("--save-hands works with --hands runs (rows are per deal)")
     if save_hands and scheduler is not None:
@@ -150,6 +156,7 @@ def run(
         duplicate=duplicate,
         scheduler=scheduler,
         task=task,
+        first_hakem=first_hakem or DEFAULT_FIRST_HAKEM,
     )
     if out is None:
         return execute(cfg, sa, sb, progress=progress, on_batch=on_batch)
@@ -157,6 +164,8 @@ def run(
     args = ["hokm-sim", "run", cfg.a, cfg.b, f"--{cfg.mode}", cfg.total, "--seed", cfg.seed]
     if cfg.mode == "matches":
         args += ["--target", cfg.target]
+        if cfg.first_hakem != DEFAULT_FIRST_HAKEM:
+            args += ["--first-hakem", cfg.first_hakem]
     if not duplicate:
         args.append("--no-duplicate")
     if save_hands:

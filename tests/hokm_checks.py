@@ -360,8 +360,9 @@ def match_base(seed: int, match: int) -> int:
     return mix64(seed ^ mix64((match + 1) * MATCH_MUL))
 
 
-def expected_first_hakem(seed: int, match: int) -> int:
-    """The first Hakem of a match: a uniform start seat, then first ace (reference rule)."""
+def expected_first_hakem(seed: int, match: int, method: str = "first-ace") -> int:
+    """The first Hakem of a match: a uniform start seat, then the reference rule ``method``
+    (first ace by default) on a shuffled deck."""
     stream = Stream(match_base(seed, match), engine_rng.FIRST_HAKEM_INDEX)
     start = stream.bounded(4)
-    return ref.first_hakem_by_first_ace(stream.shuffled_deck(), start)
+    return ref.first_hakem_draw(stream.shuffled_deck(), start, method)[0]

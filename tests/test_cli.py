@@ -323,9 +323,12 @@ USAGE_ERRORS = [
     (["analyse"], ["one source of hands"]),
     (["analyse", "--seed", "1"], ["--hands"]),
     (["analyse", "--seed", "1", "--hands", "2", "--a", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["run", "longest", "random", "--matches", "5", "--first-hakem", "x"], ["--first-hakem"]),
+    (["trace", "--seed", "1", "--hands", "2", "--first-hakem", "highest-card"], ["--matches"]),
     (["play", "--target", "4"], ["--target", "4"]),
     (["play", "--daily", "--seed", "1"], ["--daily", "--seed"]),
     (["play", "--partner", "nosuchbot"], ["--partner", "nosuchbot"]),
+    (["play", "--first-hakem", "two-aces"], ["--first-hakem", "highest-two"]),
     (["games", "--data", "nowhere"], ["no games yet", "hokm-sim play"]),
     (["games", "--format", "csv"], ["--format", "csv"]),
 ]  # fmt: skip

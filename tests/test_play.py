@@ -23,11 +23,11 @@ from click.testing import CliRunner
 from hokm_sim.api import strategy
 from hokm_sim.cards import SUITS, card_str, parse_card
 from hokm_sim.cli import main
+from hokm_sim.house import FIRST_HAKEM_METHODS
 from hokm_sim.play.game import Game, first_hakem_draw
 from hokm_sim.play.seats import BotSeat, HumanSeat
 from hokm_sim.play.server import Server, Settings, daily_seed
 from hokm_sim.play.store import Store, data_dir
-from hokm_sim.reference import first_hakem_by_first_ace
 from hokm_sim.sim.trace import trace_lines
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,17 +95,22 @@ def test_hints_change_nothing_and_are_recorded(runner):
     assert game.hint(1, adviser) == "A hint is for your own turn."
 
 
-def test_first_hakem_is_the_engines_first_ace():
-    for seed in range(40):
-        draw = first_hakem_draw(seed)
-        *before, (seat, ace) = draw
-        assert ace % 13 == 12 and all(c % 13 != 12 for _s, c in before)
-        assert [s for s, _c in draw] == [(draw[0][0] + i) % 4 for i in range(len(draw))]
-        cards = [c for _s, c in draw]
-        rest = [c for c in range(52) if c not in cards]
-        assert first_hakem_by_first_ace(cards + rest, draw[0][0]) == seat
-        game = Game(_seats(), seed, target=3)
-        assert game.hakem == seat
+@pytest.mark.parametrize("rule", FIRST_HAKEM_METHODS)
+def test_the_first_hakem_shown_is_the_engines(rule):
+    for seed in range(30):
+        hakem, draw = first_hakem_draw(seed, 0, rule)
+        assert [s for s, _c in draw[:4]] == [(draw[0][0] + i) % 4 for i in range(min(4, len(draw)))]
+        if rule == "first-ace":
+            *before, (seat, ace) = draw
+            assert seat == hakem and ace % 13 == 12 and all(c % 13 != 12 for _s, c in before)
+        else:
+            assert len(draw) >= 4 * (1 if rule == "highest-card" else 2)
+        game = Game(_seats(), seed, target=3, first_hakem=rule)  # checks the engine agrees
+        state = game.state_for(0)
+        assert state["first_hakem"] == hakem and state["first_hakem_rule"] == rule
+        assert [(d["seat"], d["card"]) for d in state["draw"]] == [
+            (s, card_str(c)) for s, c in draw
+        ]
 
 
 # --- the server is the only authority -------------------------------------------------------
@@ -156,7 +161,7 @@ def test_refused_decisions_change_nothing():
 def test_the_hakem_calls_on_five_cards_and_nobody_else_sees_any():
     game = Game(_seats(), SEED, target=3)
     _to_my_turn(game, "trump")
-    five = [card_str(int(c)) for c in game.table.slots[4][0, :5]]
+    five = [card_str(int(c)) for c in game.table.slots.deck[0, :5]]
     state = game.state_for(0)
     assert state["phase"] == "trump" and sorted(state["hand"]) == sorted(five)
     assert state["held"] == [5 if s == game.hakem else 0 for s in range(4)]
@@ -366,6 +371,40 @@ def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path):
     gid = _run(go())
     store = Store(tmp_path)
     assert store.game(gid)["result"] == "fault" and "boom" in store.game(gid)["message"]
+
+
+def test_play_serves_until_ctrl_c_and_stops_cleanly(tmp_path):
+    """The command itself: it listens on 127.0.0.1 only, serves the table, and Ctrl-C
+    stops it with exit code 0, the game booked as unfinished; a taken port is exit 2."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "hokm_sim", "play", "--partner", "longest", "--opponents",
+           "random", "--no-open", "--port", str(port), "--data", str(tmp_path)]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/play/1" in line, (line, proc.stderr.read())
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/play/1", timeout=30).read()
+        assert b"table.js" in page
+        res = CliRunner().invoke(main, cmd[3:])  # the same port again: one line, exit 2
+        assert res.exit_code == 2 and "--port" in res.stderr, res.output
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, err
+    assert "stopped" in out and "Traceback" not in err
+    store = Store(tmp_path)
+    assert [g["result"] for g in store.games()] == ["unfinished"]
 
 
 # --- the games database and hokm-sim games ---------------------------------------------------

@@ -35,7 +35,7 @@ def _chromium() -> str:
 
 
 # A seed whose first Hakem is seat 0, so the person calls trump in the first hand.
-SEED = next(s for s in range(1000) if first_hakem_draw(s)[-1][0] == 0)
+SEED = next(s for s in range(1000) if first_hakem_draw(s)[0] == 0)
 CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
 SETTLED = """() => {
   const b = document.body.dataset;

@@ -19,6 +19,7 @@ from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.interrupt import graceful_interrupt
@@ -35,7 +36,8 @@ class RunConfig:
     the summary. ``scheduler`` None plays on this machine's ``threads``;
     ``local:N`` or a Dask scheduler address plays on a Dask cluster in tasks
     of ``task`` deals or matches (None: sized to the cluster). Neither
-    changes a single count.
+    changes a single count. ``first_hakem`` is the house rule that finds a
+    match's first Hakem (docs/rules.md; matches only).
     """
 
     a: str = "expert"
@@ -49,6 +51,7 @@ class RunConfig:
     chunk: int | None = None
     scheduler: str | None = None
     task: int | None = None
+    first_hakem: str = DEFAULT_FIRST_HAKEM
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -69,11 +72,17 @@ class RunConfig:
         self.scheduler = check_scheduler(self.scheduler)
         if self.task is not None and self.task <= 0:
             raise InputError(f"bad task size {self.task}: expected a positive number")
+        first_hakem_code(self.first_hakem)
 
     @property
     def mode(self) -> str:
         """``"hands"`` or ``"matches"``."""
         return "matches" if self.matches is not None else "hands"
+
+    @property
+    def first_hakem_code(self) -> int:
+        """The engine's code of the first-Hakem rule."""
+        return first_hakem_code(self.first_hakem)
 
     @property
     def total(self) -> int:
@@ -82,6 +91,7 @@ class RunConfig:
 
 
 def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial: bool) -> dict:
+    rule = {"first_hakem": cfg.first_hakem} if cfg.mode == "matches" else {}
     return {
         "a": a.name,
         "b": b.name,
@@ -90,6 +100,7 @@ def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial:
         "size": cfg.total,
         "done": done,
         "target": cfg.target,
+        **rule,
         "duplicate": cfg.duplicate,
         "threads": cfg.threads,
         "scheduler": cfg.scheduler,
@@ -102,7 +113,7 @@ def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial:
     }
 
 
-RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk")
+RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk", "first_hakem")
 """RunConfig fields a checkpoint records: everything that decides the counts."""
 
 
@@ -147,6 +158,7 @@ def execute(
         duplicate=cfg.duplicate,
         chunk=cfg.chunk,
         per_task=cfg.task,
+        first_hakem=cfg.first_hakem_code,
     )
     if cfg.scheduler is None:
         Runner(a, b).prepare(cfg.mode == "matches")  # compile before Ctrl-C means "stop"

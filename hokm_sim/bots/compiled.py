@@ -85,13 +85,14 @@ def run_hands(params_a, params_b, seed, start, total, chunk, duplicate, forced_t
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target, counts, errs,
-                codes):
+def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target, method, counts,
+                errs, codes):
     for i in prange(counts.shape[0]):
         s = start + i * chunk
         n = min(chunk, start + total - s)
         c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
-        _matches_chunk(params_a, params_b, seed, s, n, duplicate, target, counts[i], errs[i], c)
+        _matches_chunk(params_a, params_b, seed, s, n, duplicate, target, method, counts[i],
+                       errs[i], c)
 
 
 @njit(parallel=True, cache=True, nogil=True)
@@ -108,8 +109,8 @@ def trace_hands(params_a, params_b, seed, start, count, copy, forced_trump):
 
 
 @njit(cache=True)
-def trace_match(params_a, params_b, seed, match, copy, target):
-    return _trace_match(params_a, params_b, seed, match, copy, target)
+def trace_match(params_a, params_b, seed, match, copy, target, method):
+    return _trace_match(params_a, params_b, seed, match, copy, target, method)
 '''
 
 

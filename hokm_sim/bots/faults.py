@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from hokm_sim.errors import StoppedError
+from hokm_sim.house import FIRST_HAKEM_METHODS
 
 
 def quote(spec: str) -> str:
@@ -20,13 +21,23 @@ def quote(spec: str) -> str:
 
 
 def replay_command(
-    seed: int, a: str, b: str, copy: int, match: int | None, hand: int, target: int
+    seed: int,
+    a: str,
+    b: str,
+    copy: int,
+    match: int | None,
+    hand: int,
+    target: int,
+    first_hakem: int = 0,
 ) -> str:
-    """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``)."""
+    """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``, whose
+    first Hakem was found by house rule ``first_hakem``)."""
     ab = f"--a {quote(a)} --b {quote(b)}"
     if copy == 1:
         ab += " --copy 1"  # the swapped copy of the duplicate pair, with its own streams
     if match is not None:
+        if first_hakem:
+            ab += f" --first-hakem {FIRST_HAKEM_METHODS[first_hakem]}"
         return f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
     return f"hokm-sim show --seed {seed} --hand {hand} {ab}"
 

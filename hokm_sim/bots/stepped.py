@@ -95,11 +95,12 @@ class SteppedEngine:
         self._chunks(st.M_HANDS, pa, pb, seed, start, total, chunk, duplicate, forced, 0, 7,
                      counts, errs, codes, None)  # fmt: skip
 
-    def run_matches(self, pa, pb, seed, start, total, chunk, duplicate, target, counts, errs,
-                    codes):  # fmt: skip
-        """Matches ``start .. start + total - 1`` to ``target``, as ``matches_chunk``."""
+    def run_matches(self, pa, pb, seed, start, total, chunk, duplicate, target, method, counts,
+                    errs, codes):  # fmt: skip
+        """Matches ``start .. start + total - 1`` to ``target`` (the first Hakem by house
+        rule ``method``), as ``matches_chunk``."""
         self._chunks(st.M_MATCHES, pa, pb, seed, start, total, chunk, duplicate, target, 0,
-                     target, counts, errs, codes, None)  # fmt: skip
+                     target, counts, errs, codes, None, method)  # fmt: skip
 
     def run_study(self, pa, pb, seed, start, total, chunk, suits, out, errs):
         """Counterfactual-trump rows of deals ``start ..``, as ``study_chunk``."""
@@ -116,31 +117,33 @@ class SteppedEngine:
             return rows[: err[k.E_MATCH] - start + 1]
         return rows
 
-    def trace_match(self, pa, pb, seed, match, copy, target):
+    def trace_match(self, pa, pb, seed, match, copy, target, method):
         """Trace rows of every hand of match ``match``, stopping at a fault."""
         rows = np.full((2 * target, k.TRACE_SIZE), -1, np.int64)
         err = np.zeros(k.ERR_SIZE, np.int64)
-        self._one(st.M_TRACE_MATCH, pa, pb, seed, match, 1, copy, target, target, err, rows)
+        self._one(st.M_TRACE_MATCH, pa, pb, seed, match, 1, copy, target, target, err, rows,
+                  method)  # fmt: skip
         if err[k.E_CODE]:
             return rows[: err[k.E_HAND] + 1]
         return rows[: int((rows[:, k.T_MATCH] >= 0).sum())]
 
     # --- driving the stepper ---------------------------------------------------
 
-    def _one(self, mode, pa, pb, seed, start, count, arg, arg2, target, err, out):
+    def _one(self, mode, pa, pb, seed, start, count, arg, arg2, target, err, out, method=0):
         counts = np.zeros(1, np.int64)
         fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts, err,
-                           np.zeros(0, np.int8), out)  # fmt: skip
-        self._raise_if_first(fail, [err], seed, mode, target)
+                           np.zeros(0, np.int8), out, method)  # fmt: skip
+        self._raise_if_first(fail, [err], seed, mode, target, method)
 
     def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
-                errs, codes, out):  # fmt: skip
+                errs, codes, out, method=0):  # fmt: skip
         def one(i: int) -> _Failure | None:
             s = start + i * chunk
             n = min(chunk, start + total - s)
             c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
             o = out[s - start : s - start + n] if out is not None else np.zeros((0, 1), np.int64)
-            return self._drive(mode, pa, pb, seed, dup, arg, arg2, s, n, counts[i], errs[i], c, o)
+            return self._drive(mode, pa, pb, seed, dup, arg, arg2, s, n, counts[i], errs[i], c, o,
+                               method)  # fmt: skip
 
         n_chunks = counts.shape[0]
         threads = min(numba.get_num_threads(), n_chunks)
@@ -154,17 +157,17 @@ class SteppedEngine:
                 fails = list(pool.map(one, range(n_chunks)))
         found = [f for f in fails if f is not None]
         self._raise_if_first(min(found, key=lambda f: (f.job, f.hand)) if found else None,
-                             list(errs), seed, mode, target)  # fmt: skip
+                             list(errs), seed, mode, target, method)  # fmt: skip
 
     def _warm(self, mode, pa, pb, seed) -> None:
         """Compile (or load) the step function: one slot, no jobs."""
         slots = st.new_slots(1)
-        jobs = st.new_jobs(0, 0)
+        jobs = st.new_jobs(0, 0, 0)
         self._step(mode, pa, pb, np.uint64(seed), False, 0, 0, slots, jobs,
                    np.zeros(1, np.int64), np.zeros(k.ERR_SIZE, np.int64),
                    np.zeros(0, np.int8), np.zeros((0, 1), np.int64))  # fmt: skip
 
-    def _raise_if_first(self, fail, errs, seed, mode, target) -> None:
+    def _raise_if_first(self, fail, errs, seed, mode, target, method=0) -> None:
         """Raise a Python bot's failure unless the engine found an earlier fault."""
         if fail is None:
             return
@@ -176,17 +179,20 @@ class SteppedEngine:
         hand = fail.hand if matches else fail.job
         place = f"match {match}, hand {hand}" if matches else f"hand {hand}"
         where = "at trump choice" if fail.trick < 0 else f"trick {fail.trick + 1}"
-        replay = replay_command(seed, self.a.name, self.b.name, fail.copy, match, hand, target)
+        replay = replay_command(seed, self.a.name, self.b.name, fail.copy, match, hand, target,
+                                method)  # fmt: skip
         raise PythonBotError(
             f"strategy {fail.strategy!r} {fail.what} (seat {fail.seat}) at seed {seed}, "
             f"{place}, {where}; replay it with: {replay}"
         )
 
-    def _drive(self, mode, pa, pb, seed, dup, arg, arg2, start, count, counts, err, codes, out):
-        """Play jobs ``start .. start + count - 1`` in one batch of slots; the earliest
-        Python failure, if any (the engine's own faults are in ``err``)."""
+    def _drive(self, mode, pa, pb, seed, dup, arg, arg2, start, count, counts, err, codes, out,
+               method=0):  # fmt: skip
+        """Play jobs ``start .. start + count - 1`` in one batch of slots (matches: the first
+        Hakem by house rule ``method``); the earliest Python failure, if any (the engine's
+        own faults are in ``err``)."""
         slots = st.new_slots(max(1, min(count, self.slots)))
-        jobs = st.new_jobs(start, count)
+        jobs = st.new_jobs(start, count, method)
         seed = np.uint64(seed)
         params = {code: dict(zip(p.names, (pa, pb)[p.side][p.row], strict=False))
                   for code, p in self._parts.items()}  # fmt: skip

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, SIZE, strategy_options, threads_option
+from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_options, threads_option
 
 
 @click.command(context_settings=CONTEXT)
@@ -86,7 +86,6 @@ def analyse(
     from hokm_sim.errors import InputError
     from hokm_sim.report import analysis as report
     from hokm_sim.report.folder import ReportFolder
-    from hokm_sim.writing import AtomicWriter
 
     sources = [n for n, v in (("FOLDER", folder), ("--trace", trace_file), ("--seed", seed)) if v]
     if len(sources) != 1:
@@ -116,13 +115,7 @@ def analyse(
                 yield an.format_hand(rec) + "\n"
         yield an.format_accuracy(result.accuracy())
 
-    if output is None:
-        for line in lines():
-            click.echo(line)
-    else:
-        with AtomicWriter(output, "--output") as f:
-            for line in lines():
-                f.write(line + "\n")
+    emit_lines(lines(), output)
     if target is not None:
         data = report.summarize(result)
         index = report.write(target.path, result, data, "hokm-sim analysis", "hokm-sim analyse")

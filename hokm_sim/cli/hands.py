@@ -6,7 +6,16 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, SIZE, strategy_options, target_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SEED,
+    SIZE,
+    emit_lines,
+    first_hakem_option,
+    strategy_options,
+    target_option,
+)
+from hokm_sim.house import first_hakem_code
 
 
 @click.command(context_settings=CONTEXT)
@@ -15,6 +24,7 @@ from hokm_sim.cli.options import CONTEXT, SEED, SIZE, strategy_options, target_o
 @click.option("--matches", type=SIZE, help="Trace this many whole matches.")
 @strategy_options
 @target_option
+@first_hakem_option
 @click.option(
     "-o",
     "--output",
@@ -28,6 +38,7 @@ def trace(
     a: str,
     b: str,
     target: int | None,
+    first_hakem: str | None,
     output: Path | None,
 ) -> None:
     """Write every card of seeded hands as JSON Lines, one line per hand.
@@ -46,21 +57,17 @@ def trace(
     from hokm_sim.api import strategy
     from hokm_sim.sim.runner import Runner
     from hokm_sim.sim.trace import trace_lines
-    from hokm_sim.writing import AtomicWriter
 
     if (hands is None) == (matches is None):
         raise click.UsageError("give exactly one of --hands N or --matches N")
     if target is not None and matches is None:
         raise click.UsageError("--target sets the score a match is played to: give --matches")
+    if first_hakem is not None and matches is None:
+        raise click.UsageError("--first-hakem chooses a match's first Hakem: give --matches")
     runner = Runner(strategy(a, "--a"), strategy(b, "--b"))
-    lines = trace_lines(runner, seed, hands=hands, matches=matches, target=target or 7)
-    if output is None:
-        for line in lines:
-            click.echo(line)
-        return
-    with AtomicWriter(output, "--output") as f:
-        for line in lines:
-            f.write(line + "\n")
+    lines = trace_lines(runner, seed, hands=hands, matches=matches, target=target or 7,
+                        first_hakem=first_hakem_code(first_hakem))  # fmt: skip
+    emit_lines(lines, output)
 
 
 @click.command(context_settings=CONTEXT)
@@ -73,6 +80,7 @@ def trace(
 @click.option("--match", type=click.IntRange(min=0), help="Match index: show a hand of a match.")
 @strategy_options
 @target_option
+@first_hakem_option
 @click.option(
     "--trace",
     "trace_file",
@@ -107,6 +115,7 @@ def show(
     a: str,
     b: str,
     target: int | None,
+    first_hakem: str | None,
     trace_file: Path | None,
     line: int,
     copy: int,
@@ -140,10 +149,11 @@ def show(
     sa, sb = strategy(a, "--a"), strategy(b, "--b")
     names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
     runner = Runner(sa, sb)
-    rec = show_record(runner, seed, hand, copy, match, target or 7)
+    rule = first_hakem_code(first_hakem)
+    rec = show_record(runner, seed, hand, copy, match, target or 7, rule)
     click.echo(format_record(rec, names))
     if "fault" in rec:  # the hand up to the fault is shown; now the fault, in one line
-        raise_fault(runner, seed, hand, copy, match, target or 7)
+        raise_fault(runner, seed, hand, copy, match, target or 7, rule)
     if html is not None:
         _write_html(html, rec, names)
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 
 import click
+
+from hokm_sim.house import FIRST_HAKEM_METHODS
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 MAX_SEED = 2**64 - 1
@@ -106,6 +109,11 @@ scheduler_option = click.option(
     help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N to start "
     "N local workers [default: this machine's threads]. Needs the dask extra.",
 )
+first_hakem_option = click.option(
+    "--first-hakem",
+    type=click.Choice(FIRST_HAKEM_METHODS),
+    help="House rule that finds a match's first Hakem (docs/rules.md) [default: first-ace].",
+)
 target_option = click.option(
     "--target", type=POSITIVE, help="Match target score (with --matches) [default: 7]."
 )
@@ -120,3 +128,16 @@ def out_options(f):
         help="Report folder [default: results/<time>-<what>-seed<seed>].",
     )(f)
     return f
+
+
+def emit_lines(lines: Iterable[str], output: Path | None) -> None:
+    """Lines to standard output, or to ``output`` (``-o``), written atomically."""
+    if output is None:
+        for line in lines:
+            click.echo(line)
+        return
+    from hokm_sim.writing import AtomicWriter
+
+    with AtomicWriter(output, "--output") as f:
+        for line in lines:
+            f.write(line + "\n")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED
+from hokm_sim.cli.options import CONTEXT, SEED, emit_lines, first_hakem_option
 
 TARGET_CHOICES = ("3", "5", "7", "10")
 data_option = click.option(
@@ -41,6 +41,7 @@ data_option = click.option(
     "--pause", type=click.FloatRange(0, 10), default=0.7, show_default=True,
     help="Seconds before each bot's card shows (twice that after a full trick).",
 )  # fmt: skip
+@first_hakem_option
 @data_option
 def play(
     partner: str,
@@ -51,6 +52,7 @@ def play(
     port: int | None,
     no_open: bool,
     pause: float,
+    first_hakem: str | None,
     data: Path | None,
 ) -> None:
     """Play Hokm in your browser: you and a bot partner against two bot opponents.
@@ -61,7 +63,8 @@ def play(
     can be seen graded double dummy, and at the end of a match your
     accuracy is shown beside the bots'. A game of seed S is the match
     `hokm-sim trace --seed S --matches 1 --a PARTNER --b OPPONENTS` plays,
-    with you in seat 0 (docs/play.md).
+    with you in seat 0 (docs/play.md); --first-hakem chooses the house rule
+    for the first Hakem (first-ace, the default, highest-card, highest-two).
 
     \b
     Example:
@@ -77,6 +80,7 @@ def play(
     serve(
         partner, opponents, target=int(target), seed=seed, daily=daily, port=port,
         open_browser=not no_open, pause=pause, data=data, announce=click.echo,
+        **({"first_hakem": first_hakem} if first_hakem else {}),
     )  # fmt: skip
     click.echo("hokm-sim play: stopped")
 
@@ -108,16 +112,8 @@ def games(data: Path | None, fmt: str, game_ids: tuple[int, ...], output: Path |
         hokm-sim games --game 3 --format json
     """
     from hokm_sim.play.export import lines
-    from hokm_sim.writing import AtomicWriter
 
-    out = lines(data, fmt, list(game_ids) or None)
-    if output is None:
-        for line in out:
-            click.echo(line)
-        return
-    with AtomicWriter(output, "--output") as f:
-        for line in out:
-            f.write(line + "\n")
+    emit_lines(lines(data, fmt, list(game_ids) or None), output)
 
 
 COMMANDS = (play, games)

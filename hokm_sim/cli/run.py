@@ -11,6 +11,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    first_hakem_option,
     out_options,
     scheduler_option,
     seed_option,
@@ -27,6 +28,7 @@ from hokm_sim.cli.progress import Progress
 @click.option("--matches", type=SIZE, help="Matches to play instead of single deals.")
 @seed_option
 @target_option
+@first_hakem_option
 @threads_option
 @out_options
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON, not a table.")
@@ -60,6 +62,7 @@ def run(
     matches: int | None,
     seed: int | None,
     target: int | None,
+    first_hakem: str | None,
     threads: int | None,
     out: Path | None,
     force: bool,
@@ -87,6 +90,7 @@ def run(
         hokm-sim run
         hokm-sim run expert longest --hands 10M --seed 1
         hokm-sim run expert random --matches 20000 --target 7 --json
+        hokm-sim run expert random --matches 20000 --first-hakem highest-card
         hokm-sim run expert longest --hands 100k --seed 1 --analyse 500
         hokm-sim run expert longest --hands 1G --scheduler tcp://10.0.0.1:8786
         hokm-sim run --resume results/20261130-101500-expert-vs-longest-seed1
@@ -100,7 +104,8 @@ def run(
     if resume is not None:
         given = [
             p.upper() if p in ("a", "b") else f"--{p.replace('_', '-')}"
-            for p in ("a", "b", "hands", "matches", "seed", "target", "out", "force")
+            for p in ("a", "b", "hands", "matches", "seed", "target", "first_hakem", "out")
+            + ("force",)
             + ("no_duplicate", "save_hands")
             if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE
         ]
@@ -131,6 +136,7 @@ def run(
                 matches=matches,
                 seed=seed,
                 target=target,
+                first_hakem=first_hakem,
                 duplicate=not no_duplicate,
                 out=folder,
                 force=force,

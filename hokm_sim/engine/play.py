@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.engine.bits import SUIT_MASK, popcount, suit_of
-from hokm_sim.engine.deal import deal, first_ace_hakem, first_five, shuffle
+from hokm_sim.engine.deal import deal, draw_order, first_five, first_hakem, shuffle
 from hokm_sim.engine.records import (
     ERR_BAD_TRUMP,
     ERR_ILLEGAL_CARD,
@@ -55,7 +55,7 @@ from hokm_sim.engine.records import (
     R_WINNER,
     RES_SIZE,
 )
-from hokm_sim.engine.rng import seed_counter_stream, seed_stream
+from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, seed_counter_stream, seed_stream
 from hokm_sim.engine.rules import TRICKS_TO_WIN, beats, hand_score, legal_mask, next_hakem
 from hokm_sim.engine.view import (
     MEM_SIZE,
@@ -417,10 +417,19 @@ def deal_hand(work, base, index, hakem):
 
 
 @njit(inline="always")
-def draw_first_hakem(work, base, index):
-    """First Hakem of a match by first ace, from stream ``index`` under ``base``."""
+def draw_first_hakem(work, base, index, method):
+    """First Hakem of a match by house rule ``method``, from stream ``index`` under ``base``."""
     seed_stream(work.dstate, base, index)
-    return first_ace_hakem(work.dstate, work.deck)
+    return first_hakem(work.dstate, work.deck, method)
+
+
+@njit(cache=True)
+def first_hakem_deck(seed, match, deck):
+    """The cards of match ``match``'s first-Hakem draw into ``deck`` (top first); the seat
+    they start from. The draw :func:`draw_first_hakem` makes, for showing it to people."""
+    state = np.zeros(4, np.uint64)
+    seed_stream(state, match_base(seed, match), FIRST_HAKEM_INDEX)
+    return draw_order(state, deck)
 
 
 @njit(inline="always")

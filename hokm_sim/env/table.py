@@ -31,19 +31,21 @@ _WAITING = {st.W_NONE: None, st.W_TRUMP_A: TRUMP, st.W_TRUMP_B: TRUMP, st.W_CARD
 
 
 class Table:
-    """A hand (``target`` None) or a match to ``target`` points, decided from outside."""
+    """A hand (``target`` None) or a match to ``target`` points, decided from outside; a
+    match's first Hakem by house rule ``first_hakem`` (``hokm_sim.house.FIRST_HAKEM_METHODS``)."""
 
-    def __init__(self, target: int | None = None) -> None:
+    def __init__(self, target: int | None = None, first_hakem: int = 0) -> None:
         if target is not None and not 1 <= target <= 1000:
             raise InputError(f"bad match target {target}: expected 1..1000 (or None for hands)")
         self.target = target
+        self.first_hakem = first_hakem
         self._step = compiled.stepper_module([None] * 4, (True,) * 4).step
         self.slots = st.new_slots(1)
         self.seed = 0
         self.index = 0
         self._next = 0
         self.rows = np.zeros((0, k.TRACE_SIZE), np.int64)
-        self._jobs = st.new_jobs(0, 0)
+        self._jobs = st.new_jobs(0, 0, first_hakem)
         self._err = np.zeros(k.ERR_SIZE, np.int64)
         self.waiting: str | None = None
         self.seat = self.legal = self.hands_done = 0
@@ -63,7 +65,7 @@ class Table:
         self.seed, self.index = seed, index
         self._seed = np.uint64(seed)
         self.rows = np.full((2 * (self.target or 1), k.TRACE_SIZE), -1, np.int64)
-        self._jobs = st.new_jobs(index, 1)
+        self._jobs = st.new_jobs(index, 1, self.first_hakem)
         self._err[:] = 0
         self.slots.ctl[0, :] = 0
         self._advance()

@@ -16,8 +16,8 @@ from hokm_sim.play.store import Store
 _COLUMNS = (
     ("id", "#", 4), ("started", "started (UTC)", 20), ("daily", "daily", 10),
     ("seed", "seed", 20), ("partner", "partner", 12), ("opponents", "opponents", 12),
-    ("target", "to", 3), ("result", "result", 10), ("score", "score", 6),
-    ("hands", "hands", 5), ("hints", "hints", 5),
+    ("target", "to", 3), ("first_hakem", "first Hakem", 12), ("result", "result", 10),
+    ("score", "score", 6), ("hands", "hands", 5), ("hints", "hints", 5),
 )  # fmt: skip
 
 

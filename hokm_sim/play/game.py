@@ -22,14 +22,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hokm_sim import reference
 from hokm_sim.cards import SUITS, card_str, cards_of, parse_card, parse_suit
 from hokm_sim.engine import stepper as st
-from hokm_sim.engine.deal import shuffle
 from hokm_sim.engine.kernels import T_HAND
-from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, bounded, match_base, seed_stream
+from hokm_sim.engine.play import first_hakem_deck
 from hokm_sim.engine.view import V_HAND, V_LEADER, V_SCORES, V_TRICK_NO, V_TRICKS, V_TRUMP
 from hokm_sim.env.table import CARD, TRUMP, Table
 from hokm_sim.errors import InputError
+from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.play.seats import BotSeat, HumanSeat, Seat
 from hokm_sim.sim.trace import row_to_record
 
@@ -38,24 +39,17 @@ TARGETS = (3, 5, 7, 10)
 SEAT_NAMES = ("You", "East", "North", "West")
 """The seats as the page draws them: play passes from South (you) to your right."""
 KIND_TEXT = {"normal": "", "kot": "Kot", "hakem_kot": "Hakem Kot"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
-def first_hakem_draw(seed: int, match: int = 0) -> list[tuple[int, int]]:
-    """The cards turned up to find the first Hakem of ``match`` by first ace, as
-    ``(seat, card)`` in order, the ace last: the draw the engine makes from the
-    match's first-Hakem stream (a start seat, then a shuffled deck)."""
-    state = np.zeros(4, np.uint64)
-    base = np.uint64(match_base(np.uint64(seed), match))
-    seed_stream(state, base, FIRST_HAKEM_INDEX)
-    start = int(bounded(state, 4))
+def first_hakem_draw(seed: int, match: int = 0, method: str = DEFAULT_FIRST_HAKEM):
+    """The cards turned up to find the first Hakem of ``match`` by house rule ``method``:
+    ``(hakem, [(seat, card), ...])``. The cards are the engine's draw (a start seat, then a
+    shuffled deck, from the match's first-Hakem stream); the reference rules say which
+    of them are turned and to whom."""
     deck = np.zeros(52, np.int64)
-    shuffle(state, deck)
-    turned = []
-    for i, card in enumerate(int(c) for c in deck):
-        turned.append(((start + i) % 4, card))
-        if card % 13 == 12:
-            break
-    return turned
+    start = int(first_hakem_deck(np.uint64(seed), match, deck))
+    return reference.first_hakem_draw([int(c) for c in deck], start, method)
 
 
 def _cards(mask: int) -> list[str]:
@@ -94,10 +88,16 @@ class Trick:
 
 
 class Game:
-    """A match between ``seats`` (seat 0 and 2 against 1 and 3) from ``seed``."""
+    """A match between ``seats`` (seat 0 and 2 against 1 and 3) from ``seed``, its first
+    Hakem found by house rule ``first_hakem``."""
 
     def __init__(
-        self, seats: list[Seat], seed: int, target: int = 7, daily: str | None = None
+        self,
+        seats: list[Seat],
+        seed: int,
+        target: int = 7,
+        daily: str | None = None,
+        first_hakem: str = DEFAULT_FIRST_HAKEM,
     ) -> None:
         if target not in TARGETS:
             raise InputError(
@@ -105,11 +105,13 @@ class Game:
             )
         if len(seats) != 4:
             raise InputError("a table has four seats")
+        rule = first_hakem_code(first_hakem)
+        self.first_hakem = first_hakem
         self.seats = seats
         self.seed = int(seed)
         self.target = target
         self.daily = daily
-        self.table = Table(target)
+        self.table = Table(target, rule)
         self.table.start(seed=self.seed)
         self.step = 0
         """Decisions made so far: a decision names the step it answers."""
@@ -117,7 +119,9 @@ class Game:
         """The hand being played (or just finished), from 0."""
         self.records: list[dict] = []
         """Finished hands, as ``hokm-sim trace`` writes them."""
-        self.draw = first_hakem_draw(self.seed)
+        first, self.draw = first_hakem_draw(self.seed, 0, first_hakem)
+        if first != self.hakem:  # the page would show another Hakem than the engine's
+            raise AssertionError(f"first Hakem {first} drawn, the engine has {self.hakem}")
         self.hold: str | None = "first_hakem"
         """``"first_hakem"`` or ``"hand_over"``: the table waits for the person to go on."""
         self.trick: Trick | None = None
@@ -131,7 +135,7 @@ class Game:
 
     @property
     def hakem(self) -> int:
-        return int(self.table.slots[11][0, st.K_HAKEM])
+        return int(self.table.slots.ctl[0, st.K_HAKEM])
 
     @property
     def over(self) -> bool:
@@ -196,7 +200,7 @@ class Game:
             if not (hand >> answer) & 1:
                 return f"You do not hold {card_str(answer)}."
             led = self.trick.cards[0][1][1] if self.trick and self.trick.cards else "?"
-            return f"You must follow suit ({led}): you hold one."
+            return f"You must follow suit: you hold {SUIT_NAMES.get(led, 'the suit led')}."
         return answer
 
     def submit(self, seat: int, kind: str, value: str, step: int | None = None) -> str | None:
@@ -216,7 +220,7 @@ class Game:
         t = self.table
         seat, kind = t.seat, t.waiting
         legal = t.legal
-        if kind == CARD and not (legal >> answer) & 1 or kind == TRUMP and not 0 <= answer <= 3:
+        if (kind == CARD and not (legal >> answer) & 1) or (kind == TRUMP and not 0 <= answer <= 3):
             raise ValueError(f"act: {answer} is not a legal answer")  # callers check first
         self.step += 1
         if kind == TRUMP:
@@ -235,7 +239,7 @@ class Game:
         if t.hands_done > done:
             self._hand_finished()
         elif len(self.trick.cards) == 4:
-            self.trick.winner = int(t.slots[0][0, V_LEADER])
+            self.trick.winner = int(t.slots.bot_view[0, V_LEADER])
 
     def bot_answer(self, raw: object) -> int | str:
         """A bot's raw answer as an engine answer, or why it is a fault."""
@@ -275,7 +279,7 @@ class Game:
 
     def _trick_no(self) -> int:
         """The number (from 1) of the trick the decision due is for."""
-        return int(self.table.slots[0][0, V_TRICK_NO]) + 1
+        return int(self.table.slots.bot_view[0, V_TRICK_NO]) + 1
 
     def _where(self) -> tuple[str, int]:
         """The decision due as (kind, trick number) for hints."""
@@ -316,7 +320,7 @@ class Game:
         if phase == "trump":
             if seat != self.hakem:
                 return []
-            return _sorted(card_str(int(c)) for c in self.table.slots[4][0, :5])
+            return _sorted(card_str(int(c)) for c in self.table.slots.deck[0, :5])
         return _sorted(_cards(self.table.view_for(seat)[V_HAND]))
 
     def state_for(self, seat: int) -> dict:
@@ -324,13 +328,13 @@ class Game:
         t = self.table
         phase = self.phase
         live = phase in ("trump", "play")
-        view = t.slots[0][0]
+        view = t.slots.bot_view[0]
         rec = self.records[-1] if self.records and not live else None
         held = [0, 0, 0, 0]
         if phase == "trump":
             held[self.hakem] = 5
         elif phase == "play":
-            held = [int(np.int64(t.slots[9][0, s])).bit_count() for s in range(4)]
+            held = [int(np.int64(t.slots.held[0, s])).bit_count() for s in range(4)]
         elif rec is not None:
             held = [len(self.hand_of(s)) for s in range(4)]
         hakem = rec["hakem"] if rec is not None else self.hakem
@@ -370,6 +374,7 @@ class Game:
         if phase == "first_hakem":
             state["draw"] = [{"seat": s, "card": card_str(c)} for s, c in self.draw]
             state["first_hakem"] = self.hakem
+            state["first_hakem_rule"] = self.first_hakem
         if phase == "play":
             state["trump"] = SUITS[int(view[V_TRUMP])]
             state["tricks"] = [int(view[V_TRICKS]), int(view[V_TRICKS + 1])]

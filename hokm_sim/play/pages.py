@@ -6,6 +6,7 @@ import html
 from collections import defaultdict
 
 from hokm_sim.api import shell_command
+from hokm_sim.house import DEFAULT_FIRST_HAKEM
 from hokm_sim.play.review import seat_accuracy
 
 STYLE = """
@@ -73,9 +74,12 @@ def games_page(games: list[dict], graded: dict[int, list[dict]]) -> str:
         links = " ".join(
             f'<a href="/games/{g["id"]}/hands/{h}">hand {h + 1}</a>' for h in range(g["hands"])
         )
+        rule = ["--first-hakem", g["first_hakem"]]
+        if g["first_hakem"] == DEFAULT_FIRST_HAKEM:
+            rule = []
         replay = shell_command(
             "hokm-sim", "play", "--seed", g["seed"], "--partner", g["partner"],
-            "--opponents", g["opponents"], "--target", g["target"],
+            "--opponents", g["opponents"], "--target", g["target"], *rule,
         )  # fmt: skip
         rows.append(
             f"<tr><td>{g['id']}</td><td>{html.escape(g['started'])}</td>"

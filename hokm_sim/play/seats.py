@@ -55,13 +55,13 @@ class BotSeat:
         """What the strategy would answer in the due seat's place, leaving that seat's
         memory and random stream as they were (a hint for a person, not a move)."""
         seat = table.seat
-        mem = table.slots[1][0, seat].copy()
-        rng = table.slots[2][0, seat].copy()
+        mem = table.slots.mem[0, seat].copy()
+        rng = table.slots.srng[0, seat].copy()
         try:
             return self._bot.decide(table)
         finally:
-            table.slots[1][0, seat] = mem
-            table.slots[2][0, seat] = rng
+            table.slots.mem[0, seat] = mem
+            table.slots.srng[0, seat] = rng
 
 
 Seat = HumanSeat | BotSeat

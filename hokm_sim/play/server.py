@@ -36,6 +36,7 @@ from aiohttp import WSMsgType, web
 from hokm_sim.api import analyse_hand, fresh_seed, strategy
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import InputError
+from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.play import pages, review
 from hokm_sim.play.game import SEAT_NAMES, TARGETS, Game
 from hokm_sim.play.seats import BotSeat, HumanSeat, warm
@@ -48,7 +49,6 @@ HOST = "127.0.0.1"
 DEFAULT_PORT = 8727
 PAUSE = 0.7
 """Seconds a bot waits before its card shows (twice that after a full trick)."""
-FIRST_HAKEM = "first-ace"
 
 
 def daily_seed(day: datetime | None = None) -> tuple[int, str]:
@@ -68,7 +68,7 @@ class Settings:
     target: int = 7
     pause: float = PAUSE
     data: Path | None = None
-    first_hakem: str = FIRST_HAKEM
+    first_hakem: str = DEFAULT_FIRST_HAKEM
     open_browser: bool = True
     port: int | None = None
     analyse: Callable[[dict, list[str]], dict] = field(default=analyse_hand)
@@ -104,7 +104,7 @@ class Server:
         elif seed is None:
             seed = fresh_seed()
         seats = self.seats()
-        game = Game(seats, seed, target, day)
+        game = Game(seats, seed, target, day, s.first_hakem)
         gid = self.store.start(
             seed=seed, daily=day, partner=s.partner.name, opponents=s.opponents.name,
             target=target, first_hakem=s.first_hakem, version=__version__,
@@ -252,22 +252,21 @@ async def serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
-    session = server.new_game(seed, daily)
     runner = web.AppRunner(server.app(), handle_signals=False)
-    await runner.setup()
-    port = _free_port(settings.port)
-    site = web.TCPSite(runner, HOST, port)
     try:
-        await site.start()
-    except OSError as exc:
-        await runner.cleanup()
-        raise InputError(f"--port: cannot listen on {HOST}:{port}: {exc.strerror}") from None
-    url = f"http://{HOST}:{port}/play/{session.id}"
-    announce(f"hokm-sim play: the table is at {url} (Ctrl-C stops the server)")
-    announce(f"games are saved in {server.store.path}")
-    if settings.open_browser:
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    try:
+        await runner.setup()
+        port = _free_port(settings.port)
+        site = web.TCPSite(runner, HOST, port)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise InputError(f"--port: cannot listen on {HOST}:{port}: {exc.strerror}") from None
+        session = server.new_game(seed, daily)
+        url = f"http://{HOST}:{port}/play/{session.id}"
+        announce(f"hokm-sim play: the table is at {url} (Ctrl-C stops the server)")
+        announce(f"games are saved in {server.store.path}")
+        if settings.open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         await stop.wait()
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -290,20 +289,23 @@ def play(
     open_browser: bool = True,
     pause: float = PAUSE,
     data: str | Path | None = None,
+    first_hakem: str = DEFAULT_FIRST_HAKEM,
     announce: Callable[[str], None] = print,
 ) -> None:
     """Serve a table on 127.0.0.1 until Ctrl-C: you and ``partner`` against two
-    ``opponents``, matches to ``target``, every game saved (see :mod:`.store`)."""
+    ``opponents``, matches to ``target`` whose first Hakem is found by house rule
+    ``first_hakem``, every game saved (see :mod:`.store`)."""
     if target not in TARGETS:
         raise InputError(f"--target: a game is played to {', '.join(map(str, TARGETS))}")
     if seed is not None and daily:
         raise InputError("give --daily or --seed N, not both")
     if pause < 0:
         raise InputError("--pause: expected seconds >= 0")
+    first_hakem_code(first_hakem)
     settings = Settings(
         partner=strategy(partner, "--partner"), opponents=strategy(opponents, "--opponents"),
         target=target, pause=pause, data=Path(data) if data else None,
-        open_browser=open_browser, port=port,
+        open_browser=open_browser, port=port, first_hakem=first_hakem,
     )  # fmt: skip
     server = Server(settings)
     asyncio.run(serve(server, seed=seed, daily=daily, announce=announce))

@@ -94,7 +94,8 @@ def headline(data: dict[str, Any]) -> str:
     dup = "in duplicate" if cfg.get("duplicate", True) else "not in duplicate"
     if cfg.get("mode") == "matches":
         size = (
-            f"{data.get('matches', 0):,} matches to {cfg['target']} {dup} ({data['hands']:,} hands)"
+            f"{data.get('matches', 0):,} matches to {cfg['target']} {dup} ({data['hands']:,} hands,"
+            f" first Hakem by {cfg.get('first_hakem', 'first-ace')})"
         )
     else:
         size = f"{cfg.get('done', 0):,} deals {dup} ({data['hands']:,} hands)"

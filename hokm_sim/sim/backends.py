@@ -103,6 +103,8 @@ class Work:
     chunk: int | None = None
     codes: bool = False
     per_task: int | None = None
+    first_hakem: int = 0
+    """Matches: the house rule of the first Hakem (``hokm_sim.house.FIRST_HAKEM_METHODS``)."""
 
 
 TaskFn = Callable[[Runner, int, int], Any]
@@ -138,6 +140,7 @@ class Local:
                 chunk=work.chunk,
                 codes=work.codes,
                 per_batch=work.per_task,
+                first_hakem=work.first_hakem,
             )
 
     def map(
@@ -232,6 +235,7 @@ class PlayChunk:
     duplicate: bool
     chunk: int | None
     codes: bool
+    first_hakem: int = 0
 
     def __call__(self, runner: Runner, start: int, count: int) -> Batch:
         (batch,) = runner.batches(
@@ -245,6 +249,7 @@ class PlayChunk:
             chunk=self.chunk,
             codes=self.codes,
             per_batch=count,
+            first_hakem=self.first_hakem,
         )
         return batch
 
@@ -275,8 +280,9 @@ class Dask:
     ) -> Iterator[Batch]:
         """Batches of the ranges as tasks finish (in index order if ``ordered``)."""
         task = PlayChunk(
-            work.seed, work.matches, work.target, work.duplicate, work.chunk, work.codes
-        )
+            work.seed, work.matches, work.target, work.duplicate, work.chunk, work.codes,
+            work.first_hakem,
+        )  # fmt: skip
         size = self.task_size(work, ranges)
         for _, batch in self.map(work.a, work.b, task, ranges, size=size, ordered=ordered):
             yield batch

@@ -26,7 +26,9 @@ schema; anything else is a :class:`CheckpointError` of one line:
   ``save_hands``, as ``run`` writes them) also has ``run``, an object with
   every key of :data:`RUN_RECORD` and of that type (``hands`` or ``matches``
   equal to ``total``, the other null); ``engine``, a string; ``command``, a
-  string (required beside ``save_hands``); ``save_hands``, true or false.
+  string (required beside ``save_hands``); ``save_hands``, true or false;
+  ``run.first_hakem``, if there (runs of matches record it), a house rule of
+  :data:`hokm_sim.house.FIRST_HAKEM_METHODS` (first ace when absent).
 
 The counts of a run checkpoint must agree with its done ranges (see
 :mod:`hokm_sim.engine.records`): every hand is in the tricks, trump-length and
@@ -49,6 +51,7 @@ import numpy as np
 from hokm_sim.engine import records as r
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.errors import InputError
+from hokm_sim.house import FIRST_HAKEM_METHODS
 from hokm_sim.writing import atomic_text
 
 FILE = "checkpoint.json"
@@ -290,9 +293,13 @@ def _check_run(config: dict[str, Any], total: int, bad) -> None:
     run = config.get("run")
     if not isinstance(run, dict):
         raise bad("'config.run' is missing or not an object")
-    extra = sorted(set(run) - set(RUN_RECORD))
+    extra = sorted(set(run) - set(RUN_RECORD) - {"first_hakem"})
     if extra:
         raise bad(f"'config.run' has unknown keys {extra}")
+    if "first_hakem" in run and run["first_hakem"] not in FIRST_HAKEM_METHODS:
+        rules = ", ".join(FIRST_HAKEM_METHODS)
+        raise bad(f"'config.run.first_hakem' is {json.dumps(run['first_hakem'])[:40]}, "
+                  f"expected one of {rules}")  # fmt: skip
     for key, (expected, nullable) in RUN_RECORD.items():
         if key not in run:
             raise bad(f"no 'config.run.{key}'")

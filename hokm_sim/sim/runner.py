@@ -159,7 +159,9 @@ class Runner:
         self.params_a = a.params_array()
         self.params_b = b.params_array()
 
-    def _fault(self, err: np.ndarray, seed: int, matches: bool, target: int) -> StrategyFault:
+    def _fault(
+        self, err: np.ndarray, seed: int, matches: bool, target: int, first_hakem: int = 0
+    ) -> StrategyFault:
         copy, seat = int(err[k.E_COPY]), int(err[k.E_SEAT])
         team_a = copy  # A plays team 0 in copy 0, team 1 in copy 1
         strat = self.a if (seat & 1) == team_a else self.b
@@ -172,6 +174,7 @@ class Runner:
             match if matches else None,
             hand if matches else match,
             target,
+            first_hakem,
         )
         trick = -1 if err[k.E_CODE] == ERR_BAD_TRUMP else int(err[k.E_TRICK])
         return StrategyFault(
@@ -192,11 +195,19 @@ class Runner:
         run = self.engine.run_matches if matches else self.engine.run_hands
         counts = np.zeros((1, N_COUNTS), np.int64)
         errs = np.zeros((1, k.ERR_SIZE), np.int64)
-        extra = (7 if matches else -1, counts, errs, np.full(0, -1, np.int8))
+        how = (7, 0) if matches else (-1,)
+        extra = (*how, counts, errs, np.full(0, -1, np.int8))
         run(self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
 
     def _locate_raise(
-        self, seed: int, start: int, count: int, matches: bool, target: int, duplicate: bool
+        self,
+        seed: int,
+        start: int,
+        count: int,
+        matches: bool,
+        target: int,
+        duplicate: bool,
+        first_hakem: int = 0,
     ) -> BotError:
         """The first deal (or match) of a range at which a bot raised, found by halving
         the range with the counting kernel on one thread, then traced for the error."""
@@ -206,7 +217,8 @@ class Runner:
             chunk = max(n, 1)
             counts = np.zeros((1, N_COUNTS), np.int64)
             errs = np.zeros((1, k.ERR_SIZE), np.int64)
-            extra = (target if matches else -1, counts, errs, np.full(0, -1, np.int8))
+            how = (target, first_hakem) if matches else (-1,)
+            extra = (*how, counts, errs, np.full(0, -1, np.int8))
             try:
                 run(self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate, *extra)
             except Exception:
@@ -225,8 +237,9 @@ class Runner:
             try:
                 if matches:
                     self.engine.trace_match(
-                        self.params_a, self.params_b, np.uint64(seed), lo, copy, target
-                    )
+                        self.params_a, self.params_b, np.uint64(seed), lo, copy, target,
+                        first_hakem,
+                    )  # fmt: skip
                 else:
                     self.engine.trace_hands(
                         self.params_a, self.params_b, np.uint64(seed), lo, 1, copy, -1
@@ -248,8 +261,12 @@ class Runner:
         chunk: int | None = None,
         codes: bool = False,
         per_batch: int | None = None,
+        first_hakem: int = 0,
     ) -> Iterator[Batch]:
         """Play deals (or matches) ``start .. start + total - 1``, yielding each batch.
+
+        A match's first Hakem is found by house rule ``first_hakem`` (a code of
+        ``hokm_sim.house.FIRST_HAKEM_METHODS``; 0, first ace, by default).
 
         With ``codes`` (duplicate only) each batch also carries every pair's
         outcome code in deal order (see ``hands_chunk``/``matches_chunk``).
@@ -279,19 +296,21 @@ class Runner:
             head = (self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate)
             try:
                 if matches:
-                    self.engine.run_matches(*head, target, counts, errs, pair_codes)
+                    self.engine.run_matches(*head, target, first_hakem, counts, errs, pair_codes)
                 else:
                     self.engine.run_hands(*head, NO_FORCED_TRUMP, counts, errs, pair_codes)
             except StoppedError:
                 raise  # a plain-Python bot's fault, already located
             except Exception as exc:  # a bot raised inside the engine
-                raise self._locate_raise(seed, s, n, matches, target, duplicate) from exc
+                raise self._locate_raise(
+                    seed, s, n, matches, target, duplicate, first_hakem
+                ) from exc
             finally:
                 numba.set_parallel_chunksize(previous)
             bad = np.flatnonzero(errs[:, k.E_CODE])
             if bad.size:
                 first = min(bad, key=lambda i: (errs[i, k.E_MATCH], errs[i, k.E_HAND]))
-                raise self._fault(errs[first], seed, matches, target)
+                raise self._fault(errs[first], seed, matches, target, first_hakem)
             if grow and time.perf_counter() - t0 < BATCH_SECONDS / 2:
                 per_batch *= 2
             yield Batch(s, n, counts.sum(axis=0), pair_codes if codes else None)
@@ -324,17 +343,24 @@ class Runner:
         return rows
 
     def trace_match(
-        self, seed: int, match: int, target: int, copy: int = 0, check: bool = True
+        self,
+        seed: int,
+        match: int,
+        target: int,
+        copy: int = 0,
+        check: bool = True,
+        first_hakem: int = 0,
     ) -> np.ndarray:
-        """Trace rows of every hand of one match (``check`` as for :meth:`trace_hands`)."""
+        """Trace rows of every hand of one match (``check`` as for :meth:`trace_hands`;
+        the first Hakem by house rule ``first_hakem``)."""
         rows = self.engine.trace_match(
-            self.params_a, self.params_b, np.uint64(seed), match, copy, target
+            self.params_a, self.params_b, np.uint64(seed), match, copy, target, first_hakem
         )
         if check:
-            self._raise_row_error(rows, seed, True, target, copy)
+            self._raise_row_error(rows, seed, True, target, copy, first_hakem)
         return rows
 
-    def _raise_row_error(self, rows, seed, matches, target, copy) -> None:
+    def _raise_row_error(self, rows, seed, matches, target, copy, first_hakem=0) -> None:
         if rows.shape[0] and rows[-1, k.T_ERROR] != 0:
             r = rows[-1]
             err = np.zeros(k.ERR_SIZE, np.int64)
@@ -345,7 +371,7 @@ class Runner:
             err[k.E_SEAT] = r[k.T_ERROR + 1]
             err[k.E_TRICK] = r[k.T_ERROR + 2]
             err[k.E_CARD] = r[k.T_ERROR + 3]
-            raise self._fault(err, seed, matches, target)
+            raise self._fault(err, seed, matches, target, first_hakem)
 
 
 def measure(

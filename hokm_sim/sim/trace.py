@@ -157,21 +157,29 @@ def trace_lines(
     hands: int | None = None,
     matches: int | None = None,
     target: int = 7,
+    first_hakem: int = 0,
 ) -> Iterator[str]:
     """JSON lines of deals ``0 .. hands-1`` (or of every hand of matches
-    ``0 .. matches-1``), produced a block at a time."""
+    ``0 .. matches-1``, their first Hakem by house rule ``first_hakem``), produced a
+    block at a time."""
     if hands is not None:
         for start in range(0, hands, TRACE_BLOCK):
             for r in runner.trace_hands(seed, start, min(TRACE_BLOCK, hands - start)):
                 yield json.dumps(row_to_record(r, seed))
         return
     for m in range(matches or 0):
-        for r in runner.trace_match(seed, m, target):
+        for r in runner.trace_match(seed, m, target, first_hakem=first_hakem):
             yield json.dumps(row_to_record(r, seed, target))
 
 
 def show_record(
-    runner: Runner, seed: int, hand: int, copy: int = 0, match: int | None = None, target: int = 7
+    runner: Runner,
+    seed: int,
+    hand: int,
+    copy: int = 0,
+    match: int | None = None,
+    target: int = 7,
+    first_hakem: int = 0,
 ) -> dict:
     """The record of one hand (of deal ``hand``, or hand ``hand`` of ``match``), played
     up to a bot's fault if there is one (then the record has ``fault``)."""
@@ -181,20 +189,26 @@ def show_record(
         return row_to_record(runner.trace_hands(seed, hand, 1, copy, check=False)[0], seed)
     if match >= MAX_INDEX:
         raise InputError(f"--match: {match} is too large (match indices are below 2**62)")
-    rows = runner.trace_match(seed, match, target, copy, check=False)
+    rows = runner.trace_match(seed, match, target, copy, check=False, first_hakem=first_hakem)
     if hand >= len(rows):
         raise InputError(f"--hand: match {match} has hands 0..{len(rows) - 1}")
     return row_to_record(rows[hand], seed, target)
 
 
 def raise_fault(
-    runner: Runner, seed: int, hand: int, copy: int = 0, match: int | None = None, target: int = 7
+    runner: Runner,
+    seed: int,
+    hand: int,
+    copy: int = 0,
+    match: int | None = None,
+    target: int = 7,
+    first_hakem: int = 0,
 ) -> None:
     """Raise the :class:`~hokm_sim.sim.runner.StrategyFault` of a hand that has one."""
     if match is None:
         runner.trace_hands(seed, hand, 1, copy)
     else:
-        runner.trace_match(seed, match, target, copy)
+        runner.trace_match(seed, match, target, copy, first_hakem=first_hakem)
 
 
 def read_trace_line(path: Path, line: int) -> dict:

@@ -168,7 +168,7 @@
   function drawStatus() {
     var t = '';
     if (S.message) { t = S.message; }
-    else if (S.phase === 'first_hakem') { t = 'Finding the first Hakem: cards are turned until an ace.'; }
+    else if (S.phase === 'first_hakem') { t = 'Finding the first Hakem.'; }
     else if (S.phase === 'trump') {
       t = S.turn === S.seat ? 'You are the Hakem: call trump from your first five cards.'
         : name(S.turn) + ' (Hakem) is calling trump…';
@@ -203,7 +203,12 @@
   }
 
   function firstHakem() {
-    var h = '<h2>Who is the first Hakem?</h2><p>Cards are turned face up, one to each player in turn, until someone receives an ace.</p><div class="draw" id="draw">';
+    var how = {
+      'first-ace': 'Cards are turned face up, one to each player in turn, until someone receives an ace.',
+      'highest-card': 'Each player is dealt one card face up: the highest card is Hakem (players tied for it are dealt another).',
+      'highest-two': 'Each player is dealt two cards face up: the highest total is Hakem (players tied for it are dealt another card).'
+    }[S.first_hakem_rule];
+    var h = '<h2>Who is the first Hakem?</h2><p>' + how + '</p><div class="draw" id="draw">';
     S.draw.forEach(function (x, i) {
       h += '<div class="turned" data-i="' + i + '">' + cardHtml(x.card) + '<span>' + esc(name(x.seat)) + '</span></div>';
     });

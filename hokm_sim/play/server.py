@@ -223,6 +223,12 @@ class Server:
         for session in self.sessions.values():
             session.close()
 
+    def close(self) -> None:
+        """Stop the worker threads and close the database (after the app has shut down)."""
+        self.bots.stop()
+        self.grader.stop()
+        self.store.close()
+
 
 def _free_port(wanted: int | None) -> int:
     """``wanted``, or the default port if it is free, else any free port."""
@@ -273,9 +279,7 @@ async def serve(
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.remove_signal_handler(sig)
         await runner.cleanup()
-        server.bots.stop()
-        server.grader.stop()
-        server.store.close()
+        server.close()
 
 
 def play(

@@ -47,11 +47,11 @@ class Worker:
                 return
             loop, future, fn, args = job
             try:
-                result = fn(*args)
+                outcome = (fn(*args), None)
             except BaseException as exc:  # handed to the awaiting coroutine
-                loop.call_soon_threadsafe(_settle, future, None, exc)
-            else:
-                loop.call_soon_threadsafe(_settle, future, result, None)
+                outcome = (None, exc)
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody awaits it
+                loop.call_soon_threadsafe(_settle, future, *outcome)
 
     def run(self, fn: Callable, *args: Any) -> asyncio.Future:
         """``fn(*args)`` in the worker thread, as a future of the running loop."""

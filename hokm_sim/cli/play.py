@@ -73,10 +73,10 @@ def play(
         hokm-sim play --daily
         hokm-sim play --seed 12345 --no-open --port 8800
     """
-    from hokm_sim.play.server import play as serve
-
     if daily and seed is not None:
         raise click.UsageError("give --daily or --seed N, not both")
+    from hokm_sim.play.server import play as serve
+
     serve(
         partner, opponents, target=int(target), seed=seed, daily=daily, port=port,
         open_browser=not no_open, pause=pause, data=data, announce=click.echo,

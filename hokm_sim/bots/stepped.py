@@ -64,10 +64,13 @@ class _Failure:
     what: str
 
 
-def python_parts(a: Strategy, b: Strategy) -> dict[int, _Part]:
-    """The parts of A and B played in Python, by the stepper's wait code."""
+def python_parts(a: Strategy | None, b: Strategy | None) -> dict[int, _Part]:
+    """The parts of A and B played in Python, by the stepper's wait code (None: a side
+    with no strategy, whose seats are an agent's)."""
     out = {}
     for side, s in enumerate((a, b)):
+        if s is None:
+            continue
         for row, (bot, fname) in enumerate(((s.trump, "choose_trump"), (s.play, "play_card"))):
             if bot.kind == "python":
                 fn = getattr(bot.module(), fname)
@@ -207,41 +210,13 @@ class SteppedEngine:
         return failure[0]
 
     def _decide(self, part: _Part, params, idx, slots, jobs, failure) -> None:
-        """Ask ``part`` for the decisions of slots ``idx`` and write the answers in."""
-        ctl = slots.ctl
-        if part.batched:
-            view = slots.bot_view[idx]
-            seats = view[:, V_SEAT]
-            obs = Observations(view, slots.mem[idx, seats], slots.srng[idx, seats], params)
-            try:
-                answers, why = check_batch(part.fn(obs), idx.size)
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
-                answers, why = None, _raised(exc)
-            if answers is None:
-                first = idx[np.argmin(ctl[idx, st.K_JOB])]
-                self._fail(part, first, f"{why} (in a batch of {idx.size})", slots, jobs, failure)
-                ctl[idx, st.K_STATE] = st.S_IDLE
-                return
-            slots.mem[idx, seats] = obs.mem
-            slots.srng[idx, seats] = obs.rng.state
-            ctl[idx, st.K_ANSWER] = answers
-            ctl[idx, st.K_HAVE] = 1
-            return
-        view = slots.bot_view
-        fn = part.fn
-        for i in idx.tolist():
-            try:
-                value = fn(Observation(view[i].tolist(), slots, i, params))
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
-                self._fail(part, i, _raised(exc), slots, jobs, failure)
-                continue
-            answer = check_answer(value)
-            if answer is None:
-                what = f"returned {value!r:.40} ({type(value).__name__}), not an integer"
-                self._fail(part, i, what, slots, jobs, failure)
-                continue
-            ctl[i, st.K_ANSWER] = answer
-            ctl[i, st.K_HAVE] = 1
+        """Ask ``part`` for the decisions of slots ``idx``; record its failures and stop
+        their jobs (a failed batch stops every slot of it)."""
+        failed = decide(part, params, idx, slots)
+        for i, what in failed:
+            self._fail(part, i, what, slots, jobs, failure)
+        if failed and part.batched:
+            slots.ctl[idx, st.K_STATE] = st.S_IDLE
 
     def _fail(self, part: _Part, i: int, what: str, slots, jobs, failure) -> None:
         """Record slot ``i``'s failure if it is the earliest, and stop its job."""
@@ -255,6 +230,45 @@ class SteppedEngine:
             failure[0] = f
         jobs[st.J_LIMIT] = min(jobs[st.J_LIMIT], job)
         ctl[i, st.K_STATE] = st.S_IDLE
+
+
+def decide(part: _Part, params: dict, idx: np.ndarray, slots: st.Slots) -> list[tuple[int, str]]:
+    """Ask ``part`` for the decisions of slots ``idx`` and write the answers into the slots;
+    the slots it failed at, each with what went wrong (a batched part that fails, fails
+    once: at the slot of the earliest job of the batch)."""
+    ctl = slots.ctl
+    if part.batched:
+        view = slots.bot_view[idx]
+        seats = view[:, V_SEAT]
+        obs = Observations(view, slots.mem[idx, seats], slots.srng[idx, seats], params)
+        try:
+            answers, why = check_batch(part.fn(obs), idx.size)
+        except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+            answers, why = None, _raised(exc)
+        if answers is None:
+            first = int(idx[np.argmin(ctl[idx, st.K_JOB])])
+            return [(first, f"{why} (in a batch of {idx.size})")]
+        slots.mem[idx, seats] = obs.mem
+        slots.srng[idx, seats] = obs.rng.state
+        ctl[idx, st.K_ANSWER] = answers
+        ctl[idx, st.K_HAVE] = 1
+        return []
+    view = slots.bot_view
+    fn = part.fn
+    failed = []
+    for i in idx.tolist():
+        try:
+            value = fn(Observation(view[i].tolist(), slots, i, params))
+        except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+            failed.append((i, _raised(exc)))
+            continue
+        answer = check_answer(value)
+        if answer is None:
+            failed.append((i, f"returned {value!r:.40} ({type(value).__name__}), not an integer"))
+            continue
+        ctl[i, st.K_ANSWER] = answer
+        ctl[i, st.K_HAVE] = 1
+    return failed
 
 
 def _raised(exc: BaseException) -> str:

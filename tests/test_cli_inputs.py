@@ -131,3 +131,13 @@ def test_force_clears_what_an_earlier_report_wrote(tmp_path):
     assert not (out / "hands.parquet").exists()  # nothing stale beside the new report
     assert (out / "notes.txt").read_text() == "mine"  # and nothing that was not ours
     assert json.loads((out / "summary.json").read_text())["config"]["seed"] == 1
+
+
+@pytest.mark.parametrize("cmd", [["run", "--hands", "10"], ["trump-study", "--hands", "10"],
+                                 ["tournament", "longest", "random", "--hands", "10"]])  # fmt: skip
+@pytest.mark.parametrize("out", ["", "  "])
+def test_an_empty_out_folder_is_refused(cmd, out, tmp_path, monkeypatch):
+    """An empty --out would be the working directory (and --force would clear it)."""
+    monkeypatch.chdir(tmp_path)
+    _fails([*cmd, "--out", out, "--force"], "--out", "not an empty one")
+    assert list(tmp_path.iterdir()) == []

@@ -9,6 +9,8 @@ trick, and the ``hokm-sim show`` command that replays that hand.
 
 from __future__ import annotations
 
+import shlex
+
 import numpy as np
 
 from hokm_sim.errors import StoppedError
@@ -16,7 +18,7 @@ from hokm_sim.errors import StoppedError
 
 def quote(spec: str) -> str:
     """A strategy spec quoted for a POSIX shell when it needs it."""
-    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else f"'{spec}'"
+    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else shlex.quote(spec)
 
 
 def replay_command(

@@ -33,7 +33,7 @@ from typing import Any
 
 import numba
 
-from hokm_sim.bots.registry import Strategy, resolve
+from hokm_sim.bots.registry import Strategy, resolve, spec_path
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.runner import (
     HAND_CHUNK,
@@ -177,7 +177,7 @@ def portable_spec(s: Strategy) -> str:
 
     def part(bot, values: tuple[float, ...]) -> str:
         args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
-        return f"{bot.path}({args})" if args else str(bot.path)
+        return f"{spec_path(bot.path)}({args})" if args else spec_path(bot.path)
 
     return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"
 

@@ -141,3 +141,27 @@ def test_an_empty_out_folder_is_refused(cmd, out, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _fails([*cmd, "--out", out, "--force"], "--out", "not an empty one")
     assert list(tmp_path.iterdir()) == []
+
+
+DEEP = "[" * 100_000 + "\n"
+"""A line of JSON nested far deeper than Python's parser can follow."""
+
+
+def test_dd_refuses_text_that_is_not_utf8_or_nested_too_deeply(tmp_path):
+    binary = tmp_path / "deals.bin"
+    binary.write_bytes(b'{"hands": [], "trump": "H", "leader": 0}\n\xff\xfe\x00\x81 junk\n')
+    _fails(["dd", str(binary)], "not UTF-8 text")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(DEEP)
+    _fails(["dd", str(deep)], "line 1: bad JSON: nested too deeply")
+
+
+def test_traces_and_report_folders_nested_too_deeply_are_refused(tmp_path):
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(DEEP)
+    _fails(["show", "--trace", str(deep)], "is not JSON")
+    _fails(["analyse", "--trace", str(deep)], "not a JSON object")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "summary.json").write_text(DEEP)
+    _fails(["plot", str(folder)], "cannot be read")

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.analysis.intervals import Estimate
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, CardParseError, card_str, card_symbol, parse_card
 from hokm_sim.cards import parse_suit as _parse_suit
@@ -807,7 +808,7 @@ def read_trace(path: Path) -> Hands:
                     if not text.strip():
                         continue
                     try:
-                        yield line, json.loads(text)
+                        yield line, jsontext.loads(text)
                     except json.JSONDecodeError:
                         yield line, None
         except UnicodeDecodeError:
@@ -837,7 +838,7 @@ def hands_from_folder(folder: Path, deals: int | None = None) -> Hands:
 
     folder = Path(folder)
     try:
-        rec = json.loads((folder / "summary.json").read_text())
+        rec = jsontext.loads((folder / "summary.json").read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         raise InputError(f"{folder} is not a report folder: no readable summary.json") from None
     cfg = rec.get("config") if isinstance(rec, dict) else None

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from hokm_sim import jsontext
 from hokm_sim.errors import InputError
 from hokm_sim.version import __version__
 from hokm_sim.writing import atomic_bytes, atomic_text
@@ -121,7 +122,7 @@ def read_record(folder: Path) -> dict[str, Any]:
     """The ``summary.json`` of a report folder; :class:`InputError` if there is none."""
     f = Path(folder) / "summary.json"
     try:
-        data = json.loads(f.read_text())
+        data = jsontext.loads(f.read_text())
     except FileNotFoundError:
         raise InputError(f"{folder} is not a report folder: it has no summary.json") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

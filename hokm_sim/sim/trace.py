@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.rules import KIND_NAMES, dealer_of
@@ -208,7 +209,7 @@ def read_trace_line(path: Path, line: int) -> dict:
     except UnicodeDecodeError:
         raise InputError(f"--trace: {path} is not a text file of JSON lines") from None
     try:
-        rec = json.loads(text)
+        rec = jsontext.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"--trace: {path} line {line} is not JSON: {exc}") from None
     if not isinstance(rec, dict) or not set(rec) >= TRACE_KEYS:

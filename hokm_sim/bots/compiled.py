@@ -102,12 +102,12 @@ def run_study(params_a, params_b, seed, start, total, chunk, suits, out, errs):
         _study_chunk(params_a, params_b, seed, s, n, suits, out[s - start : s - start + n], errs[i])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trace_hands(params_a, params_b, seed, start, count, copy, forced_trump):
     return _trace_hands(params_a, params_b, seed, start, count, copy, forced_trump)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trace_match(params_a, params_b, seed, match, copy, target):
     return _trace_match(params_a, params_b, seed, match, copy, target)
 '''

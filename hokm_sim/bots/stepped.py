@@ -25,7 +25,13 @@ from types import ModuleType
 import numba
 import numpy as np
 
-from hokm_sim.bots.faults import PythonBotError, check_answer, check_batch, replay_command
+from hokm_sim.bots.faults import (
+    PythonBotError,
+    check_answer,
+    check_batch,
+    replay_command,
+    shown,
+)
 from hokm_sim.bots.observation import Observation, Observations
 from hokm_sim.bots.pyrules import is_batched
 from hokm_sim.bots.registry import Strategy
@@ -209,7 +215,7 @@ class SteppedEngine:
             obs = Observations(view, slots.mem[idx, seats], slots.srng[idx, seats], params)
             try:
                 answers, why = check_batch(part.fn(obs), idx.size)
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
                 answers, why = None, _raised(exc)
             if answers is None:
                 first = idx[np.argmin(ctl[idx, st.K_JOB])]
@@ -226,12 +232,12 @@ class SteppedEngine:
         for i in idx.tolist():
             try:
                 value = fn(Observation(view[i].tolist(), slots, i, params))
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
                 self._fail(part, i, _raised(exc), slots, jobs, failure)
                 continue
             answer = check_answer(value)
             if answer is None:
-                what = f"returned {value!r:.40} ({type(value).__name__}), not an integer"
+                what = f"returned {shown(value)}, not an integer"
                 self._fail(part, i, what, slots, jobs, failure)
                 continue
             ctl[i, st.K_ANSWER] = answer
@@ -252,5 +258,12 @@ class SteppedEngine:
 
 
 def _raised(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    """What a bot's exception (or ``sys.exit``) was, in a few words."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({shown(exc.code, typed=False)})"
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # noqa: BLE001 - an exception whose text cannot be had
+        text = ""
+    text = text if len(text) <= 200 else text[:197] + "..."
     return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

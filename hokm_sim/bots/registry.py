@@ -40,6 +40,7 @@ from types import ModuleType
 
 import numpy as np
 
+from hokm_sim.bots.faults import shown
 from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
 from hokm_sim.engine.view import PARAM_SIZE
 from hokm_sim.errors import InputError
@@ -274,7 +275,7 @@ def _text(mod: object, attr: str, where: str) -> str | None:
     """A bot's ``NAME`` or ``DESCRIPTION``: a string, or None when not set."""
     value = getattr(mod, attr, None)
     if value is not None and not isinstance(value, str):
-        raise StrategyError(f"{where}: {attr} is {_shown(value)}; expected a string")
+        raise StrategyError(f"{where}: {attr} is {shown(value)}; expected a string")
     return value or None
 
 
@@ -286,22 +287,12 @@ def _number(value: object) -> float | None:
     return None
 
 
-def _shown(value: object) -> str:
-    """A user's value in a message: its repr, cut short, and its type."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - any object may be named in one line
-        text = "?"
-    text = text if len(text) <= 40 else text[:37] + "..."
-    return f"{text} ({type(value).__name__})"
-
-
 def _params(mod: object, where: str) -> dict[str, float]:
     """A bot's ``PARAMS``: a dict of names (as a spec writes them) to finite numbers."""
     raw = getattr(mod, "PARAMS", {})
     if not isinstance(raw, dict):
         raise StrategyError(
-            f"{where}: PARAMS is {_shown(raw)}; expected a dict of parameter names to "
+            f"{where}: PARAMS is {shown(raw)}; expected a dict of parameter names to "
             'default numbers, such as {"length": 2.0}'
         )
     if len(raw) > PARAM_SIZE:
@@ -310,13 +301,13 @@ def _params(mod: object, where: str) -> dict[str, float]:
     for key, value in raw.items():
         if not isinstance(key, str) or not _PARAM_NAME.match(key):
             raise StrategyError(
-                f"{where}: bad PARAMS name {_shown(key)}: expected a name of letters, digits "
+                f"{where}: bad PARAMS name {shown(key)}: expected a name of letters, digits "
                 "and _ (as in weighted(length=2))"
             )
         x = _number(value)
         if x is None:
             raise StrategyError(
-                f"{where}: PARAMS[{key!r}] is {_shown(value)}; expected a finite number"
+                f"{where}: PARAMS[{key!r}] is {shown(value)}; expected a finite number"
             )
         params[key] = x
     return params
@@ -327,18 +318,18 @@ def _limits(mod: object, params: dict[str, float], where: str) -> dict[str, tupl
     raw = getattr(mod, "PARAM_LIMITS", {})
     expect = "expected a dict of parameter names to (low, high) or (low, high, whole)"
     if not isinstance(raw, dict):
-        raise StrategyError(f"{where}: PARAM_LIMITS is {_shown(raw)}; {expect}")
+        raise StrategyError(f"{where}: PARAM_LIMITS is {shown(raw)}; {expect}")
     limits = {}
     for key, value in raw.items():
         if key not in params:
             raise StrategyError(
-                f"{where}: PARAM_LIMITS names {_shown(key)}, which is not in PARAMS "
+                f"{where}: PARAM_LIMITS names {shown(key)}, which is not in PARAMS "
                 f"({', '.join(params) or 'none'})"
             )
         ok = isinstance(value, tuple | list) and len(value) in (2, 3)
         lo, hi = (_number(value[0]), _number(value[1])) if ok else (None, None)
         if lo is None or hi is None or lo > hi:
-            raise StrategyError(f"{where}: PARAM_LIMITS[{key!r}] is {_shown(value)}; {expect}")
+            raise StrategyError(f"{where}: PARAM_LIMITS[{key!r}] is {shown(value)}; {expect}")
         limits[key] = (lo, hi, bool(value[2]) if len(value) > 2 else False)
         if not lo <= params[key] <= hi:
             raise StrategyError(

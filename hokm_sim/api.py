@@ -162,7 +162,7 @@ def run(
     if save_hands:
         args.append("--save-hands")
     command = shell_command(*args)
-    engine = Runner(sa, sb).engine.__name__
+    engine = Runner(sa, sb).engine_key
     record = checkpoint_record(cfg, engine, command=command, save_hands=save_hands)
     checkpoint = Checkpoint.create(folder.path, record, cfg.total)
     return _play(cfg, sa, sb, folder, checkpoint, command, save_hands, progress, on_batch)
@@ -195,7 +195,7 @@ def resume(
         )
     cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task)
     sa, sb = strategy(cfg.a, "A"), strategy(cfg.b, "B")
-    engine = Runner(sa, sb).engine.__name__
+    engine = Runner(sa, sb).engine_key
     if engine != rec["engine"]:
         raise InputError(
             f"--resume: the engine or a bot file changed since the run in {path} started "

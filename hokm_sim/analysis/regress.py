@@ -254,6 +254,7 @@ def sequential(
         target=cfg.target,
         codes=True,
         per_task=per_batch,
+        checked=True,  # a regression check plays in the checking mode (docs/bots.md)
     )
     with open_backend(cfg.scheduler, cfg.threads) as backend:
         for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):

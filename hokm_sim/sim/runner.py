@@ -115,6 +115,8 @@ class BotError(StoppedError):
         where = f"match {index}" if matches else f"hand {index}"
         teams = f"{a} on team {copy}, {b} on team {1 - copy}"
         what = f"raised {error}" if error else "raised an exception"
+        if error and error.startswith("IndexError"):  # caught by the checking mode
+            what += " (an array index past its end: mem and params have 16 slots)"
         super().__init__(
             f"{who} {what} at seed {seed}, {where} ({teams}); trick unknown: the engine "
             "stops at the exception"
@@ -152,13 +154,23 @@ class Batch:
 
 
 class Runner:
-    """Plays A (team 0 first) against B with a compiled engine for the pair."""
+    """Plays A (team 0 first) against B with a compiled engine for the pair.
 
-    def __init__(self, a: Strategy, b: Strategy) -> None:
+    ``checked`` asks for the engine of the checking mode (bounds checked), or
+    not; None leaves it to :func:`~hokm_sim.bots.compiled.checking` (on for the
+    first run of a new or edited bot file). The counts are the same either way.
+    """
+
+    def __init__(self, a: Strategy, b: Strategy, checked: bool | None = None) -> None:
         self.a, self.b = a, b
-        self.engine = compiled.engine_for(a, b)
+        self.engine = compiled.engine_for(a, b, checked)
         self.params_a = a.params_array()
         self.params_b = b.params_array()
+
+    @property
+    def engine_key(self) -> str:
+        """The engine's name without its mode: what a checkpoint records."""
+        return compiled.engine_key(self.engine)
 
     def _fault(self, err: np.ndarray, seed: int, matches: bool, target: int) -> StrategyFault:
         copy, seat = int(err[k.E_COPY]), int(err[k.E_SEAT])

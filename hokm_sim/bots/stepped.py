@@ -13,17 +13,24 @@ chunk is done. Compiled bots at the table still decide inside numba.
 Chunks run on as many threads as numba is set to; the numba steps release
 the GIL, and the Python bots are called under one lock, so a bot need not
 be thread-safe. Results are the same for any thread count or batch size.
+
+While the bots decide, BLAS libraries (OpenBLAS, MKL, through numpy or a
+neural network's library) run on one thread: a decision is small, and a
+pool of BLAS threads started and stopped in every one of them made a
+batched numpy bot ten times slower (docs/python-bots.md).
 """
 
 from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 
 import numba
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from hokm_sim.bots.faults import (
     PythonBotError,
@@ -135,8 +142,9 @@ class SteppedEngine:
 
     def _one(self, mode, pa, pb, seed, start, count, arg, arg2, target, err, out):
         counts = np.zeros(1, np.int64)
-        fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts, err,
-                           np.zeros(0, np.int8), out)  # fmt: skip
+        with one_blas_thread():
+            fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts,
+                               err, np.zeros(0, np.int8), out)  # fmt: skip
         self._raise_if_first(fail, [err], seed, mode, target)
 
     def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
@@ -153,11 +161,12 @@ class SteppedEngine:
         if total <= 0:
             self._warm(mode, pa, pb, seed)
             return
-        if threads <= 1:
-            fails = [one(i) for i in range(n_chunks)]
-        else:
-            with ThreadPoolExecutor(threads) as pool:
-                fails = list(pool.map(one, range(n_chunks)))
+        with one_blas_thread():
+            if threads <= 1:
+                fails = [one(i) for i in range(n_chunks)]
+            else:
+                with ThreadPoolExecutor(threads) as pool:
+                    fails = list(pool.map(one, range(n_chunks)))
         found = [f for f in fails if f is not None]
         self._raise_if_first(min(found, key=lambda f: (f.job, f.hand)) if found else None,
                              list(errs), seed, mode, target)  # fmt: skip
@@ -255,6 +264,14 @@ class SteppedEngine:
             failure[0] = f
         jobs[st.J_LIMIT] = min(jobs[st.J_LIMIT], job)
         ctl[i, st.K_STATE] = st.S_IDLE
+
+
+@contextmanager
+def one_blas_thread():
+    """BLAS on one thread within the block (the bots' decisions, see the module doc);
+    the libraries are looked up each time, so one a bot loaded late is limited too."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
 
 
 def _raised(exc: BaseException) -> str:

@@ -20,7 +20,7 @@ from hokm_sim.engine import kernels as k
 from hokm_sim.engine.rules import KIND_NAMES, dealer_of
 from hokm_sim.errors import InputError
 from hokm_sim.sim.runner import Runner
-from hokm_sim.sim.tracecheck import check_records, hands_in_order_received
+from hokm_sim.sim.tracecheck import MAX_INDEX, check_records, hands_in_order_received
 
 
 def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict:
@@ -143,8 +143,6 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
 
 TRACE_BLOCK = 4096
 """Hands traced per engine call when streaming: bounded memory for any count."""
-MAX_INDEX = 2**62
-"""The largest deal or match index the engine takes."""
 
 
 def trace_lines(

@@ -39,7 +39,8 @@ SHOWN = ("seed", "match", "hand", "dealer", "first_five", "tricks_won", "winner_
          "kind")  # fmt: skip
 """What ``show`` prints besides, so what a record to show must hold too."""
 MAX_SEED = 2**64 - 1
-MAX_INDEX = 2**62 - 1
+MAX_INDEX = 2**62
+"""Deal and match indices the engine takes are below this."""
 
 CHECK_OK, CHECK_NOT_HELD, CHECK_ILLEGAL, CHECK_PAST_7, CHECK_SHORT = 0, 1, 2, 3, 4
 """Codes of :func:`check_hands_nb`."""
@@ -97,7 +98,7 @@ def check_records(
             raise TraceError(
                 f"{w}: the hand stopped at a bot's fault; hokm-sim trace writes finished hands"
             )
-        for key, top in (("seed", MAX_SEED), ("match", MAX_INDEX), ("hand", MAX_INDEX)):
+        for key, top in (("seed", MAX_SEED), ("match", MAX_INDEX - 1), ("hand", MAX_INDEX - 1)):
             if key in rec:
                 _whole(rec[key], f"{w}: {key}", 0, top)
         h = _whole(rec["hakem"], f"{w}: hakem", 0, 3, "a seat 0, 1, 2 or 3")
@@ -247,13 +248,13 @@ def _check_outcome(rec: dict, p: Played, i: int, w: str) -> None:
         if key in rec and rec[key] != value:
             raise TraceError(f"{w}: {key} is {value!r} after these tricks, not {rec[key]!r}")
     if "target" in rec:
-        _whole(rec["target"], f"{w}: target", 1, MAX_INDEX)
+        _whole(rec["target"], f"{w}: target", 1, MAX_INDEX - 1)
     if "scores" in rec:
         s = rec["scores"]
         if not isinstance(s, list) or len(s) != 2:
             raise TraceError(f"{w}: scores: expected [team 0, team 1]")
         for team in (0, 1):
-            _whole(s[team], f"{w}: scores", 0, MAX_INDEX)
+            _whole(s[team], f"{w}: scores", 0, MAX_INDEX - 1)
         if s[winner] < points:
             raise TraceError(f"{w}: scores {s}: team {winner} won {points} in this hand alone")
 

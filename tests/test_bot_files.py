@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
+from test_cli_inputs import _fails  # one line naming the problem, exit 2
 
 import hokm_sim
 from hokm_sim.bots.registry import StrategyError, resolve, spec_path, split_top
@@ -38,16 +39,6 @@ def _bot(path: Path, head: str = "", play: str = "min(obs.legal_cards)", extra="
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(PY_BOT.format(head=head, play=play, extra=extra))
     return path
-
-
-def _fails(args: list, *needles: str) -> str:
-    res = CliRunner().invoke(main, [str(a) for a in args])
-    assert res.exit_code == 2, (res.exit_code, res.output)
-    err = res.stderr.strip()
-    assert err.startswith("Error:") and "\n" not in err and "Traceback" not in err, err
-    for n in needles:
-        assert n in err, err
-    return err
 
 
 @pytest.mark.parametrize(

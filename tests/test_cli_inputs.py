@@ -54,8 +54,8 @@ def test_bad_sizes(text, why):
         SIZE.convert(text, None, None)
 
 
-def _fails(args: list[str], *needles: str) -> str:
-    res = CliRunner().invoke(main, args)
+def _fails(args: list, *needles: str) -> str:
+    res = CliRunner().invoke(main, [str(a) for a in args])
     assert res.exit_code == 2, (res.exit_code, res.output)
     err = res.stderr.strip()
     assert err.startswith("Error:") and "\n" not in err and "Traceback" not in err, err

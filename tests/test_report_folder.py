@@ -9,6 +9,7 @@ import textwrap
 
 import pytest
 from click.testing import CliRunner
+from test_strategy_faults import MISTYPED_BOT  # a bot that fails to compile
 
 from hokm_sim.cli import main
 from hokm_sim.errors import InputError
@@ -58,22 +59,6 @@ def test_the_lock_holds_across_processes_and_for_resume(tmp_path):
     finally:
         proc.communicate("", timeout=60)
     assert _invoke(*RUN, "--out", out, "--force").exit_code == 0
-
-
-MISTYPED_BOT = '''"""Adds a string to a card."""
-
-from hokm_sim.bots.botkit import V_LEGAL, lowest, njit
-
-
-@njit
-def choose_trump(view, params, mem, rng):
-    return 0
-
-
-@njit
-def play_card(view, params, mem, rng):
-    return lowest(view[V_LEGAL]) + "x"
-'''
 
 
 def test_a_run_that_fails_before_playing_leaves_no_folder(tmp_path):

@@ -51,7 +51,8 @@ def study_rows(runner: Runner, seed: int, start: int, count: int, suits: bool) -
 
     out = np.zeros((count, STUDY_COLUMNS), np.int64)
     errs = np.zeros((-(-count // HAND_CHUNK), k.ERR_SIZE), np.int64)
-    runner.engine.run_study(
+    runner.call(
+        "run_study",
         runner.params_a,
         runner.params_b,
         np.uint64(seed),

@@ -25,7 +25,7 @@ from numba import njit
 
 from hokm_sim.dd.solver import play_nb, reach_nb
 from hokm_sim.engine.bits import SUIT_MASK, ctlz, popcount
-from hokm_sim.engine.rules import beats, legal_mask
+from hokm_sim.engine.rules import legal_mask
 
 LEAD, FOLLOW, DISCARD, RUFF = 0, 1, 2, 3
 """How a card was played: led, followed suit, discarded (void, no trump), trumped (void)."""
@@ -44,9 +44,6 @@ N_INFO = 8
 TR_TRICKS, TR_REACH, TR_KOT, TR_HAKEM_KOT = range(4)
 # The trump call's grade row: chosen tricks, best tricks, grade, why.
 TG_CHOSEN, TG_BEST, TG_GRADE, TG_WHY = range(4)
-
-CHECK_OK, CHECK_NOT_HELD, CHECK_ILLEGAL, CHECK_PAST_7, CHECK_SHORT = 0, 1, 2, 3, 4
-"""Codes of :func:`check_hands_nb`."""
 
 
 @njit(cache=True)
@@ -372,62 +369,3 @@ def analyse_block_nb(
             trumps[i],
             tgrade[i],
         )
-
-
-@njit(cache=True)
-def check_hands_nb(hands, hakem, trump, plays, winners, out):
-    """Check that each hand's plays are a legal Hokm hand; trick winners into ``winners``.
-
-    ``out[i]`` gets ``(code, position)``: ``CHECK_NOT_HELD`` (the card is not
-    in the mover's hand), ``CHECK_ILLEGAL`` (the mover could follow suit),
-    ``CHECK_PAST_7`` (cards after a team has 7 tricks), ``CHECK_SHORT`` (the
-    hand stops before a team has 7), or ``CHECK_OK``.
-    """
-    for i in range(hands.shape[0]):
-        h = hands[i].copy()
-        leader = hakem[i]
-        best = -1
-        best_seat = -1
-        led = -1
-        taken = np.zeros(2, np.int64)
-        out[i, 0] = CHECK_OK
-        out[i, 1] = -1
-        winners[i, :] = -1
-        ntrick = 0
-        t = 0
-        for p in range(52):
-            c = plays[i, p]
-            if c < 0:
-                if taken[0] < 7 and taken[1] < 7:
-                    out[i, 0] = CHECK_SHORT
-                    out[i, 1] = p
-                break
-            if taken[0] >= 7 or taken[1] >= 7:
-                out[i, 0] = CHECK_PAST_7
-                out[i, 1] = p
-                break
-            seat = (leader + ntrick) & 3
-            if not (h[seat] >> c) & 1:
-                out[i, 0] = CHECK_NOT_HELD
-                out[i, 1] = p
-                break
-            if not (legal_mask(h[seat], led) >> c) & 1:
-                out[i, 0] = CHECK_ILLEGAL
-                out[i, 1] = p
-                break
-            h[seat] ^= 1 << c
-            if ntrick == 0:
-                led = c // 13
-                best = c
-                best_seat = seat
-            elif beats(c, best, trump[i]):
-                best = c
-                best_seat = seat
-            ntrick += 1
-            if ntrick == 4:
-                winners[i, t] = best_seat
-                taken[best_seat & 1] += 1
-                t += 1
-                leader = best_seat
-                ntrick = 0
-                led = -1

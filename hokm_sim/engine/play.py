@@ -28,6 +28,7 @@ illegal card or a bad suit stops the hand with an error code in the result.
 
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -304,7 +305,14 @@ def engine_jit(owner: str, **options):
     one's card loop, with the first one's bots. Naming each closure under its
     own engine module (``owner``, whose name hashes the bots) keeps the names
     apart. ``owner`` must be in ``sys.modules`` when numba compiles.
+
+    An owner module whose ``BOUNDSCHECK`` is true (the checking mode of
+    :mod:`hokm_sim.bots.compiled`) gets numba's bounds checks in every
+    closure, and so in every bot inlined into one: an index out of range
+    raises ``IndexError`` instead of reading or writing past the array.
     """
+    if getattr(sys.modules.get(owner), "BOUNDSCHECK", False):
+        options = {**options, "boundscheck": True}
 
     def wrap(fn):
         fn.__module__ = owner

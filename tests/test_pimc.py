@@ -22,11 +22,14 @@ from hokm_sim.dd.pimc import (
     MODEL_BETTER,
     MODEL_ONLY,
     P_DEPARTS,
+    P_INFER,
     P_K,
     P_MARGIN,
     P_MODEL,
     P_MS,
     P_NODES,
+    P_TRIES,
+    PARAM_NAMES,
     pimc_trump_scores,
 )
 from hokm_sim.dd.sample import sample_hands, sample_view
@@ -103,6 +106,19 @@ def test_samples_spread_over_the_consistent_deals():
         assert out[1] & 0x1FFF == 0
         got.add(bin(int(out[2]) & 0x1FFF).count("1"))
     assert len(got) > 3
+
+
+def test_the_bots_parameters_fill_the_slots_the_kernels_read():
+    """The engine fills ``params`` in the order of the bot file's ``PARAMS``; the
+    kernels read slot ``P_*`` of :data:`PARAM_NAMES`: the two orders are one."""
+    from hokm_sim.bots.registry import builtin_bots, resolve
+
+    bot = builtin_bots()["pimc"]
+    assert tuple(bot.params) == PARAM_NAMES and tuple(bot.limits) == PARAM_NAMES
+    spec = "pimc(k=5,nodes=7,ms=2,margin=1,infer=2,tries=9,model=2,departs=3)"
+    row = resolve(spec).params_array()[1]
+    got = [row[i] for i in (P_K, P_NODES, P_MS, P_MARGIN, P_INFER, P_TRIES, P_MODEL, P_DEPARTS)]
+    assert got == [5, 7, 2, 1, 2, 9, 2, 3]
 
 
 def _params(k: int, nodes: int, ms: float, margin: int = 0) -> np.ndarray:

@@ -54,23 +54,27 @@ from hokm_sim.engine.view import (
     V_TRUMP,
 )
 
-P_K = 0
+PARAM_NAMES = ("k", "nodes", "ms", "margin", "infer", "tries", "model", "departs")
+"""The ``pimc`` bot's parameters in the order of their ``params`` slots (``P_*``):
+``PARAMS`` of ``strategies/pimc.py`` lists them in this order (``tests/test_pimc.py``
+checks it), which is the order the engine fills the slots in."""
+P_K = PARAM_NAMES.index("k")
 """``params`` slot: samples per decision."""
-P_NODES = 1
+P_NODES = PARAM_NAMES.index("nodes")
 """``params`` slot: node budget of one sample's searches (0: no limit)."""
-P_MS = 2
+P_MS = PARAM_NAMES.index("ms")
 """``params`` slot: time budget of one decision in milliseconds (0: no limit)."""
-P_MARGIN = 3
+P_MARGIN = PARAM_NAMES.index("margin")
 """``params`` slot: non-zero to break ties between cards by double-dummy tricks."""
-P_INFER = 4
+P_INFER = PARAM_NAMES.index("infer")
 """``params`` slot: whose plays the sampled deals must explain (:mod:`hokm_sim.dd.infer`):
 0 nobody, 1 the opponents, 2 the partner too."""
-P_TRIES = 5
+P_TRIES = PARAM_NAMES.index("tries")
 """``params`` slot: deals drawn per sample at most while looking for one the play explains."""
-P_MODEL = 6
+P_MODEL = PARAM_NAMES.index("model")
 """``params`` slot: how the opponents are taken to play (:mod:`hokm_sim.dd.respond`):
 :data:`MODEL_OFF`, :data:`MODEL_BETTER` or :data:`MODEL_ONLY`."""
-P_DEPARTS = 7
+P_DEPARTS = PARAM_NAMES.index("departs")
 """``params`` slot: how often the seat's team may depart from the model's card in a model
 search (0: the team plays the hand out as the model would)."""
 MODEL_OFF = 0

@@ -24,7 +24,9 @@ import numpy as np
 
 from hokm_sim.analysis.intervals import wilson
 from hokm_sim.bots.registry import resolve
-from hokm_sim.dd.solver import card_values_nb, new_table
+from hokm_sim.dd.search import STATS_SIZE
+from hokm_sim.dd.solver import card_values_nb
+from hokm_sim.dd.table import new_table
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.view import V_LEADER, V_NTRICK, V_TRICK, V_TRUMP
 from hokm_sim.env.table import TRUMP, SeatBot, Table
@@ -53,7 +55,7 @@ def main() -> None:
     expert = SeatBot(resolve("expert"))
     table = Table(target=7)
     keys, vals = new_table(18)
-    stats = np.zeros(3, np.int64)
+    stats = np.zeros(STATS_SIZE, np.int64)
     values = np.zeros(52, np.int64)
     wins = hands = 0
     points = []

@@ -18,13 +18,13 @@ from hokm_sim import reference as ref
 from hokm_sim.cards import mask_of
 from hokm_sim.dd.pimc import _value_after
 from hokm_sim.dd.respond import (
-    DEPTH,
     SearchScratch,
     _play_into,
     new_model_scratch,
     new_model_table,
 )
-from hokm_sim.dd.solver import new_table
+from hokm_sim.dd.search import DEPTH, STATS_SIZE
+from hokm_sim.dd.table import new_table
 from hokm_sim.engine.play import show_turn
 from hokm_sim.engine.view import (
     V_HAKEM,
@@ -88,7 +88,7 @@ def _rng() -> np.ndarray:
 
 def _value(v, now, card, dev, bits=12):
     keys, answers = new_model_table(bits)
-    stats = np.zeros(3, np.int64)
+    stats = np.zeros(STATS_SIZE, np.int64)
     seat = (int(v[V_LEADER]) + int(v[V_NTRICK])) & 3
     team = seat & 1
     hakem = (int(v[V_HAKEM]) & 1) == team
@@ -164,7 +164,7 @@ def test_never_below_double_dummy_and_more_departures_never_worse():
         team = seat & 1
         ntrick = int(v[V_NTRICK])
         trick = np.array([v[V_TRICK + k] for k in range(3)], np.int64)
-        stats = np.zeros(3, np.int64)
+        stats = np.zeros(STATS_SIZE, np.int64)
         dd = _value_after(
             now, v[V_TRUMP], v[V_LEADER], trick, ntrick, card, team,
             v[V_TRICKS + team], v[V_TRICKS + 1 - team], (v[V_HAKEM] & 1) == team,

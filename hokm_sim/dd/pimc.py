@@ -36,10 +36,13 @@ from numba.core.dispatcher import Dispatcher
 from hokm_sim.dd.clock import now_ns
 from hokm_sim.dd.infer import judged_seats, make_replay, new_scratch, play_order, record
 from hokm_sim.dd.model import Model
+from hokm_sim.dd.order import equivalents
 from hokm_sim.dd.respond import make_model_search, new_model_scratch, new_model_table
 from hokm_sim.dd.sample import sample_hands, sample_view
-from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb, tricks_nb
-from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctz, popcount
+from hokm_sim.dd.search import S_NODES, new_stats
+from hokm_sim.dd.solver import play_nb, reach_nb, tricks_nb
+from hokm_sim.dd.table import new_table
+from hokm_sim.engine.bits import FULL_DECK, ctz, popcount, suit_mask
 from hokm_sim.engine.rules import TRICKS_TO_WIN
 from hokm_sim.engine.view import (
     V_HAKEM,
@@ -109,8 +112,8 @@ def _out_of_time(deadline):
 
 @njit(inline="always")
 def _over(stats, budget, deadline):
-    """Whether the searches since ``stats[0]`` was zeroed ran past the node or time budget."""
-    return (budget > 0 and stats[0] > budget) or _out_of_time(deadline)
+    """Whether the searches since ``stats[S_NODES]`` was zeroed ran past the node or time budget."""
+    return (budget > 0 and stats[S_NODES] > budget) or _out_of_time(deadline)
 
 
 @njit(inline="always")
@@ -203,7 +206,7 @@ def choose_among(moves, totals, preferred):
     one of them, else the lowest-ranked (keep the high cards)."""
     best = _best_of(moves, totals)
     # The run of ``preferred`` is scored at its top card: the lowest move above it.
-    x = moves & (SUIT_MASK << (13 * (preferred // 13))) & ~((1 << preferred) - 1)
+    x = moves & suit_mask(preferred // 13) & ~((1 << preferred) - 1)
     if x != 0 and (best >> ctz(x)) & 1:
         return preferred
     pick = -1
@@ -235,9 +238,7 @@ def pimc_trump_scores(view, params, rng, totals):
     counts[seat] = 8
     hands = np.zeros(4, np.int64)
     keys, vals = new_table(PIMC_TT_BITS)
-    stats = np.zeros(3, np.int64)
-    stats[1] = budget
-    stats[2] = deadline  # the search gives up when the time is spent, too
+    stats = new_stats(budget, deadline)  # the search gives up when the time is spent, too
     trick = np.zeros(3, np.int64)
     values = np.zeros(4, np.float64)
     unseen = FULL_DECK & ~five
@@ -250,7 +251,7 @@ def pimc_trump_scores(view, params, rng, totals):
         # out), 8 of them to the Hakem beside its five.
         sample_hands(rng, -1, 0, unseen, counts, 0, hands)
         hands[seat] |= five
-        stats[0] = 0
+        stats[S_NODES] = 0
         complete = True
         for s in range(4):
             values[s] = _value_after_lead(hands, s, seat, team, keys, vals, stats, trick)
@@ -359,7 +360,7 @@ def make_pimc(model: Model) -> Pimc:
             tcards |= 1 << trick[k]
         unseen = FULL_DECK & ~hand & ~played
         # Equivalent cards from the seat's own point of view (alive: not yet played).
-        moves = _equivalents(legal, unseen | hand | tcards)
+        moves = equivalents(legal, unseen | hand | tcards)
         totals[:] = 0.0
         if popcount(moves) == 1:
             return moves, 0
@@ -376,9 +377,7 @@ def make_pimc(model: Model) -> Pimc:
         we_are_hakem = (view[V_HAKEM] & 1) == team
         hands = np.zeros(4, np.int64)
         keys, vals = new_table(PIMC_TT_BITS)
-        stats = np.zeros(3, np.int64)
-        stats[1] = budget
-        stats[2] = deadline  # the search gives up when the time is spent, too
+        stats = new_stats(budget, deadline)  # the search gives up when the time is spent, too
         values = np.zeros(52, np.float64)
         samples = np.zeros((k_samples, 4), np.int64)  # the deals of the samples that finished
         judged = judged_seats(seat, int(params[P_INFER]))
@@ -399,7 +398,7 @@ def make_pimc(model: Model) -> Pimc:
                 explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands)
             else:
                 sample_view(view, rng, hands)
-            stats[0] = 0
+            stats[S_NODES] = 0
             complete = True
             m = moves
             while m != 0:
@@ -447,7 +446,7 @@ def make_pimc(model: Model) -> Pimc:
                 for i in range(used):
                     if _out_of_time(deadline):
                         break
-                    stats[0] = 0
+                    stats[S_NODES] = 0
                     complete = True
                     m = tied
                     while m != 0:

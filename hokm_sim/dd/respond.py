@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.dd.model import Model
+from hokm_sim.dd.search import DEPTH, S_LIMIT, S_NODES
 from hokm_sim.engine.bits import ctz
 from hokm_sim.engine.play import end_trick, play_one, show_turn
 from hokm_sim.engine.rules import TRICKS_TO_WIN
@@ -48,8 +49,6 @@ from hokm_sim.engine.view import (
 
 KEY_SIZE = 5
 """A table entry's key: the four hands, then the voids, tricks, leader and question packed."""
-DEPTH = 53
-"""Views a search keeps: one per card still to play, and the root's."""
 
 
 @njit(cache=True)
@@ -137,8 +136,8 @@ def make_model_search(model: Model):
             return False
         if ours + 13 - view[V_TRICK_NO] < need:
             return False
-        stats[0] += 1
-        if stats[1] > 0 and stats[0] > stats[1]:
+        stats[S_NODES] += 1
+        if stats[S_LIMIT] > 0 and stats[S_NODES] > stats[S_LIMIT]:
             return False  # over the node budget: the caller drops the answer
         k = view[V_NTRICK]
         leader = view[V_LEADER]
@@ -184,7 +183,7 @@ def make_model_search(model: Model):
             c = ctz(m)
             m &= m - 1
             left = departs - 1
-        if stats[1] > 0 and stats[0] > stats[1]:
+        if stats[S_LIMIT] > 0 and stats[S_NODES] > stats[S_LIMIT]:
             return False
         if k == 0:
             keys[slot, 0] = held[0]
@@ -206,7 +205,7 @@ def make_model_search(model: Model):
         either way).
 
         ``view`` is a seat's view of the position (only its public part is read).
-        ``stats[0]`` counts positions searched; past ``stats[1]`` (0: no limit) the
+        ``stats[S_NODES]`` counts positions searched; past ``stats[S_LIMIT]`` (0: no limit) the
         search stops and the value means nothing (the caller checks).
         """
         views = scratch.views

@@ -1,7 +1,7 @@
 """numba's disk cache, keyed by the source of everything a cached function inlines.
 
 numba keys a cached function by its own file only: a kernel of ``dd/pimc.py``
-that inlines ``dd/solver.py``, which inlines ``engine/rules.py``, would keep
+that inlines ``dd/search.py``, which inlines ``engine/rules.py``, would keep
 running the old machine code after an edit to ``rules.py``. Here every
 function of the package that asks for ``cache=True`` is stamped with a digest
 of its file and of every file it imports, directly or not, within the

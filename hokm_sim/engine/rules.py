@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hokm_sim.engine.bits import SUIT_MASK, suit_of
+from hokm_sim.engine.bits import suit_mask, suit_of
 
 TRICKS_TO_WIN = 7
 """A hand ends the moment either team has this many tricks."""
@@ -28,7 +28,7 @@ def legal_mask(hand, led):
     """
     if led < 0:
         return hand
-    follow = hand & (SUIT_MASK << (13 * led))
+    follow = hand & suit_mask(led)
     if follow != 0:
         return follow
     return hand

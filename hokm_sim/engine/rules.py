@@ -1,4 +1,4 @@
-"""The pure rules of four-player Hokm on card masks, for numba (RULES.md).
+"""The pure rules of four-player Hokm on card masks, for numba (docs/rules.md).
 
 Legal moves, who wins a trick, how a hand scores and who is Hakem next.
 Nothing here knows about strategies, streams or statistics.

@@ -62,6 +62,20 @@ def _ruffs(hand, sm, tmask):
     return (hand & sm) == 0 and (hand & tmask) != 0
 
 
+@njit(inline="always")
+def _insert(out, row, wts, n, c, w):
+    """Card ``c`` of weight ``w`` into the list ``out[row, :n]`` kept in falling weight
+    (``wts``), after the cards of equal weight; returns the new length."""
+    k = n
+    while k > 0 and wts[k - 1] < w:
+        wts[k] = wts[k - 1]
+        out[row, k] = out[row, k - 1]
+        k -= 1
+    wts[k] = w
+    out[row, k] = c
+    return n + 1
+
+
 @njit(cache=True)
 def lead_order(h, moves, seat, trump, killer, out, row, wts):
     """The leads in ``moves`` in the order to try them, into ``out[row]``; returns how many.
@@ -193,14 +207,7 @@ def lead_order(h, moves, seat, trump, killer, out, row, wts):
                     w = delta + 17 - (c % 13 + 2)
                 if c == killer:
                     w += 18
-            k = n
-            while k > 0 and wts[k - 1] < w:
-                wts[k] = wts[k - 1]
-                out[row, k] = out[row, k - 1]
-                k -= 1
-            wts[k] = w
-            out[row, k] = c
-            n += 1
+            n = _insert(out, row, wts, n, c, w)
     return n
 
 
@@ -345,14 +352,7 @@ def void_order(h, moves, pos, seat, led, best, best_seat, trump, out, row, wts):
                 w = 50 - rank if (bs != trump or c > best) else -30 - rank
             else:
                 w = 14 - rank + val
-            k = n
-            while k > 0 and wts[k - 1] < w:
-                wts[k] = wts[k - 1]
-                out[row, k] = out[row, k - 1]
-                k -= 1
-            wts[k] = w
-            out[row, k] = c
-            n += 1
+            n = _insert(out, row, wts, n, c, w)
     return n
 
 

@@ -34,8 +34,8 @@ from hokm_sim.env.table import TRUMP, SeatBot, Table
 
 def open_card(table: Table, expert: SeatBot, keys, vals, stats, values) -> int:
     """The double-dummy card on the real deal for the seat to play."""
-    view = table.slots[0][0]
-    hands = table.slots[9][0].astype(np.int64)
+    view = table.slots.bot_view[0]
+    hands = table.slots.held[0].astype(np.int64)
     ntrick = int(view[V_NTRICK])
     trick = np.array([view[V_TRICK + i] for i in range(3)], np.int64)
     card_values_nb(hands, view[V_TRUMP], view[V_LEADER], trick, ntrick, keys, vals, stats, values)

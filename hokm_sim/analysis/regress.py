@@ -3,7 +3,7 @@
 A candidate plays its baseline in duplicate; pairs are consumed strictly in
 deal order and the log-likelihood ratio is checked every ``check_every``
 pairs, so the verdict and the stopping point depend only on the seed, never
-on threads or batches (STATS.md). Hypotheses are in normalized Elo:
+on threads or batches (docs/statistics.md). Hypotheses are in normalized Elo:
 H0 ``nelo0`` (default -3: the candidate is worse, a regression) against H1
 ``nelo1`` (default 0: no regression).
 
@@ -239,7 +239,7 @@ def stop_adjusted(
     overstates the difference it stopped on. Parametric bootstrap: replay
     the same test (bounds, checks, cap) on pairs drawn from the observed
     distribution, measure the mean naive score at the stop, and subtract the
-    bias. The replays use STATS.md's LLR approximation for speed.
+    bias. The replays use the LLR approximation of docs/statistics.md for speed.
     """
     n = int(counts.sum())
     if n == 0:

@@ -1,6 +1,6 @@
 """The compiled engine for a pair of strategies, cached on disk and never stale.
 
-numba facts measured here (shared/NUMBA-NOTES.md) decide the design:
+Two numba facts (docs/architecture.md, "The numba cache") decide the design:
 
 - a cached function that calls a strategy through a module-level name keeps
   calling the *old* strategy after the strategy's file is edited, because

@@ -42,6 +42,7 @@ import numpy as np
 
 from hokm_sim.bots.faults import shown
 from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
+from hokm_sim.engine.jitcache import strategies_dir
 from hokm_sim.engine.view import PARAM_SIZE
 from hokm_sim.errors import InputError
 
@@ -52,9 +53,7 @@ class StrategyError(InputError):
 
 def builtin_dir() -> Path:
     """The folder of built-in bot files (``strategies/`` in the repository)."""
-    import hokm_sim.strategies as pkg
-
-    return Path(next(iter(pkg.__path__)))
+    return strategies_dir()
 
 
 def import_bot_file(path: str | Path) -> ModuleType:

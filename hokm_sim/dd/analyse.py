@@ -39,7 +39,8 @@ from hokm_sim import jsontext
 from hokm_sim.analysis.intervals import Estimate
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol, parse_card
 from hokm_sim.dd import analyse_nb as nb
-from hokm_sim.dd.solver import new_table
+from hokm_sim.dd.search import S_NODES
+from hokm_sim.dd.table import new_table
 from hokm_sim.errors import InputError
 from hokm_sim.sim.tracecheck import SEAT_OF_POSITION, TraceError, check_hands_nb, check_records
 
@@ -212,7 +213,7 @@ def analyse(h: Hands, threads: int = 1, tt_bits: int = TT_BITS) -> Analysis:
                     h.hands, h.hakem, h.trump, h.plays, lo, min(n, lo + BLOCK), tt_keys,
                     tt_vals, stats, vals, kot, info, trumps, tgrade,
                 )  # fmt: skip
-            nodes[w] = stats[0]
+            nodes[w] = stats[S_NODES]
 
         if workers == 1:
             work(0)

@@ -23,8 +23,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hokm_sim.dd.order import equivalents
 from hokm_sim.dd.solver import play_nb, reach_nb
-from hokm_sim.engine.bits import SUIT_MASK, ctlz, popcount
+from hokm_sim.engine.bits import highest, popcount, suit_mask
 from hokm_sim.engine.rules import legal_mask
 
 LEAD, FOLLOW, DISCARD, RUFF = 0, 1, 2, 3
@@ -90,25 +91,6 @@ def _tricks_around(h, trump, leader, trick, ntrick, team, guess, tt_keys, tt_val
 
 
 @njit(cache=True)
-def _equivalents(cards, alive):
-    """One card (the top) of each run of ``cards`` adjacent in rank among ``alive``."""
-    reps = 0
-    for s in range(4):
-        sm = SUIT_MASK << (13 * s)
-        a = alive & sm
-        prev_in = False
-        x = a
-        while x != 0:
-            c = 63 - ctlz(x)
-            x ^= 1 << c
-            mine = (cards >> c) & 1
-            if mine and not prev_in:
-                reps |= 1 << c
-            prev_in = mine == 1
-    return reps
-
-
-@njit(cache=True)
 def position_values(
     h, trump, leader, trick, ntrick, taken, value, sweep, tt_keys, tt_vals, stats, vals, kot
 ):
@@ -135,17 +117,17 @@ def position_values(
     for k in range(ntrick):
         tcards |= 1 << trick[k]
     alive = h[0] | h[1] | h[2] | h[3] | tcards
-    reps = _equivalents(legal, alive)
+    reps = equivalents(legal, alive)
     vals[:] = -1
     kot[:] = 0
     m = reps
     best = -value - 1  # with the value unknown (negative), a guess at it: -1 - value
     if value >= 0 and reps & (reps - 1) == 0:  # one choice: the position's outcome, no search
         m = 0
-        vals[63 - ctlz(reps)] = value
-        kot[63 - ctlz(reps)] = (K_FOR if sweep[team] else 0) | (K_AGAINST if sweep[opp] else 0)
+        vals[highest(reps)] = value
+        kot[highest(reps)] = (K_FOR if sweep[team] else 0) | (K_AGAINST if sweep[opp] else 0)
     while m != 0:
-        c = 63 - ctlz(m)
+        c = highest(m)
         m ^= 1 << c
         nh, nl, t, nt, w = play_nb(h, trump, leader, trick, ntrick, c)
         mine = taken[team]
@@ -181,12 +163,12 @@ def position_values(
         kot[c] = bits
     # Every legal card takes the outcome of the run it belongs to (runs are topped by reps).
     for s in range(4):
-        a = alive & (SUIT_MASK << (13 * s))
+        a = alive & suit_mask(s)
         v = -1
         b = 0
         x = a
         while x != 0:
-            c = 63 - ctlz(x)
+            c = highest(x)
             x ^= 1 << c
             if (legal >> c) & 1:
                 if (reps >> c) & 1:
@@ -213,7 +195,7 @@ def grade(vals, kot, legal, card, info):
     n = 0
     x = legal
     while x != 0:
-        c = 63 - ctlz(x)
+        c = highest(x)
         x ^= 1 << c
         n += 1
         best = max(best, vals[c])

@@ -19,14 +19,8 @@ import numpy as np
 
 from hokm_sim import jsontext
 from hokm_sim.cards import CardParseError, card_str, parse_card, parse_suit
-from hokm_sim.dd.solver import (
-    DEFAULT_TT_BITS,
-    analyse_many_nb,
-    card_values_nb,
-    new_table,
-    reach_nb,
-    tricks_nb,
-)
+from hokm_sim.dd.solver import analyse_many_nb, card_values_nb, reach_nb, tricks_nb
+from hokm_sim.dd.table import DEFAULT_TT_BITS, new_table
 from hokm_sim.errors import InputError
 
 

@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from hokm_sim.engine.bits import SUIT_MASK, popcount, suit_of
+from hokm_sim.engine.bits import popcount, suit_mask, suit_of
 from hokm_sim.engine.deal import deal, draw_order, first_five, first_hakem, shuffle
 from hokm_sim.engine.records import (
     ERR_BAD_TRUMP,
@@ -211,8 +211,8 @@ def set_trump(view, res, hands, held, hakem, five, trump):
     """Trump is ``trump``: record it and its lengths, and give the seats their 13 cards."""
     view[V_TRUMP] = trump
     res[R_TRUMP] = trump
-    res[R_TRUMP_LEN] = popcount(hands[hakem] & (SUIT_MASK << (13 * trump)))
-    res[R_FIVE_LEN] = popcount(five & (SUIT_MASK << (13 * trump)))
+    res[R_TRUMP_LEN] = popcount(hands[hakem] & suit_mask(trump))
+    res[R_FIVE_LEN] = popcount(five & suit_mask(trump))
     for s in range(4):
         held[s] = hands[s]
 

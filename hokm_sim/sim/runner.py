@@ -389,9 +389,9 @@ class Runner:
             err[k.E_MATCH] = r[k.T_MATCH] if matches else r[k.T_HAND]
             err[k.E_HAND] = r[k.T_HAND] if matches else 0
             err[k.E_COPY] = copy
-            err[k.E_SEAT] = r[k.T_ERROR + 1]
-            err[k.E_TRICK] = r[k.T_ERROR + 2]
-            err[k.E_CARD] = r[k.T_ERROR + 3]
+            err[k.E_SEAT] = r[k.T_ERR_SEAT]
+            err[k.E_TRICK] = r[k.T_ERR_TRICK]
+            err[k.E_CARD] = r[k.T_ERR_CARD]
             raise self._fault(err, seed, matches, target, first_hakem)
 
 

@@ -10,8 +10,10 @@ Needs the ``env`` extra (``pip install 'hokm-sim[env]'``)::
 
 Importing this package registers the environments with Gymnasium under the ids of
 :data:`GYM_IDS`: ``gymnasium.make("Hokm-v0")`` (an episode is a hand) and
-``gymnasium.make("HokmMatch-v0")`` (a match to 7), keywords as for :class:`HokmGymEnv`;
-``gymnasium.make_vec(id, num_envs=N)`` makes a :class:`HokmVectorEnv`. See docs/env.md.
+``gymnasium.make("HokmMatch-v0")`` (an episode is a match to 7), keywords as for
+:class:`HokmGymEnv`; ``gymnasium.make_vec(id, num_envs=N)`` makes a :class:`HokmVectorEnv`
+of N tables; ``gymnasium.make("hokm_sim.env:Hokm-v0")`` imports the package first. See
+docs/env.md.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from hokm_sim.errors import InputError
 __all__ = ["GYM_IDS", "HokmEnv", "HokmGymEnv", "HokmVectorEnv", "env", "raw_env"]
 
 GYM_IDS = {"Hokm-v0": {}, "HokmMatch-v0": {"target": 7}}
-"""Gymnasium ids of the environments and their default keywords."""
+"""Gymnasium ids of :class:`~hokm_sim.env.gym.HokmGymEnv` (and, through ``make_vec``, of
+:class:`~hokm_sim.env.vector.HokmVectorEnv`) and their default keywords."""
 
 
 def _register() -> None:

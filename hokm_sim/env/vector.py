@@ -53,7 +53,7 @@ from hokm_sim.env.aec import observation_space
 from hokm_sim.env.gym import _strategy
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.house import first_hakem_code
-from hokm_sim.sim.trace import MAX_INDEX
+from hokm_sim.sim.tracecheck import MAX_INDEX
 
 MAX_ENVS = 65_536
 """The most tables one environment keeps (each costs about 6 KiB)."""

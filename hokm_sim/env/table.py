@@ -31,11 +31,12 @@ _WAITING = {st.W_NONE: None, st.W_TRUMP_A: TRUMP, st.W_TRUMP_B: TRUMP, st.W_CARD
             st.W_CARD_B: CARD}  # fmt: skip
 
 
-def _whole(value: object, what: str, top: int) -> int:
-    """``value`` if it is a whole number in ``0 .. top`` (a numpy integer too), else
+def whole(value: object, what: str, top: int, low: int = 0) -> int:
+    """``value`` if it is a whole number in ``low .. top`` (a numpy integer too), else
     :class:`InputError`: ``-1``, ``2**64`` or ``1.5`` would be taken as another seed."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= top:
-        raise InputError(f"bad {what} {value!r}: expected a whole number in 0 .. {top}")
+    whole_number = isinstance(value, int | np.integer) and not isinstance(value, bool)
+    if not whole_number or not low <= value <= top:
+        raise InputError(f"bad {what} {value!r}: expected a whole number in {low} .. {top}")
     return int(value)
 
 
@@ -65,9 +66,9 @@ class Table:
         """Play the next deal (or match) to its first decision: deal 0 of ``seed`` when a
         seed is given, deal ``deal`` when given, else the one after the last."""
         if seed is not None:
-            self.seed, self._next = _whole(seed, "seed", 2**64 - 1), 0
+            self.seed, self._next = whole(seed, "seed", 2**64 - 1), 0
         if deal is not None:
-            self._next = _whole(deal, "deal", MAX_INDEX - 1)
+            self._next = whole(deal, "deal", MAX_INDEX - 1)
         self.reset(self.seed, self._next)
         self._next += 1
 

@@ -42,7 +42,7 @@ from gymnasium.vector.utils import batch_space
 
 from hokm_sim.bots import compiled
 from hokm_sim.bots.registry import Strategy
-from hokm_sim.bots.stepped import PythonBotError, decide, python_parts
+from hokm_sim.bots.stepped import PythonBotError, decide, one_blas_thread, python_parts
 from hokm_sim.cards import card_str, cards_of
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
@@ -50,7 +50,8 @@ from hokm_sim.engine import vector as vk
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
 from hokm_sim.engine.view import V_LEGAL, V_SEAT, V_TRICK_NO
 from hokm_sim.env.aec import observation_space
-from hokm_sim.env.gym import _strategy
+from hokm_sim.env.gym import as_strategy
+from hokm_sim.env.table import whole
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.house import first_hakem_code
 from hokm_sim.sim.tracecheck import MAX_INDEX
@@ -66,17 +67,6 @@ _NO_PARAMS = np.zeros((2, 16), np.float64)
 
 class BotFault(StoppedError):
     """A strategy at a table of the vector environment broke the rules or raised."""
-
-
-def _whole(value: object, what: str, low: int, high: int) -> int:
-    """``value`` if it is a whole number in ``low .. high`` (a numpy integer too)."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | np.integer)
-        or not low <= value <= high
-    ):
-        raise InputError(f"bad {what} {value!r}: expected a whole number in {low} .. {high}")
-    return int(value)
 
 
 def _seats(seat: int | Sequence[int]) -> tuple[int, ...]:
@@ -119,10 +109,10 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         first_hakem: str | None = None,
         copy: bool = True,
     ) -> None:
-        self.num_envs = _whole(num_envs, "num_envs", 1, MAX_ENVS)
+        self.num_envs = whole(num_envs, "num_envs", MAX_ENVS, low=1)
         self.seats = _seats(seat)
         if target is not None:
-            target = _whole(target, "match target", 1, 1000)
+            target = whole(target, "match target", 1000, low=1)
         if first_hakem is not None and target is None:
             raise InputError("first_hakem chooses a match's first Hakem: give a target too")
         if illegal not in ("raise", "end"):
@@ -135,9 +125,9 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         team = self.seats[0] & 1
         by_team: list[Strategy | None] = [None, None]
         if len(self.seats) == 1:
-            by_team[team] = _strategy(partner, "partner")
+            by_team[team] = as_strategy(partner, "partner")
         if len(self.seats) < 4:
-            by_team[1 - team] = _strategy(opponents, "opponents")
+            by_team[1 - team] = as_strategy(opponents, "opponents")
         self.strategies = tuple(by_team)
         """The strategies of team 0 and team 1 (None for a team the agent plays alone)."""
         bots = [part for s in by_team for part in ((s.trump, s.play) if s else (None, None))]
@@ -179,10 +169,10 @@ class HokmVectorEnv(gym.vector.VectorEnv):
                 "'reset_mask' (bool[num_envs])"
             )
         if seed is not None:
-            self._seed = _whole(seed, "seed", 0, 2**64 - 1)
+            self._seed = whole(seed, "seed", 2**64 - 1)
             self._jobs[st.J_NEXT] = 0
         if "deal" in options:
-            self._jobs[st.J_NEXT] = _whole(options["deal"], "deal", 0, MAX_INDEX - 1)
+            self._jobs[st.J_NEXT] = whole(options["deal"], "deal", MAX_INDEX - 1)
         mask = self._reset_mask(options.get("reset_mask"))
         super().reset(seed=seed)
         if not self._live and not mask.all():
@@ -310,13 +300,14 @@ class HokmVectorEnv(gym.vector.VectorEnv):
                 return
             bots = t.status == vk.ST_BOT
             t.todo[:] = np.where(bots, vk.T_BOT, vk.T_SKIP)
-            for code, part in self._parts.items():
-                idx = np.flatnonzero(bots & (slots.wait == code))
-                if idx.size:
-                    failed = decide(part, self._part_params[code], idx, slots)
-                    if failed:
-                        self._live = False
-                        raise self._python_fault(part, *failed[0])
+            with one_blas_thread():  # as the engine's Python bots decide (bots/stepped.py)
+                for code, part in self._parts.items():
+                    idx = np.flatnonzero(bots & (slots.wait == code))
+                    if idx.size:
+                        failed = decide(part, self._part_params[code], idx, slots)
+                        if failed:
+                            self._live = False
+                            raise self._python_fault(part, *failed[0])
 
     def _illegal(self, i: int, action: int) -> None:
         view = self._slots.bot_view[i]

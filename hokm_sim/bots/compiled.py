@@ -38,6 +38,7 @@ import numba
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
+from hokm_sim.bots import execspec
 from hokm_sim.bots.registry import BotFile, Strategy
 from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.engine.bits import HAS_PDEP
@@ -210,11 +211,11 @@ def engine_for(a: Strategy, b: Strategy) -> ModuleType | SteppedEngine:
     Entry points: ``run_hands``, ``run_matches``, ``run_study``, ``trace_hands``,
     ``trace_match`` (see the template above and :mod:`hokm_sim.engine.kernels`).
     Compilation happens on first call of each entry and is cached on disk.
-    When a part of A or B is a plain-Python bot, the engine is a
-    :class:`~hokm_sim.bots.stepped.SteppedEngine` with the same entry points.
+    When a part of A or B is a plain-Python bot or a protocol bot (``exec:``), the
+    engine is a :class:`~hokm_sim.bots.stepped.SteppedEngine` with the same entry points.
     """
     bots = [a.trump, a.play, b.trump, b.play]
-    py = tuple(bot.kind == "python" for bot in bots)
+    py = tuple(bot.kind != "numba" for bot in bots)
     h = hashlib.sha256(_engine_digest().encode())
     for bot, is_py in zip(bots, py, strict=True):
         h.update(_python_bot_key(bot).encode() if is_py else _bot_digest(bot.path).encode())
@@ -251,8 +252,11 @@ def stepper_module(bots: list[BotFile | None], py: tuple[bool, ...]) -> ModuleTy
 
 
 def _python_bot_key(bot: BotFile) -> str:
-    """What names a plain-Python part in an engine's name: its file (with its imports
-    and data), or for a bot object its class and identity in this process."""
+    """What names a part played outside numba in an engine's name: a plain-Python bot's
+    file (with its imports and data), a bot object's class and identity in this
+    process, or a protocol bot's command and the files it names."""
+    if bot.kind == "exec":
+        return execspec.identity(bot.command, bot.files)
     if bot.source is not None:
         return f"object {type(bot.source).__qualname__} {id(bot.source)}"
     return _bot_digest(bot.path)

@@ -13,7 +13,9 @@ A *strategy spec* on the command line is one of:
 - a path to a bot file: ``path/to/my_bot.py``;
 - a composition: ``trump=longest,play=expert`` (either part may be omitted
   when a plain name comes too: ``expert,trump=points``);
-- any of those with parameters: ``weighted(length=2,high=0.5)``.
+- any of those with parameters: ``weighted(length=2,high=0.5)``;
+- a protocol bot in any language: ``exec:node my_bot.js`` (see
+  :mod:`hokm_sim.bots.execspec`), alone or as a part of a composition.
 
 Unknown names raise :class:`StrategyError` listing the valid names.
 """
@@ -32,6 +34,7 @@ from types import ModuleType
 
 import numpy as np
 
+from hokm_sim.bots import execspec
 from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
 from hokm_sim.engine.view import PARAM_SIZE
 from hokm_sim.errors import InputError
@@ -90,9 +93,14 @@ class BotFile:
     builtin: bool = True
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
     kind: str = "numba"
-    """``"numba"`` (compiled into the engine) or ``"python"`` (called between numba steps)."""
+    """``"numba"`` (compiled into the engine), ``"python"`` (called between numba steps)
+    or ``"exec"`` (a child process speaking the protocol, asked between numba steps)."""
     source: object = field(default=None, compare=False, repr=False)
     """The bot object, for a plain-Python bot given through the Python API."""
+    command: tuple[str, ...] = ()
+    """An ``exec:`` bot's argument vector."""
+    files: tuple[tuple[str, str], ...] = ()
+    """An ``exec:`` bot's files named by its command: ``(path, sha256)``."""
 
     @classmethod
     def load(cls, path: Path, builtin: bool) -> BotFile:
@@ -151,6 +159,33 @@ class BotFile:
             kind="python",
             source=obj,
         )
+
+    @classmethod
+    def from_command(cls, text: str) -> BotFile:
+        """A protocol bot from ``exec:COMMAND`` (see :mod:`hokm_sim.bots.execspec`)."""
+        try:
+            argv = execspec.split_command(text)
+        except execspec.CommandError as exc:
+            raise StrategyError(str(exc)) from None
+        files = execspec.named_files(argv)
+        return cls(
+            name=execspec.PREFIX + execspec.command_text(argv),
+            path=Path(files[0][0]) if files else Path(argv[0]),
+            description=f"protocol bot: {execspec.command_text(argv)}",
+            builtin=False,
+            kind="exec",
+            command=argv,
+            files=files,
+        )
+
+    def record(self) -> dict:
+        """What names the bot in a report: its name and path, and for an ``exec:`` bot
+        its command and the digests of the files the command names."""
+        out: dict = {"bot": self.name, "path": str(self.path)}
+        if self.kind == "exec":
+            out["command"] = list(self.command)
+            out["files"] = dict(self.files)
+        return out
 
     def check(self, key: str, value: float) -> float:
         """``value`` for parameter ``key`` if it is finite and within the bot's
@@ -239,13 +274,11 @@ class Strategy:
         return {
             "name": self.name,
             "trump": {
-                "bot": self.trump.name,
-                "path": str(self.trump.path),
+                **self.trump.record(),
                 "params": dict(zip(self.trump.params, self.trump_params, strict=True)),
             },
             "play": {
-                "bot": self.play.name,
-                "path": str(self.play.path),
+                **self.play.record(),
                 "params": dict(zip(self.play.params, self.play_params, strict=True)),
             },
         }
@@ -288,6 +321,8 @@ def _find_bot(token: str, bots: dict[str, BotFile]) -> BotFile:
 
 
 def _bot_with_params(text: str, bots: dict[str, BotFile]) -> tuple[BotFile, tuple[float, ...]]:
+    if execspec.is_exec(text):
+        return BotFile.from_command(text), ()
     m = _PARAMS_RE.match(text.strip())
     if not m:
         raise StrategyError(f"bad strategy {text!r}: expected NAME, NAME(k=v,...) or a path")
@@ -326,8 +361,9 @@ def resolve(spec: str) -> Strategy:
     bots = builtin_bots()
     base: tuple[BotFile, tuple[float, ...]] | None = None
     roles: dict[str, tuple[BotFile, tuple[float, ...]]] = {}
-    for part in _split_top(spec):
-        role, eq, rest = part.partition("=")
+    parts = execspec.split_parts(spec, _split_top) if execspec.PREFIX in spec else _split_top(spec)
+    for part in parts:
+        role, eq, rest = ("", "", "") if execspec.is_exec(part) else part.partition("=")
         if eq and role.strip() in ("trump", "play") and "(" not in role:
             if role.strip() in roles:
                 raise StrategyError(f"bad strategy {spec!r}: {role.strip()}= given twice")

@@ -1,0 +1,119 @@
+"""Protocol bots (``exec:``) at hokm-sim's tables: the same cards as the bots they port.
+
+``examples/bots/longest.c`` and ``longest.js`` are ports of the built-in
+``longest``; against the compiled ``random`` (each copy of a duplicate pair
+seats the port on either team) they give exactly the compiled ``longest``'s
+counts and trace rows, whatever the threads and hands in flight. The tables
+with a protocol bot and ``random`` share the stepper of ``test_python_bots``
+(no compiled part for A, ``random`` for B), so no new engine is compiled.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import hokm_sim
+from hokm_sim.bots.registry import StrategyError, resolve
+from hokm_sim.cli import main
+from hokm_sim.sim.runner import Runner
+
+ROOT = Path(__file__).resolve().parents[1]
+PY_LONGEST = str(ROOT / "examples" / "python_bot.py")
+PROTOBOT = ROOT / "tests" / "bots" / "protobot.py"
+
+
+@pytest.fixture(scope="module")
+def ports(c_bot, node) -> dict[str, str]:
+    """The two ports of ``longest`` as ``exec:`` specs."""
+    return {
+        "c": f"exec:{c_bot('examples/bots/longest.c')}",
+        "js": f"exec:{node} {ROOT / 'examples' / 'bots' / 'longest.js'}",
+    }
+
+
+@pytest.fixture(scope="module")
+def want(runner) -> dict[str, np.ndarray]:
+    nb = runner("longest", "random")
+    return {
+        "hands": nb.counts(5, 1200, threads=1),
+        "matches": nb.counts(5, 24, matches=True, threads=1),
+        "trace": nb.trace_hands(5, 0, 40),
+    }
+
+
+@pytest.mark.parametrize("lang", ["c", "js"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ports_of_longest_give_its_counts(ports, want, lang, threads):
+    r = Runner(resolve(ports[lang]), resolve("random"))
+    assert (r.counts(5, 1200, threads=threads) == want["hands"]).all()
+    r.engine.slots = 5  # five hands in flight: many more, smaller messages
+    assert (r.counts(5, 1200, threads=threads, chunk=100) == want["hands"]).all()
+    assert (r.counts(5, 24, matches=True, threads=threads, chunk=5) == want["matches"]).all()
+
+
+@pytest.mark.parametrize("lang", ["c", "js"])
+def test_ports_of_longest_play_its_cards(ports, want, lang):
+    r = Runner(resolve(ports[lang]), resolve("random"))
+    assert (r.trace_hands(5, 0, 40) == want["trace"]).all()
+
+
+def test_a_protocol_bot_in_a_composition(ports, want):
+    """``trump=`` from a plain-Python bot, ``play=`` from the C port: still longest."""
+    r = Runner(resolve(f"trump={PY_LONGEST},play={ports['c']}"), resolve("random"))
+    assert (r.counts(5, 1200, threads=2) == want["hands"]).all()
+
+
+def test_specs_commands_and_identities(tmp_path, ports):
+    s = resolve(ports["c"])
+    assert s.trump.kind == s.play.kind == "exec" and s.name == ports["c"]
+    rec = s.to_dict()["play"]
+    assert rec["command"] == shlex.split(ports["c"][5:]) and len(rec["files"]) == 1
+    # an exec part runs to the next ",trump=" / ",play=", its own commas and "=" kept
+    mixed = resolve(f"trump=exec:{sys.executable} {PROTOBOT} ok a,b=c,play=random")
+    assert mixed.trump.command[-1] == "a,b=c" and mixed.play.name == "random"
+    assert resolve(f"random,trump=exec:{sys.executable} {PROTOBOT} ok").trump.kind == "exec"
+    # the same command over other bytes is another strategy (another engine name)
+    bot = tmp_path / "bot.py"
+    bot.write_text(PROTOBOT.read_text())
+    spec = f"exec:{sys.executable} {bot} ok"
+    first = Runner(resolve(spec), resolve("random")).engine.__name__
+    bot.write_text(PROTOBOT.read_text() + "\n# edited\n")
+    assert Runner(resolve(spec), resolve("random")).engine.__name__ != first
+    for bad, why in [
+        ("exec:", "empty exec command"),
+        ("exec:no-such-program-here --x", "not on PATH"),
+        ("exec:./no/such/bot", "does not exist"),
+        (f"exec:{sys.executable} 'unclosed", "bad exec command"),
+    ]:
+        with pytest.raises(StrategyError, match=why):
+            resolve(bad)
+
+
+def test_run_trace_show_and_the_api_take_exec_specs(tmp_path, ports):
+    cli = CliRunner()
+    c = ports["c"]
+    res = cli.invoke(main, ["run", c, "random", "--hands", "300", "--seed", "5", "--threads",
+                            "2", "--out", str(tmp_path / "run"), "--json"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["config"]["strategies"]["a"]["play"]["command"] == shlex.split(c[5:])
+    want = cli.invoke(main, ["show", "--seed", "5", "--hand", "3", "--a", "longest", "--b",
+                             "random"])  # fmt: skip
+    got = cli.invoke(main, ["show", "--seed", "5", "--hand", "3", "--a", c, "--b", "random"])
+    assert got.exit_code == 0 and got.output.replace(c, "longest") == want.output
+    got = cli.invoke(main, ["trace", "--seed", "5", "--hands", "4", "--a", c, "--b", "random"])
+    want = cli.invoke(main, ["trace", "--seed", "5", "--hands", "4", "--a", "longest", "--b",
+                             "random"])  # fmt: skip
+    assert got.exit_code == 0 and got.output.replace(c, "longest") == want.output
+    s = hokm_sim.run(c, "random", hands=300, seed=5, threads=1)
+    assert (
+        s.to_dict()["counts"]
+        == json.loads((tmp_path / "run" / "summary.json").read_text())["counts"]
+    )

@@ -117,3 +117,18 @@ def test_run_trace_show_and_the_api_take_exec_specs(tmp_path, ports):
         s.to_dict()["counts"]
         == json.loads((tmp_path / "run" / "summary.json").read_text())["counts"]
     )
+
+
+def test_a_protocol_bot_in_a_seat_of_the_environments_table(ports, runner):
+    """SeatBot (what the environments' opponents and ``serve`` use) asks a protocol bot
+    one request at a time: the cards of the run."""
+    from hokm_sim.env.table import SeatBot, Table
+
+    want = runner("longest", "random").trace_hands(5, 0, 3)
+    port, rnd = SeatBot(resolve(ports["js"])), SeatBot(resolve("random"))
+    table = Table()
+    for deal in range(3):
+        table.start(seed=5, deal=deal)
+        while table.waiting is not None:
+            table.act((port if table.seat % 2 == 0 else rnd).decide(table))
+        assert (table.rows[0] == want[deal]).all()

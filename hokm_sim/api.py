@@ -38,6 +38,7 @@ from hokm_sim.house import DEFAULT_FIRST_HAKEM
 from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, read_record
 from hokm_sim.report.markdown import markdown as run_markdown
+from hokm_sim.serve import serve
 from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.runner import Runner
 from hokm_sim.version import __version__
@@ -63,6 +64,7 @@ __all__ = [
     "load",
     "fresh_seed",
     "strategy",
+    "serve",
 ]
 
 

@@ -5,6 +5,6 @@ on its standard input and answers one a line on its standard output
 (docs/protocol.md). This package holds what both sides share, below the
 strategies' layer: the text forms and messages (:mod:`.wire`), requests
 written from the engine's arrays in one numba pass (:mod:`.encode`), answers
-read and checked (:mod:`.answers`), and the bot process itself
-(:mod:`.child`).
+read and checked (:mod:`.answers`), a request read and checked by a bot
+(:mod:`.request`), and the bot process itself (:mod:`.child`).
 """

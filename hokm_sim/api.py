@@ -65,6 +65,7 @@ __all__ = [
     "fresh_seed",
     "strategy",
     "serve",
+    "check_bot",
 ]
 
 
@@ -800,3 +801,35 @@ def _seed(seed: int | None) -> int:
 def _positive(n: Any, name: str) -> None:
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n <= 0:
         raise InputError(f"{name}: expected a positive whole number, got {n!r}")
+
+
+# --- check-bot: is a bot conformant? ----------------------------------------------
+
+
+def check_bot(
+    spec: str,
+    *,
+    bot_timeout: float = 10.0,
+    seed: int = 1,
+    batch: int = 1000,
+    on_check: Callable[[Any], None] | None = None,
+):
+    """Take a protocol bot through hokm-bot/1 (:mod:`hokm_sim.protocol.check`): ``spec``
+    is ``exec:COMMAND``, or a hokm-sim strategy checked as ``hokm-sim serve`` serves it.
+    Returns a :class:`~hokm_sim.protocol.check.CheckResult` (``exit_code`` 0 or 4)."""
+    import sys
+
+    from hokm_sim.bots import execspec
+    from hokm_sim.protocol.check import check_bot as check
+
+    if execspec.is_exec(spec):
+        try:
+            argv = list(execspec.split_command(spec))
+        except execspec.CommandError as exc:
+            raise InputError(str(exc)) from None
+    else:
+        strategy(spec, "SPEC")  # a bad name fails here, in one line
+        argv = [sys.executable, "-m", "hokm_sim", "serve", spec]
+    if not bot_timeout > 0:
+        raise InputError(f"bad bot timeout {bot_timeout!r}: expected seconds > 0")
+    return check(argv, timeout=bot_timeout, seed=seed, batch=batch, on_check=on_check)

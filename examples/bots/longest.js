@@ -110,6 +110,6 @@ lines.on("line", (line) => {
   const msg = JSON.parse(line);
   if (msg.type === "hello") out({ type: "hello", protocol: "hokm-bot/1", name: "longest.js", version: "1" });
   else if (msg.type === "decide") out({ type: "answers", answers: msg.requests.map(answer) });
-  else if (msg.type === "bye") { out({ type: "bye" }); lines.close(); }
+  else if (msg.type === "bye") process.stdout.write(JSON.stringify({ type: "bye" }) + "\n", () => process.exit(0));
   else out({ type: "error", message: `unknown message type ${JSON.stringify(msg.type)}` });
 });

@@ -32,10 +32,10 @@ from hokm_sim.bots import execspec
 from hokm_sim.bots.registry import BotFile
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import V_HAND, V_LEGAL, V_TRUMP
-from hokm_sim.protocol.answers import BAD_TEXT, NO_VALUE, AnswerError, answer_text, read_answers
+from hokm_sim.protocol.answers import AnswerError, bad_answer, read_answers
 from hokm_sim.protocol.child import BotProcess, ChildFault
 from hokm_sim.protocol.encode import buffer_for, encode_decide
-from hokm_sim.protocol.wire import CARD_TEXTS, STREAM, mask_text
+from hokm_sim.protocol.wire import STREAM
 
 
 @dataclass(frozen=True)
@@ -239,25 +239,7 @@ class Lease:
         out = []
         for r in _take(idx, cards, values, view, slots.ctl).tolist():
             i = int(idx[r])
-            what = _bad_answer(line, r, bool(cards[r]), int(values[r]), view[i])
+            what = bad_answer(line, r, bool(cards[r]), int(values[r]), int(view[i, V_LEGAL]),
+                              int(view[i, V_HAND]))  # fmt: skip
             out.append((i, int(wait[i]), what))
         return out
-
-
-def _bad_answer(line: bytes, r: int, card: bool, value: int, view: np.ndarray) -> str:
-    """The phrase for request ``r``'s answer that is no suit, no card or an illegal card."""
-    if not card:
-        if value == NO_VALUE:
-            return f"answered {answer_text(line, r)} to a trump call, without a suit"
-        return f"answered {answer_text(line, r)} to a trump call: a suit is one of C, D, H, S"
-    if value == NO_VALUE:
-        return f"answered {answer_text(line, r)} to a card request, without a card"
-    if value == BAD_TEXT:
-        return (
-            f"answered {answer_text(line, r)}: a card is a rank (2-9, T, J, Q, K, A) "
-            "then a suit (C, D, H, S)"
-        )
-    shown = CARD_TEXTS[value]
-    legal = " ".join(mask_text(int(view[V_LEGAL])))
-    held = "" if (int(view[V_HAND]) >> value) & 1 else ", a card it does not hold"
-    return f"answered {shown}{held}, not one of its legal cards {legal}"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import sys
+
 import click
 
-from hokm_sim.cli.options import CONTEXT
+from hokm_sim.cli.options import CONTEXT, POSITIVE, SEED
 
 
 @click.command(context_settings=CONTEXT)
@@ -39,4 +42,49 @@ def serve(bot: str, port: int | None, host: str) -> None:
     serve_bot(bot, http=port, host=host, on_ready=ready)
 
 
-COMMANDS = (serve,)
+@click.command("check-bot", context_settings=CONTEXT)
+@click.argument("spec")
+@click.option("--bot-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="Limit for hello and for each message (plus 10 ms a request).")  # fmt: skip
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the positions.")
+@click.option("--batch", type=POSITIVE, default=1000, show_default=True,
+              help="Requests in the big batch.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def check_bot(spec: str, bot_timeout: float, seed: int, batch: int, as_json: bool) -> None:
+    """Check that a bot speaks hokm-bot/1: hello, every kind of request alone and in a
+    batch, the same answers in another order, bye and a clean exit; then its time
+    per decision. Exit 0 when every check passes, 4 when one fails.
+
+    SPEC is exec:COMMAND for a bot in any language, or any hokm-sim strategy,
+    checked as `hokm-sim serve SPEC` answers for it.
+
+    \b
+    Example:
+        hokm-sim check-bot "exec:node examples/bots/longest.js"
+        hokm-sim check-bot expert --json
+    """
+    from hokm_sim.api import check_bot as check
+    from hokm_sim.protocol.check import report_lines
+
+    lines = 0
+
+    def shown(c) -> None:
+        nonlocal lines
+        if not as_json:
+            if not lines:
+                click.echo(f"check-bot {spec}")
+            mark = {True: "pass", False: "FAIL", None: "skip"}[c.ok]
+            click.echo(f"  {mark}  {c.name}" + (f": {c.detail}" if c.detail else ""))
+            lines += 1
+
+    res = check(spec, bot_timeout=bot_timeout, seed=seed, batch=batch, on_check=shown)
+    if as_json:
+        click.echo(json.dumps(res.to_dict(), indent=2))
+    else:
+        for line in report_lines(res)[1 + len(res.checks) :]:
+            click.echo(line)
+    sys.exit(res.exit_code)
+
+
+COMMANDS = (serve, check_bot)

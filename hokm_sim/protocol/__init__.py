@@ -6,5 +6,6 @@ on its standard input and answers one a line on its standard output
 strategies' layer: the text forms and messages (:mod:`.wire`), requests
 written from the engine's arrays in one numba pass (:mod:`.encode`), answers
 read and checked (:mod:`.answers`), a request read and checked by a bot
-(:mod:`.request`), and the bot process itself (:mod:`.child`).
+(:mod:`.request`), the bot process itself (:mod:`.child`), and the
+conformance check of ``hokm-sim check-bot`` (:mod:`.check`).
 """

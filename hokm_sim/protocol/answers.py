@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.cards import RANKS, SUITS
-from hokm_sim.protocol.wire import CARD_INDEX, SUIT_INDEX
+from hokm_sim.protocol.wire import CARD_INDEX, CARD_TEXTS, SUIT_INDEX, mask_text
 
 NO_VALUE = -1
 """The answer has no ``suit`` (for a trump call) or no ``card`` (for a card)."""
@@ -73,7 +73,7 @@ def _match(b, p, lit):
 
 
 @njit(cache=True)
-def _plain(b, kinds, out):
+def _plain(b, kinds, ids, out):
     """Read the plain form into ``out``: ``_OK``, or ``_SLOW`` to ask ``json``."""
     end = b.shape[0]
     p = _match(b, 0, _HEAD)
@@ -90,7 +90,7 @@ def _plain(b, kinds, out):
         while q < end and 48 <= b[q] <= 57 and q - p < 12:
             v = v * 10 + (b[q] - 48)
             q += 1
-        if q == p or v != r or (b[p] == 48 and q - p > 1):
+        if q == p or v != ids[r] or (b[p] == 48 and q - p > 1):
             return _SLOW
         if kinds[r] == 1:
             p = _match(b, q, _CARD)
@@ -116,14 +116,36 @@ def _plain(b, kinds, out):
     return _OK
 
 
-def read_answers(line: bytes, kinds: np.ndarray) -> np.ndarray:
+def read_answers(line: bytes, kinds: np.ndarray, ids: np.ndarray | None = None) -> np.ndarray:
     """The answers of one ``answers`` line to requests of ``kinds`` (0 trump call,
-    1 card; ids 0, 1, ... in order): ``int64[n]`` of indices, ``NO_VALUE`` or
-    ``BAD_TEXT``. Raises :class:`AnswerError` for a line that breaks the protocol."""
+    1 card) with ``ids`` (by default 0, 1, ...: hokm-sim numbers the requests of a
+    message so): ``int64[n]`` of indices, ``NO_VALUE`` or ``BAD_TEXT``. Raises
+    :class:`AnswerError` for a line that breaks the protocol."""
+    if ids is None:
+        ids = np.arange(kinds.shape[0], dtype=np.int64)
     out = np.empty(kinds.shape[0], np.int64)
-    if _plain(np.frombuffer(line, np.uint8), kinds, out) == _OK:
+    if _plain(np.frombuffer(line, np.uint8), kinds, ids, out) == _OK:
         return out
-    return _check_json(line, kinds)
+    return _check_json(line, kinds, ids)
+
+
+def bad_answer(line: bytes, r: int, card: bool, value: int, legal: int, hand: int) -> str:
+    """The phrase for answer ``r`` of ``line`` when it is no suit (a trump call), no card or
+    a card not in ``legal`` (masks of the request's legal cards and hand)."""
+    if not card:
+        if value == NO_VALUE:
+            return f"answered {answer_text(line, r)} to a trump call, without a suit"
+        return f"answered {answer_text(line, r)} to a trump call: a suit is one of C, D, H, S"
+    if value == NO_VALUE:
+        return f"answered {answer_text(line, r)} to a card request, without a card"
+    if value == BAD_TEXT:
+        return (
+            f"answered {answer_text(line, r)}: a card is a rank (2-9, T, J, Q, K, A) "
+            "then a suit (C, D, H, S)"
+        )
+    held = "" if (hand >> value) & 1 else ", a card it does not hold"
+    legal_text = " ".join(mask_text(legal))
+    return f"answered {CARD_TEXTS[value]}{held}, not one of its legal cards {legal_text}"
 
 
 def answer_text(line: bytes, r: int) -> str:
@@ -142,7 +164,7 @@ def _short(text: str | bytes, n: int = 60) -> str:
     return repr(text if len(text) <= n else text[: n - 3] + "...")
 
 
-def _check_json(line: bytes, kinds: np.ndarray) -> np.ndarray:
+def _check_json(line: bytes, kinds: np.ndarray, ids: np.ndarray) -> np.ndarray:
     try:
         msg = json.loads(line)
     except ValueError:
@@ -168,9 +190,9 @@ def _check_json(line: bytes, kinds: np.ndarray) -> np.ndarray:
         if not isinstance(a, dict):
             raise AnswerError(f"answer {r} is not a JSON object: {_short(json.dumps(a))}")
         got = a.get("id")
-        if isinstance(got, bool) or not isinstance(got, int) or got != r:
+        if isinstance(got, bool) or not isinstance(got, int) or got != ids[r]:
             raise AnswerError(
-                f"answer {r} has id {got!r} where request id {r} was due "
+                f"answer {r} has id {got!r} where request id {ids[r]} was due "
                 "(answers come in the order of the requests)"
             )
         field, table = ("card", CARD_INDEX) if kinds[r] == 1 else ("suit", SUIT_INDEX)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
+from hokm_sim.bots.host import write_decide
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import (
     V_HAKEM,
@@ -31,7 +32,7 @@ from hokm_sim.engine.view import (
 from hokm_sim.env.table import Table
 from hokm_sim.protocol import answers as ans
 from hokm_sim.protocol import wire
-from hokm_sim.protocol.encode import buffer_for, encode_decide
+from hokm_sim.protocol.encode import buffer_for
 
 M64 = (1 << 64) - 1
 
@@ -48,15 +49,16 @@ def seed_of(key: int, tag: int) -> int:
 
 
 def python_request(slots, i: int, rid: int, stream: bool) -> dict:
-    v = [int(x) for x in slots[0][i]]
+    v = [int(x) for x in slots.bot_view[i]]
     seat, hakem, trump = v[V_SEAT], v[V_HAKEM], v[V_TRUMP]
     n = bin(v[V_PLAYED]).count("1") if trump >= 0 else 0
-    key = int(slots[2][i, seat, 0])
-    five = sum(1 << int(c) for c in slots[4][i, :5]) if seat == hakem else 0
+    key = int(slots.srng[i, seat, 0])
+    five = sum(1 << int(c) for c in slots.deck[i, :5]) if seat == hakem else 0
+    plays = [int(c) for c in slots.plays[i, :n]]
     return wire.request(
-        rid, seat, hakem, trump, v[V_HAND], v[V_LEGAL], five,
-        [int(c) for c in slots[6][i, :n]], v[V_TRICKS : V_TRICKS + 2], v[V_SCORES : V_SCORES + 2],
-        v[V_TARGET], seed_of(key, 0 if trump < 0 else n + 1), key if stream else None,
+        rid, seat, hakem, trump, v[V_HAND], v[V_LEGAL], five, plays, v[V_TRICKS : V_TRICKS + 2],
+        v[V_SCORES : V_SCORES + 2], v[V_TARGET], seed_of(key, 0 if trump < 0 else n + 1),
+        key if stream else None,
     )  # fmt: skip
 
 
@@ -70,8 +72,7 @@ def test_encoded_requests_are_the_python_requests(target):
         table.start(seed=9, deal=deal)
         while table.waiting is not None:
             for stream in (False, True):
-                n = encode_decide(np.array([0]), *(table.slots[j] for j in (0, 2, 4, 6)),
-                                  stream, buf)  # fmt: skip
+                n = write_decide(table.slots, np.array([0]), stream, buf)
                 req = python_request(table.slots, 0, 0, stream)
                 want = wire.dumps({"type": "decide", "requests": [req]})
                 assert bytes(buf[:n]) == want
@@ -90,14 +91,14 @@ def test_a_batch_is_its_requests_in_order():
     table = Table()
     table.start(seed=1, deal=0)
     slots = st.new_slots(3)
-    for j in range(len(slots)):
-        slots[j][:] = table.slots[j][0]
-    slots[0][1, V_SEAT] = 2  # three copies of one decision, one with another seat's view
+    for mine, one in zip(slots, table.slots, strict=True):
+        mine[:] = one[0]
+    slots.bot_view[1, V_SEAT] = 2  # three copies of one decision, one with another seat's view
     buf = buffer_for(3)
-    n = encode_decide(np.array([2, 0, 1]), *(slots[j] for j in (0, 2, 4, 6)), False, buf)
+    n = write_decide(slots, np.array([2, 0, 1]), False, buf)
     msg = json.loads(bytes(buf[:n]))
     assert [r["id"] for r in msg["requests"]] == [0, 1, 2]
-    assert [r["seat"] for r in msg["requests"]] == [int(table.slots[0][0, V_SEAT])] * 2 + [2]
+    assert [r["seat"] for r in msg["requests"]] == [int(table.slots.bot_view[0, V_SEAT])] * 2 + [2]
 
 
 def _answers_line(kinds, values, style: int) -> bytes:

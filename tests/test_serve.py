@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hokm_sim.bots.host import bot_timeout
+from hokm_sim.bots.host import bot_timeout, write_decide
 from hokm_sim.bots.registry import resolve
 from hokm_sim.bots.seat import SeatBot
 from hokm_sim.env.table import Table
-from hokm_sim.protocol.encode import buffer_for, encode_decide
+from hokm_sim.protocol.encode import buffer_for
 from hokm_sim.protocol.request import RequestError, read_request
 from hokm_sim.serve.decider import Served, reply
 from hokm_sim.serve.http import ServeHTTP
@@ -48,7 +48,7 @@ def table_requests(spec: str, deals: int, target: int | None = None, stream: boo
     for deal in range(deals):
         table.start(seed=3, deal=deal)
         while table.waiting is not None:
-            n = encode_decide(np.array([0]), *(table.slots[j] for j in (0, 2, 4, 6)), stream, buf)
+            n = write_decide(table.slots, np.array([0]), stream, buf)
             (req,) = json.loads(bytes(buf[:n]))["requests"]
             answer = bot.decide(table)
             out.append((req, answer))

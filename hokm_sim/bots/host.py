@@ -118,6 +118,12 @@ def _take(idx, cards, values, view, ctl):
     return bad[:n]
 
 
+def write_decide(slots: st.Slots, idx: np.ndarray, stream: bool, buf: np.ndarray) -> int:
+    """Write the ``decide`` message for slots ``idx`` into ``buf``
+    (:func:`~hokm_sim.protocol.encode.encode_decide`); its length."""
+    return encode_decide(idx, slots.bot_view, slots.srng, slots.deck, slots.plays, stream, buf)
+
+
 class _Bot:
     """One protocol bot at the table (one command and files), and its idle processes."""
 
@@ -231,9 +237,7 @@ class Lease:
             proc = self._procs[b] = self.host._checkout(bot)
         view = slots.bot_view
         self._buf = buffer_for(idx.size, self._buf)
-        n = encode_decide(
-            idx, view, slots.srng, slots.deck, slots.plays, STREAM in proc.extensions, self._buf
-        )
+        n = write_decide(slots, idx, STREAM in proc.extensions, self._buf)
         line = proc.exchange(memoryview(self._buf)[:n], limits().message(idx.size), "decide")
         values = read_answers(line, cards)
         out = []

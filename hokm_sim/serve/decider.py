@@ -132,15 +132,15 @@ class Served:
     def _ask(self, j: int, r: Request, mem: np.ndarray, rng: np.ndarray) -> int:
         """The bot's decision ``j`` of the hand, with ``mem`` and ``rng`` carried."""
         bot = self._bot or self.bot
-        view, smem, srng = self.slots[0], self.slots[1], self.slots[2]
+        view, smem, srng = self.slots.bot_view, self.slots.mem, self.slots.srng
         view[0] = self.views[j]
         smem[0, r.seat] = mem
         srng[0, r.seat] = rng
         trump = j == 0 and r.seat == r.hakem
         if self._exec:
-            deck = self.slots[4][0]  # what a protocol bot's request is written from
+            deck = self.slots.deck[0]  # what a protocol bot's request is written from
             deck[:5] = [c for c in range(52) if (r.first_five >> c) & 1] or [0] * 5
-            self.slots[6][0, : len(r.plays)] = r.plays
+            self.slots.plays[0, : len(r.plays)] = r.plays
         try:
             value = bot.decide_slot(self.slots, 0, trump)
         except Exception as exc:  # noqa: BLE001 - the served bot's error is one line

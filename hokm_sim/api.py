@@ -12,6 +12,8 @@ folder that :func:`load` reads back. The CLI is a thin shell over these.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 import secrets
 from collections.abc import Callable, Sequence
@@ -32,6 +34,7 @@ from hokm_sim.analysis.results import (
     from_dict,
 )
 from hokm_sim.analysis.summary import Summary
+from hokm_sim.bots.host import bot_timeout as host_timeout
 from hokm_sim.bots.registry import Strategy, from_object, resolve
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM
@@ -67,6 +70,24 @@ __all__ = [
     "serve",
     "check_bot",
 ]
+
+
+def _bot_timeout(fn: Callable) -> Callable:
+    """Give an API function that plays strategies ``bot_timeout=`` (keyword only): how long
+    an ``exec:`` bot may take to answer ``hello`` and each message (plus 10 ms a request),
+    in seconds; None keeps the default, 10 s (see docs/protocol.md)."""
+
+    @functools.wraps(fn)
+    def with_timeout(*args: Any, bot_timeout: float | None = None, **kwargs: Any) -> Any:
+        with host_timeout(bot_timeout):
+            return fn(*args, **kwargs)
+
+    sig = inspect.signature(fn)
+    extra = inspect.Parameter(
+        "bot_timeout", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="float | None"
+    )
+    with_timeout.__signature__ = sig.replace(parameters=[*sig.parameters.values(), extra])
+    return with_timeout
 
 
 def fresh_seed() -> int:
@@ -106,6 +127,7 @@ def shell_command(*args: Any) -> str:
 # --- run: A against B ---------------------------------------------------------
 
 
+@_bot_timeout
 def run(
     a: str | Strategy = "expert",
     b: str | Strategy = "longest",
@@ -180,6 +202,7 @@ def run(
     return _play(cfg, sa, sb, folder, checkpoint, command, save_hands, progress, on_batch)
 
 
+@_bot_timeout
 def resume(
     folder: str | Path,
     *,
@@ -271,6 +294,7 @@ def _play(
 # --- tournament -------------------------------------------------------------------
 
 
+@_bot_timeout
 def tournament(
     strategies: Sequence[str | Strategy],
     *,
@@ -307,6 +331,7 @@ def tournament(
 # --- regression checks ---------------------------------------------------------------
 
 
+@_bot_timeout
 def regress(
     candidate: str | Strategy,
     baseline: str | Strategy = "git:HEAD",
@@ -404,6 +429,7 @@ def regress(
     return result
 
 
+@_bot_timeout
 def calibrate(
     name: str | Strategy,
     *,
@@ -516,6 +542,7 @@ def sprt(
 # --- studies ---------------------------------------------------------------------
 
 
+@_bot_timeout
 def trump_study(
     player: str | Strategy = "expert",
     heuristics: Sequence[str | Strategy] = ("longest", "points", "weighted", "random", "table"),
@@ -604,6 +631,7 @@ def trump_study(
     return result
 
 
+@_bot_timeout
 def dd_study(
     heuristics: Sequence[str | Strategy] = ("longest", "points", "weighted", "random"),
     *,
@@ -641,6 +669,7 @@ def dd_study(
     return result
 
 
+@_bot_timeout
 def analyse(
     folder: str | Path | None = None,
     *,
@@ -692,6 +721,7 @@ def analyse_hand(record: dict, teams: Sequence[str] | None = None) -> dict:
     return an.hand_record(an.analyse(h), 0)
 
 
+@_bot_timeout
 def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None) -> dict:
     """Analyse a seeded sample of ``deals`` deals (both copies) of the run in ``folder``
     and write ``analysis.json``, ``analysis.md`` and ``analysis/`` (HTML) into it."""
@@ -729,6 +759,7 @@ def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None) -
     return data
 
 
+@_bot_timeout
 def experiment(
     file: str | Path,
     *,

@@ -32,6 +32,7 @@ from hokm_sim.bots import execspec
 from hokm_sim.bots.registry import BotFile
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import V_HAND, V_LEGAL, V_TRUMP
+from hokm_sim.errors import InputError
 from hokm_sim.protocol.answers import AnswerError, bad_answer, read_answers
 from hokm_sim.protocol.child import BotProcess, ChildFault
 from hokm_sim.protocol.encode import buffer_for, encode_decide
@@ -60,22 +61,31 @@ def limits() -> Limits:
     return _limits
 
 
+def set_limits(new: Limits) -> Limits:
+    """Hold protocol bots to ``new`` from now on; the limits before."""
+    global _limits
+    old, _limits = _limits, new
+    return old
+
+
+def timeout_limits(seconds: float | None) -> Limits:
+    """The limits of ``--bot-timeout SECONDS``: ``seconds`` to start and ``seconds`` plus
+    10 ms per request for each message (None: the limits now)."""
+    if seconds is None:
+        return _limits
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
+        raise InputError(f"bad bot timeout {seconds!r}: expected a number of seconds > 0")
+    return Limits(startup=float(seconds), per_message=float(seconds))
+
+
 @contextmanager
 def bot_timeout(seconds: float | None) -> Iterator[Limits]:
-    """Within the block, bots get ``seconds`` to start and ``seconds`` plus 10 ms per
-    request for each message (None: the defaults, 10 s)."""
-    global _limits
-    old = _limits
-    if seconds is not None:
-        if not seconds > 0:
-            from hokm_sim.errors import InputError
-
-            raise InputError(f"bad bot timeout {seconds!r}: expected a number of seconds > 0")
-        _limits = Limits(startup=float(seconds), per_message=float(seconds))
+    """Within the block, bots are held to :func:`timeout_limits` of ``seconds``."""
+    old = set_limits(timeout_limits(seconds))
     try:
         yield _limits
     finally:
-        _limits = old
+        set_limits(old)
 
 
 @njit(cache=True)

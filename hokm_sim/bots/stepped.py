@@ -153,6 +153,7 @@ class SteppedEngine:
         counts = np.zeros(1, np.int64)
         fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts, err,
                            np.zeros(0, np.int8), out, method)  # fmt: skip
+        self._end_bots_at_fault(fail, [err])
         self._raise_if_first(fail, [err], seed, mode, target, method)
 
     def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
@@ -185,8 +186,15 @@ class SteppedEngine:
                 self._host.abort()
             raise
         found = [f for f in fails if f is not None]
+        self._end_bots_at_fault(found, errs)
         self._raise_if_first(min(found, key=lambda f: (f.job, f.hand)) if found else None,
                              list(errs), seed, mode, target, method)  # fmt: skip
+
+    def _end_bots_at_fault(self, failed, errs) -> None:
+        """A fault stops the run: its protocol bots are sent bye now (new ones start if
+        the engine plays again)."""
+        if self._host is not None and (failed or any(e[k.E_CODE] for e in errs)):
+            self._host.close()
 
     def _warm(self, mode, pa, pb, seed) -> None:
         """Compile (or load) the step function: one slot, no jobs."""

@@ -10,6 +10,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    bot_timeout_option,
     out_options,
     scheduler_option,
     seed_option,
@@ -28,6 +29,7 @@ from hokm_sim.cli.progress import Progress
 @scheduler_option
 @out_options
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@bot_timeout_option
 def tournament(
     strategy_specs: tuple[str, ...],
     hands: int,
@@ -78,6 +80,7 @@ def tournament(
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @threads_option
 @out_options
+@bot_timeout_option
 def experiment(file: Path, threads: int | None, out: Path | None, force: bool) -> None:
     """Run an experiment file (TOML: runs or a tournament) and write its report.
 

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SIZE, out_options, seed_option, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SIZE,
+    bot_timeout_option,
+    out_options,
+    seed_option,
+    threads_option,
+)
 
 
 @click.command("dd", context_settings=CONTEXT)
@@ -50,6 +57,7 @@ def dd(file, threads: int | None) -> None:
 )
 @threads_option
 @out_options
+@bot_timeout_option
 def dd_study(
     hands: int,
     seed: int | None,

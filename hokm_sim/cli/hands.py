@@ -10,6 +10,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SEED,
     SIZE,
+    bot_timeout_option,
     emit_lines,
     first_hakem_option,
     strategy_options,
@@ -31,6 +32,7 @@ from hokm_sim.house import first_hakem_code
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write to FILE (atomically) instead of standard output.",
 )
+@bot_timeout_option
 def trace(
     seed: int,
     hands: int | None,
@@ -108,6 +110,7 @@ def trace(
     help="Also write a self-contained HTML page to FILE that replays the hand trick by trick, "
     "every card graded double dummy (hokm-sim analyse).",
 )
+@bot_timeout_option
 def show(
     seed: int | None,
     hand: int | None,

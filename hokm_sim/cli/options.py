@@ -141,3 +141,23 @@ def emit_lines(lines: Iterable[str], output: Path | None) -> None:
     with AtomicWriter(output, "--output") as f:
         for line in lines:
             f.write(line + "\n")
+
+
+def _set_bot_timeout(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
+    """Hold protocol bots to ``--bot-timeout`` for this command (and no longer)."""
+    if value is not None:
+        from hokm_sim.bots.host import set_limits, timeout_limits
+
+        old = set_limits(timeout_limits(value))
+        ctx.call_on_close(lambda: set_limits(old))
+
+
+bot_timeout_option = click.option(
+    "--bot-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    expose_value=False,
+    callback=_set_bot_timeout,
+    help="How long an exec: bot may take to answer hello, and each message (plus 10 ms a "
+    "request) [default: 10].",
+)

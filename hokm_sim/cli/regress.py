@@ -12,6 +12,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     POSITIVE,
     SIZE,
+    bot_timeout_option,
     out_options,
     scheduler_option,
     seed_option,
@@ -101,6 +102,7 @@ def sprt_options(f):
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @out_options
+@bot_timeout_option
 def regress(
     candidate: str | None,
     baseline: str,

@@ -11,6 +11,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    bot_timeout_option,
     first_hakem_option,
     out_options,
     scheduler_option,
@@ -55,6 +56,7 @@ from hokm_sim.cli.progress import Progress
     metavar="DIR",
     help="Continue the stopped run whose report folder is DIR, from its checkpoint.",
 )
+@bot_timeout_option
 def run(
     a: str,
     b: str,

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, POSITIVE, SEED
+from hokm_sim.cli.options import CONTEXT, POSITIVE, SEED, bot_timeout_option
 
 
 @click.command(context_settings=CONTEXT)
@@ -16,6 +16,7 @@ from hokm_sim.cli.options import CONTEXT, POSITIVE, SEED
               "this port (0: any free one) instead of standard input and output.")  # fmt: skip
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind with --http.")  # fmt: skip
+@bot_timeout_option
 def serve(bot: str, port: int | None, host: str) -> None:
     """Answer the hokm-bot/1 protocol with strategy BOT, so that a game or a host in any
     language can play hokm-sim's bots.
@@ -28,11 +29,12 @@ def serve(bot: str, port: int | None, host: str) -> None:
     cards it plays inside hokm-sim: its memory of the hand is rebuilt from
     each request. See docs/protocol.md.
 
+    As a bot of hokm-sim itself: hokm-sim run "exec:hokm-sim serve expert" longest.
+
     \b
     Example:
         hokm-sim serve expert
         hokm-sim serve pimc --http 8765
-        hokm-sim run "exec:hokm-sim serve expert" longest --hands 20000 --seed 5
     """
     from hokm_sim.serve import serve as serve_bot  # not via hokm_sim.api: start-up time
 

@@ -9,6 +9,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    bot_timeout_option,
     out_options,
     scheduler_option,
     seed_option,
@@ -48,6 +49,7 @@ from hokm_sim.cli.progress import Progress
 @threads_option
 @scheduler_option
 @out_options
+@bot_timeout_option
 def trump_study(
     player: str,
     heuristics: str,

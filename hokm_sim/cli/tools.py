@@ -6,7 +6,14 @@ import json
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, POSITIVE, SIZE, strategy_options, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    POSITIVE,
+    SIZE,
+    bot_timeout_option,
+    strategy_options,
+    threads_option,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -40,6 +47,7 @@ def strategies() -> None:
     help="Time the hands this many times; report the fastest run and the median.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@bot_timeout_option
 def bench(a: str, b: str, hands: int, threads: int | None, repeat: int, as_json: bool) -> None:
     """Measure whole hands per second after compilation (cached code is reused).
 

@@ -132,3 +132,48 @@ def test_a_protocol_bot_in_a_seat_of_the_environments_table(ports, runner):
         while table.waiting is not None:
             table.act((port if table.seat % 2 == 0 else rnd).decide(table))
         assert (table.rows[0] == want[deal]).all()
+
+
+def test_regress_a_protocol_bot_against_another(tmp_path, ports):
+    """The C port against the JavaScript port: the same cards on every deal, so the
+    check accepts 'no regression' once it has seen a thousand identical pairs."""
+    res = CliRunner().invoke(main, ["regress", ports["c"], "--baseline", ports["js"], "--seed",
+                                    "2", "--threads", "2", "--json"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["verdict"] == "no regression" and out["identical_play"] is True
+
+
+def test_regress_a_protocol_bot_against_its_committed_source(tmp_path):
+    """git:REF for an exec: command: the tracked files it names (with their folder) as
+    they were at REF, run from the baseline cache."""
+    import subprocess
+
+    from hokm_sim.analysis.regress import resolve_baseline
+
+    repo = tmp_path / "repo"
+    (repo / "bots").mkdir(parents=True)
+    bot = repo / "bots" / "bot.py"
+    bot.write_text(PROTOBOT.read_text())
+    (repo / "bots" / "helper.txt").write_text("kept\n")
+    git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "bot"], check=True)
+    bot.write_text(PROTOBOT.read_text().replace('"C"', '"S"'))  # the edit: spades, not clubs
+    cand = f"exec:{sys.executable} {bot} ok"
+    base = resolve_baseline("git:HEAD", cand)
+    old = Path(base.play.command[1])
+    assert old != bot and old.read_text() == PROTOBOT.read_text()
+    assert (old.parent / "helper.txt").read_text() == "kept\n"
+    assert base.name == f"{cand}@git:HEAD" and base.play.command[0] == sys.executable
+    args = ["--baseline", "git:HEAD", "--seed", "1", "--max-pairs", "300", "--json"]
+    res = CliRunner().invoke(main, ["regress", cand, *args])
+    assert res.exit_code in (0, 1, 3), res.output
+    assert json.loads(res.output)["identical_play"] is False
+    for spec, what in [
+        (f"exec:{sys.executable} -c pass", "needs the exec command to name a file tracked"),
+        (f"exec:{sys.executable} {bot} ok", "cannot load"),
+    ]:
+        with pytest.raises(StrategyError, match=what):
+            resolve_baseline("git:nosuchref" if "cannot" in what else "git:HEAD", spec)

@@ -9,14 +9,18 @@ H0 ``nelo0`` (default -3: the candidate is worse, a regression) against H1
 
 Baselines may come from git: ``git:REF`` loads the candidate file as it was
 at ``REF`` (``git show REF:path``), so an uncommitted change can be checked
-against the last commit.
+against the last commit; for an ``exec:`` candidate, the tracked files its
+command names, with their folders, as they were at ``REF``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import shlex
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from hokm_sim.analysis import scores, sprt
-from hokm_sim.bots import compiled
+from hokm_sim.bots import compiled, execspec
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
 from hokm_sim.errors import InputError
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
@@ -53,6 +57,19 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
     raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
 
 
+def _git(cwd: Path, *args: str) -> bytes:
+    """The output of a git command; raises :class:`subprocess.CalledProcessError` (or
+    FileNotFoundError without git)."""
+    return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, check=True).stdout
+
+
+def _git_problem(exc: Exception) -> str:
+    detail = getattr(exc, "stderr", b"") or b""
+    if isinstance(detail, bytes):
+        detail = detail.decode(errors="replace")
+    return detail.strip().splitlines()[-1] if detail.strip() else str(exc)
+
+
 def git_baseline(candidate: Path, ref: str) -> Path:
     """The candidate bot file as it was at git ``ref``, written to the cache.
 
@@ -60,22 +77,11 @@ def git_baseline(candidate: Path, ref: str) -> Path:
     """
     cand = candidate.resolve()
     try:
-        top = subprocess.run(
-            ["git", "-C", str(cand.parent), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+        top = _git(cand.parent, "rev-parse", "--show-toplevel").decode().strip()
         rel = cand.relative_to(Path(top).resolve()).as_posix()
-        blob = subprocess.run(
-            ["git", "-C", top, "show", f"{ref}:{rel}"], capture_output=True, check=True
-        ).stdout
+        blob = _git(Path(top), "show", f"{ref}:{rel}")
     except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as exc:
-        detail = getattr(exc, "stderr", b"") or b""
-        if isinstance(detail, bytes):
-            detail = detail.decode(errors="replace")
-        msg = detail.strip().splitlines()[-1] if detail.strip() else str(exc)
-        raise StrategyError(f"cannot load {candidate} at git:{ref}: {msg}") from None
+        raise StrategyError(f"cannot load {candidate} at git:{ref}: {_git_problem(exc)}") from None
     digest = hashlib.sha256(blob).hexdigest()[:16]
     path = compiled.cache_dir() / "baselines" / digest / cand.name
     if not path.exists():
@@ -85,14 +91,86 @@ def git_baseline(candidate: Path, ref: str) -> Path:
     return path
 
 
+def git_exec_baseline(argv: tuple[str, ...], ref: str) -> tuple[str, ...]:
+    """An ``exec:`` command as it was at git ``ref``: each argument that names a file
+    tracked by git is replaced by that file at ``ref``, taken with the tracked files of
+    its folder there (a bot in several files keeps its other files of that commit),
+    written to ``<cache>/baselines/<tree>/``. Arguments that name no tracked file (a
+    program on PATH, a built binary, a data file outside git) stay as they are.
+
+    Raises :class:`StrategyError` when no argument is a tracked file or git cannot
+    give the file at ``ref``.
+    """
+    out = list(argv)
+    for i, arg in enumerate(argv):
+        p = Path(arg).expanduser()
+        if not p.is_file():
+            continue
+        p = p.resolve()
+        try:
+            top = Path(_git(p.parent, "rev-parse", "--show-toplevel").decode().strip()).resolve()
+            rel = p.relative_to(top)
+            _git(top, "ls-files", "--error-unmatch", rel.as_posix())
+        except (subprocess.CalledProcessError, FileNotFoundError, ValueError):
+            continue  # not in a repository, or not tracked
+        try:
+            out[i] = str(_folder_at(top, rel, ref))
+        except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+            raise StrategyError(f"cannot load {arg} at git:{ref}: {_git_problem(exc)}") from None
+    if out == list(argv):
+        raise StrategyError(
+            f"--baseline git:{ref} needs the exec command to name a file tracked by git (its "
+            "source or script); for a built program, build the baseline and give it as "
+            "--baseline exec:COMMAND"
+        )
+    return tuple(out)
+
+
+def _folder_at(top: Path, rel: Path, ref: str) -> Path:
+    """File ``rel`` of the repository at ``top`` as it was at ``ref``, in a copy of its
+    folder's tracked files at ``ref`` under the baseline cache (named by the git tree)."""
+    folder = rel.parent.as_posix()
+    _git(top, "cat-file", "-e", f"{ref}:{rel.as_posix()}")
+    tree = _git(top, "rev-parse", f"{ref}:{folder}" if folder != "." else f"{ref}^{{tree}}")
+    dest = compiled.cache_dir() / "baselines" / f"tree-{tree.decode().strip()[:16]}"
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=".tmp-"))
+        listing = _git(
+            top, "ls-tree", "-r", "-z", ref, "--", f"{folder}/" if folder != "." else "."
+        )
+        for entry in filter(None, listing.split(b"\0")):
+            meta, path = entry.decode().split("\t", 1)
+            mode, kind, _ = meta.split()
+            if kind != "blob":
+                continue
+            target = tmp / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_git(top, "show", f"{ref}:{path}"))
+            target.chmod(0o755 if mode == "100755" else 0o644)
+        try:
+            tmp.rename(dest)
+        except OSError:  # another process made it first: the same tree, the same files
+            shutil.rmtree(tmp, ignore_errors=True)
+    return dest / rel
+
+
 def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
-    """A baseline spec: a strategy spec, or ``git:REF`` for the candidate file at REF."""
+    """A baseline spec: a strategy spec, or ``git:REF`` for the candidate at REF (a bot
+    file at REF, or an ``exec:`` command over its tracked files at REF)."""
     if spec.startswith("git:"):
+        if execspec.is_exec(candidate_spec):
+            try:
+                argv = execspec.split_command(candidate_spec)
+            except execspec.CommandError as exc:
+                raise StrategyError(str(exc)) from None
+            s = resolve(execspec.PREFIX + shlex.join(git_exec_baseline(argv, spec[4:])))
+            return Strategy(name=f"{candidate_spec}@{spec}", trump=s.trump, play=s.play)
         cand = Path(candidate_spec)
         if not cand.is_file():
             raise StrategyError(
-                f"--baseline {spec} needs the candidate to be a bot file path, "
-                f"not {candidate_spec!r}"
+                f"--baseline {spec} needs the candidate to be a bot file path or an exec: "
+                f"command, not {candidate_spec!r}"
             )
         path = git_baseline(cand, spec[4:])
         s = resolve(str(path))

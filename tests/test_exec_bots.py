@@ -177,3 +177,38 @@ def test_regress_a_protocol_bot_against_its_committed_source(tmp_path):
     ]:
         with pytest.raises(StrategyError, match=what):
             resolve_baseline("git:nosuchref" if "cannot" in what else "git:HEAD", spec)
+
+
+def test_every_command_takes_a_protocol_bot(tmp_path, ports):
+    """tournament, experiment files, dd-study and analyse with the C port; the
+    environments' seats with both ports (one process each, asked one request at a
+    time)."""
+    c = ports["c"]
+    cli = CliRunner()
+    res = cli.invoke(main, ["tournament", c, PY_LONGEST, "random", "--hands", "200", "--seed",
+                            "1", "--threads", "2", "--out", str(tmp_path / "t")])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    spec = tmp_path / "e.toml"
+    spec.write_text(f'name = "x"\nquestion = "q"\nseed = 4\nhands = 200\n[[runs]]\na = "{c}"\n'
+                    'b = "random"\n')  # fmt: skip
+    res = cli.invoke(main, ["experiment", str(spec), "--out", str(tmp_path / "x")])
+    assert res.exit_code == 0, res.output
+    res = cli.invoke(main, ["dd-study", "--hands", "40", "--seed", "1", "--heuristics",
+                            f"{c},random", "--out", str(tmp_path / "d")])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    calls = json.loads((tmp_path / "d" / "summary.json").read_text())["heuristics"]
+    assert set(calls) == {c, "random"}
+    res = cli.invoke(main, ["analyse", "--seed", "1", "--hands", "2", "--a", c, "--b", "random",
+                            "--format", "summary"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    pytest.importorskip("gymnasium")
+    from hokm_sim.env import HokmGymEnv
+
+    env = HokmGymEnv(partner=c, opponents=ports["js"])
+    obs, info = env.reset(seed=3)
+    done, steps = False, 0
+    while not done:
+        action = int(np.flatnonzero(env.action_masks())[0])
+        obs, reward, done, _, info = env.step(action)
+        steps += 1
+    assert steps > 0

@@ -181,22 +181,22 @@ class ExecHost:
             if proc.alive:
                 bot.idle.append(proc)
 
-    def abort(self) -> None:
-        """Kill every process at once (Ctrl-C, an error elsewhere)."""
+    def _take_all(self) -> list[BotProcess]:
+        """Every process, forgotten by the host (the next use starts new ones)."""
         with self._lock:
             procs, self._all = self._all, []
             for bot in self.bots:
                 bot.idle.clear()
-        for proc in procs:
+        return procs
+
+    def abort(self) -> None:
+        """Kill every process at once (Ctrl-C, an error elsewhere)."""
+        for proc in self._take_all():
             proc.kill()
 
     def close(self) -> None:
         """Say ``bye`` to every process and wait for it to go (killed if it does not)."""
-        with self._lock:
-            procs, self._all = self._all, []
-            for bot in self.bots:
-                bot.idle.clear()
-        for proc in procs:
+        for proc in self._take_all():
             if proc.alive:
                 proc.bye(min(limits().per_message, 5.0))
             else:

@@ -17,23 +17,10 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.engine.bits import popcount
-from hokm_sim.engine.play import clear_trick, end_trick, play_one, show_turn
+from hokm_sim.engine.play import end_trick, new_work, open_hand, play_one, show_five, show_turn
 from hokm_sim.engine.rules import TRICKS_TO_WIN, beats
 from hokm_sim.engine.view import (
-    V_HAKEM,
-    V_HAND,
-    V_LEADER,
-    V_LEGAL,
-    V_PLAYED,
-    V_PLAYED_BY,
-    V_SCORES,
-    V_SEAT,
-    V_TARGET,
-    V_TRICK_NO,
-    V_TRICKS,
     V_TRUMP,
-    V_VOIDS,
-    VIEW_SIZE,
 )
 
 MAX_DECISIONS = 14
@@ -104,36 +91,25 @@ def seat_views(seat, hakem, trump, five, hand, plays, score0, score1, target, vi
         return NOT_THIRTEEN
     if seat == hakem and five & ~start:
         return FIVE_NOT_HELD
-    view = np.zeros(VIEW_SIZE, np.int64)
-    view[V_HAKEM] = hakem
-    view[V_SCORES] = score0
-    view[V_SCORES + 1] = score1
-    view[V_TARGET] = target
-    view[V_PLAYED] = 0
-    for s in range(4):
-        view[V_PLAYED_BY + s] = 0
-    view[V_VOIDS] = 0
-    view[V_TRICKS] = 0
-    view[V_TRICKS + 1] = 0
-    view[V_TRICK_NO] = 0
-    view[V_LEADER] = hakem
-    clear_trick(view)
+    work = new_work()  # the engine's own bookkeeping, so each view is its byte for byte
+    open_hand(work, hakem, 0, 0, score0, score1, target)
+    view = work.bot_view
     count = 0
-    if seat == hakem:  # the trump call, as show_five sets it
-        view[V_TRUMP] = -1
-        view[V_HAND] = five
-        view[V_SEAT] = hakem
-        view[V_LEGAL] = 0
+    if seat == hakem:  # the trump call: the Hakem's five on top of the deck
+        k = 0
+        for c in range(52):
+            if (five >> c) & 1:
+                work.deck[k] = c
+                k += 1
+        show_five(view, work.deck, hakem)
         views[0, :] = view
         ns[0] = -1
         count = 1
     if trump < 0:
         return count
     view[V_TRUMP] = trump
-    held = np.zeros(4, np.int64)
+    held = work.held
     held[seat] = start
-    buf = np.zeros(52, np.int64)
-    winners = np.zeros(13, np.int64)
     leader = hakem
     k = 0
     led = -1
@@ -153,11 +129,11 @@ def seat_views(seat, hakem, trump, five, hand, plays, score0, score1, target, vi
             ns[count] = i
             count += 1
         led, best, best_seat = play_one(
-            view, held, buf, player, held[player], card, k, i, led, best, best_seat, trump
+            view, held, work.plays, player, held[player], card, k, i, led, best, best_seat, trump
         )
         k += 1
         if k == 4:
-            trick_no, t0, t1 = end_trick(view, winners, trick_no, best_seat, t0, t1)
+            trick_no, t0, t1 = end_trick(view, work.winners, trick_no, best_seat, t0, t1)
             leader = best_seat
             k = 0
             led = -1

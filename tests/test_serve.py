@@ -215,3 +215,15 @@ def test_serve_keeps_standard_output_for_the_protocol(tmp_path):
     kinds = [json.loads(x)["type"] for x in res.stdout.splitlines()]
     assert kinds == ["hello", "answers", "bye"]
     assert b"calling" in res.stderr
+
+
+def test_a_served_bot_that_raises_is_an_error_line_not_a_crash():
+    faulty = f"{ROOT / 'tests' / 'bots' / 'pyfaulty.py'}(mode=1)"  # raises in seat 1, trick 3
+    req = next(q for q, _ in table_requests("longest", 2)
+               if q["kind"] == "card" and q["seat"] == 1 and 8 <= len(q["plays"]) < 12)  # fmt: skip
+    out = io.BytesIO()
+    lines = _lines({"type": "decide", "requests": [req]}, {"type": "bye"})
+    assert serve_lines(Served(resolve(faulty)), lines, out) == 0
+    first, bye = (json.loads(x) for x in out.getvalue().splitlines())
+    assert first["type"] == "error" and "raised ValueError: boom" in first["message"]
+    assert bye == {"type": "bye"}

@@ -26,13 +26,16 @@ function of the request alone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import struct
 import threading
 from collections import OrderedDict
 
 import numpy as np
+from numba.core.errors import NumbaError
 
+from hokm_sim.bots.compiled import describe_compile_error
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.bots.seat import SeatBot
 from hokm_sim.cards import SUITS
@@ -76,8 +79,14 @@ class Served:
             return self._bot
 
     def warm(self) -> threading.Thread:
-        """Load the strategy in the background (a host's first request then waits less)."""
-        t = threading.Thread(target=lambda: self.bot, name="hokm-sim-serve-warm", daemon=True)
+        """Load the strategy in the background (a host's first request then waits less);
+        a failure to load is left for that request to report."""
+
+        def load() -> None:
+            with contextlib.suppress(Exception):
+                self.bot  # noqa: B018 - the property loads the strategy
+
+        t = threading.Thread(target=load, name="hokm-sim-serve-warm", daemon=True)
         t.start()
         return t
 
@@ -131,7 +140,6 @@ class Served:
 
     def _ask(self, j: int, r: Request, mem: np.ndarray, rng: np.ndarray) -> int:
         """The bot's decision ``j`` of the hand, with ``mem`` and ``rng`` carried."""
-        bot = self._bot or self.bot
         view, smem, srng = self.slots.bot_view, self.slots.mem, self.slots.srng
         view[0] = self.views[j]
         smem[0, r.seat] = mem
@@ -142,9 +150,12 @@ class Served:
             deck[:5] = [c for c in range(52) if (r.first_five >> c) & 1] or [0] * 5
             self.slots.plays[0, : len(r.plays)] = r.plays
         try:
-            value = bot.decide_slot(self.slots, 0, trump)
+            value = (self._bot or self.bot).decide_slot(self.slots, 0, trump)
+        except NumbaError as exc:  # the bot does not compile: numba's pages, in one line
+            what = describe_compile_error(exc)
+            raise ServedFault(f"strategy {self.strategy.name!r}: {what}") from exc
         except Exception as exc:  # noqa: BLE001 - the served bot's error is one line
-            text = " ".join(str(exc).split())
+            text = " ".join(str(exc).split())[:300]
             raise ServedFault(
                 f"strategy {self.strategy.name!r} raised {type(exc).__name__}: {text}"
             ) from exc

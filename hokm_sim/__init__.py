@@ -2,7 +2,8 @@
 
 The public API (:mod:`hokm_sim.api`) is re-exported here and imported on
 first use, since it loads numba: ``hokm_sim.run(...)``, ``hokm_sim.tournament``,
-``regress``, ``trump_study``, ``dd_study``, ``analyse``, ``experiment``, ``load``.
+``regress``, ``trump_study``, ``dd_study``, ``analyse``, ``experiment``, ``load``,
+``serve`` and ``check_bot`` (bots in any language, docs/protocol.md).
 """
 
 from hokm_sim.version import __version__
@@ -20,6 +21,8 @@ _API = (
     "experiment",
     "load",
     "strategy",
+    "serve",
+    "check_bot",
 )
 
 __all__ = ["__version__", *_API]

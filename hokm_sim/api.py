@@ -41,7 +41,7 @@ from hokm_sim.house import DEFAULT_FIRST_HAKEM
 from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, read_record
 from hokm_sim.report.markdown import markdown as run_markdown
-from hokm_sim.serve import serve
+from hokm_sim.serving import serve
 from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.runner import Runner
 from hokm_sim.version import __version__

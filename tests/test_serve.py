@@ -28,9 +28,9 @@ from hokm_sim.bots.seat import SeatBot
 from hokm_sim.env.table import Table
 from hokm_sim.protocol.encode import buffer_for
 from hokm_sim.protocol.request import RequestError, read_request
-from hokm_sim.serve.decider import Served, reply
-from hokm_sim.serve.http import ServeHTTP
-from hokm_sim.serve.stdio import serve_lines
+from hokm_sim.serving.decider import Served, reply
+from hokm_sim.serving.http import ServeHTTP
+from hokm_sim.serving.stdio import serve_lines
 from hokm_sim.sim.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,3 +227,11 @@ def test_a_served_bot_that_raises_is_an_error_line_not_a_crash():
     first, bye = (json.loads(x) for x in out.getvalue().splitlines())
     assert first["type"] == "error" and "raised ValueError: boom" in first["message"]
     assert bye == {"type": "bye"}
+
+
+def test_the_api_serves_and_checks():
+    import hokm_sim
+    from hokm_sim import api
+
+    assert hokm_sim.serve is api.serve and callable(hokm_sim.serve)
+    assert hokm_sim.check_bot is api.check_bot

@@ -36,7 +36,7 @@ def serve(bot: str, port: int | None, host: str) -> None:
         hokm-sim serve expert
         hokm-sim serve pimc --http 8765
     """
-    from hokm_sim.serve import serve as serve_bot  # not via hokm_sim.api: start-up time
+    from hokm_sim.serving import serve as serve_bot  # not via hokm_sim.api: start-up time
 
     def ready(url: str) -> None:
         click.echo(f"serving {bot} on {url} (Ctrl-C stops)", err=True)

@@ -7,7 +7,7 @@ the field and what is wrong. It checks each field on its own and the fields
 against each other as far as a request alone allows (a trump call is the
 Hakem's, with five cards; legal cards are held; played cards are not);
 whether the plays are a hand that could have happened is for the one who
-replays them (:mod:`hokm_sim.serve.replay`). Fields a request does not
+replays them (:mod:`hokm_sim.serving.replay`). Fields a request does not
 define are ignored, as the protocol lets hosts add optional ones.
 """
 

@@ -28,15 +28,15 @@ def serve(
     as ``POST /decide`` bodies on ``host`` until interrupted. ``on_ready(url)`` is told
     the address once the server listens. Returns the exit status (0)."""
     from hokm_sim.bots.registry import Strategy, resolve
-    from hokm_sim.serve.decider import Served
+    from hokm_sim.serving.decider import Served
 
     strategy = bot if isinstance(bot, Strategy) else resolve(str(bot))
     served = Served(strategy)
     if http is None:
-        from hokm_sim.serve.stdio import serve_stdio
+        from hokm_sim.serving.stdio import serve_stdio
 
         return serve_stdio(served)
-    from hokm_sim.serve.http import ServeHTTP
+    from hokm_sim.serving.http import ServeHTTP
 
     try:
         server = ServeHTTP(served, host, http)

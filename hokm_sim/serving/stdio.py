@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 from hokm_sim.protocol.request import RequestError
 from hokm_sim.protocol.wire import dumps
-from hokm_sim.serve.decider import Served, ServedFault, error, reply
+from hokm_sim.serving.decider import Served, ServedFault, error, reply
 
 
 def serve_lines(served: Served, lines: BinaryIO, out: BinaryIO) -> int:

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from hokm_sim.protocol.request import RequestError
 from hokm_sim.protocol.wire import dumps
-from hokm_sim.serve.decider import Served, ServedFault, reply
+from hokm_sim.serving.decider import Served, ServedFault, reply
 
 MAX_BODY = 1 << 26
 """Bytes a request body may have (64 MiB)."""

@@ -43,7 +43,7 @@ from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import MEM_SIZE, V_LEGAL, V_TRICKS, VIEW_SIZE
 from hokm_sim.protocol.request import Request, RequestError, read_decide
 from hokm_sim.protocol.wire import CARD_TEXTS, PROTOCOL, STREAM, mask_text
-from hokm_sim.serve.replay import MAX_DECISIONS, PROBLEMS, seat_views
+from hokm_sim.serving.replay import MAX_DECISIONS, PROBLEMS, seat_views
 from hokm_sim.version import __version__
 
 CACHE = 1 << 16

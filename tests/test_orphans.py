@@ -26,8 +26,10 @@ pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux'
 def start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, Path]:
     marker = tmp_path / "messages"
     spec = f"exec:{sys.executable} {PROTOBOT} ok {marker}"
-    args = [sys.executable, "-m", "hokm_sim", "run", spec, "random", "--hands", "32000",
-            "--seed", "1", "--threads", "2", "--bot-timeout", "60", "--task-size", "8000",
+    # 2,000 matches in chunks of 250 and batches of 500: two chunks (two threads, two bot
+    # processes) a batch, which finishes a second or so after a Ctrl-C
+    args = [sys.executable, "-m", "hokm_sim", "run", spec, "random", "--matches", "2000",
+            "--seed", "1", "--threads", "2", "--bot-timeout", "60", "--task-size", "500",
             "--out", str(tmp_path / "run"), *extra]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)  # fmt: skip

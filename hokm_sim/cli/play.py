@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, emit_lines, first_hakem_option
+from hokm_sim.cli.options import CONTEXT, SEED, bot_timeout_option, emit_lines, first_hakem_option
 
 TARGET_CHOICES = ("3", "5", "7", "10")
 data_option = click.option(
@@ -43,6 +43,7 @@ data_option = click.option(
 )  # fmt: skip
 @first_hakem_option
 @data_option
+@bot_timeout_option
 def play(
     partner: str,
     opponents: str,

@@ -77,6 +77,7 @@ def test_encoded_requests_are_the_python_requests(target):
                 want = wire.dumps({"type": "decide", "requests": [req]})
                 assert bytes(buf[:n]) == want
             req = json.loads(want)["requests"][0]
+            _sees_only_its_own_cards(req, table)
             seen.add((req["kind"], req["seat"] == req["hakem"], bool(req["plays"]) and
                       len(req["plays"]) % 4 == 0, req["target"] > 0))  # fmt: skip
             if table.waiting == "trump":
@@ -85,6 +86,24 @@ def test_encoded_requests_are_the_python_requests(target):
                 legal = [c for c in range(52) if (table.legal >> c) & 1]
                 table.act(int(rng.choice(legal)))
     assert len(seen) >= 5  # trump calls, leads and follows, by the Hakem and others
+
+
+def _sees_only_its_own_cards(req: dict, table: Table) -> None:
+    """A request holds the seat's own cards (during the trump call the Hakem's five) and
+    the Hakem's five only for the Hakem; no card another seat holds."""
+    seat = req["seat"]
+    others = 0
+    for s in range(4):
+        if s != seat:
+            others |= int(table.slots.held[0, s]) if req["kind"] == "card" else 0
+    hand = {wire.CARD_INDEX[c] for c in req["hand"]}
+    if req["kind"] == "card":
+        assert hand == {c for c in range(52) if (int(table.slots.held[0, seat]) >> c) & 1}
+    else:
+        assert seat == req["hakem"] and hand == {int(c) for c in table.slots.deck[0, :5]}
+    five = {wire.CARD_INDEX[c] for c in req["first_five"]}
+    assert not five or seat == req["hakem"]
+    assert not any((others >> c) & 1 for c in hand | five)
 
 
 def test_a_batch_is_its_requests_in_order():

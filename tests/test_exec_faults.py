@@ -57,6 +57,7 @@ CASES = [
     ("hang", "gave no answer to decide within"),
     ("exit", "exited with status 3 before bye; its last stderr line: 'boom: cannot go on'"),
     ("kill", "was killed by SIGSEGV before bye"),
+    ("quit", "exited with status 0 before bye"),
     ("close", "closed its standard output before bye"),
     ("garbage", "answered a line that is not JSON: 'this is not json'"),
     ("array", "answered a line that is not a JSON object"),

@@ -214,7 +214,9 @@ class BotProcess:
             raise
 
     def _exchange(self, data: bytes, timeout: float, label: str) -> bytes:
-        if self._buf or self._readable_now():
+        if self._readable_now():
+            self._read_out()  # at the end of the output: the fault of a bot gone
+        if self._buf:
             raise ChildFault(f"wrote without being asked: {_shown(bytes(self._buf))}")
         deadline = time.monotonic() + timeout
         view = memoryview(data)

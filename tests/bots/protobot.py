@@ -86,6 +86,9 @@ for line in sys.stdin:
         out({"type": "answers", "answers": answers[::-1]})
     elif mode == "error":
         out({"type": "error", "message": "cannot decide this one"})
+    elif mode == "quit":  # answers, then leaves without bye
+        out({"type": "answers", "answers": answers})
+        sys.exit(0)
     elif mode == "twice":
         out({"type": "answers", "answers": answers})
         out({"type": "answers", "answers": answers})

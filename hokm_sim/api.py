@@ -196,10 +196,16 @@ def run(
     if save_hands:
         args.append("--save-hands")
     command = shell_command(*args)
-    engine = Runner(sa, sb).engine.__name__
-    record = checkpoint_record(cfg, engine, command=command, save_hands=save_hands)
-    checkpoint = Checkpoint.create(folder.path, record, cfg.total)
-    return _play(cfg, sa, sb, folder, checkpoint, command, save_hands, progress, on_batch)
+    checkpoint = None
+    try:
+        engine = Runner(sa, sb).engine_key
+        record = checkpoint_record(cfg, engine, command=command, save_hands=save_hands)
+        checkpoint = Checkpoint.create(folder.path, record, cfg.total)
+        return _play(cfg, sa, sb, folder, checkpoint, command, save_hands, progress, on_batch)
+    except BaseException:  # nothing played, nothing reported (a bot that fails to compile)
+        if not folder.file("summary.json").exists() and not (checkpoint and checkpoint.done_count):
+            folder.discard()
+        raise
 
 
 @_bot_timeout
@@ -230,13 +236,13 @@ def resume(
         )
     cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task)
     sa, sb = strategy(cfg.a, "A"), strategy(cfg.b, "B")
-    engine = Runner(sa, sb).engine.__name__
+    engine = Runner(sa, sb).engine_key
     if engine != rec["engine"]:
         raise InputError(
             f"--resume: the engine or a bot file changed since the run in {path} started "
             f"({rec['engine']}, now {engine}); resuming would mix two versions: start a new run"
         )
-    folder_ = ReportFolder(path)
+    folder_ = ReportFolder.take(path)
     return _play(cfg, sa, sb, folder_, checkpoint, rec["command"], False, progress, None)
 
 

@@ -75,10 +75,22 @@ def test_specs_commands_and_identities(tmp_path, ports):
     assert s.trump.kind == s.play.kind == "exec" and s.name == ports["c"]
     rec = s.to_dict()["play"]
     assert rec["command"] == shlex.split(ports["c"][5:]) and len(rec["files"]) == 1
-    # an exec part runs to the next ",trump=" / ",play=", its own commas and "=" kept
-    mixed = resolve(f"trump=exec:{sys.executable} {PROTOBOT} ok a,b=c,play=random")
-    assert mixed.trump.command[-1] == "a,b=c" and mixed.play.name == "random"
+    # a comma outside quotes ends an exec part; quotes are the shell's and keep one
+    mixed = resolve(f"trump=exec:{sys.executable} {PROTOBOT} ok 'a,b=c(1)',play=random")
+    assert mixed.trump.command[-1] == "a,b=c(1)" and mixed.play.name == "random"
     assert resolve(f"random,trump=exec:{sys.executable} {PROTOBOT} ok").trump.kind == "exec"
+    spaced = tmp_path / "my bots" / "it's (2).py"
+    spaced.parent.mkdir()
+    spaced.write_text(PROTOBOT.read_text())
+    quoted = resolve(f'exec:{sys.executable} "{spaced}" ok,play=random')
+    assert quoted.trump.command == (sys.executable, str(spaced), "ok")
+    assert str(spaced) in dict(quoted.trump.files) and quoted.play.name == "random"
+    # a bot's name is a spec that gives the same command back (Dask workers resolve it)
+    from hokm_sim.sim.backends import portable_spec
+
+    again = resolve(portable_spec(mixed))
+    assert again.trump.command == mixed.trump.command and again.play.name == "random"
+    assert resolve(quoted.trump.name).trump.command == quoted.trump.command
     # the same command over other bytes is another strategy (another engine name)
     bot = tmp_path / "bot.py"
     bot.write_text(PROTOBOT.read_text())
@@ -90,7 +102,10 @@ def test_specs_commands_and_identities(tmp_path, ports):
         ("exec:", "empty exec command"),
         ("exec:no-such-program-here --x", "not on PATH"),
         ("exec:./no/such/bot", "does not exist"),
-        (f"exec:{sys.executable} 'unclosed", "bad exec command"),
+        (f"exec:{sys.executable} 'unclosed", "quote ' is not closed"),
+        (f"exec:{sys.executable} a\\", "bad exec command"),
+        (f"trum=exec:{sys.executable} {PROTOBOT} ok", "expected trump=BOT, play=BOT"),
+        (f"exec:{sys.executable} {PROTOBOT},exec:{sys.executable}", "more than one plain"),
     ]:
         with pytest.raises(StrategyError, match=why):
             resolve(bad)
@@ -176,12 +191,13 @@ def test_regress_a_protocol_bot_against_its_committed_source(tmp_path):
     res = CliRunner().invoke(main, ["regress", cand, *args])
     assert res.exit_code in (0, 1, 3), res.output
     assert json.loads(res.output)["identical_play"] is False
-    for spec, what in [
-        (f"exec:{sys.executable} -c pass", "needs the exec command to name a file tracked"),
-        (f"exec:{sys.executable} {bot} ok", "cannot load"),
+    for ref, spec, what in [
+        ("HEAD", f"exec:{sys.executable} -c pass", "needs the exec command to name a file tracked"),
+        ("nosuchref", cand, "git:nosuchref names no commit of the repository"),
+        ("--output=x", cand, "not a git revision"),  # never an option to git
     ]:
         with pytest.raises(StrategyError, match=what):
-            resolve_baseline("git:nosuchref" if "cannot" in what else "git:HEAD", spec)
+            resolve_baseline(f"git:{ref}", spec)
 
 
 def test_every_command_takes_a_protocol_bot(tmp_path, ports):

@@ -23,14 +23,15 @@ from test_exec_faults import PROTOBOT, bot_processes, no_bots_left
 pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc")
 
 
-def start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, Path]:
+def start(tmp_path: Path, matches: int = 2000) -> tuple[subprocess.Popen, Path]:
+    """``hokm-sim run`` of a protocol bot against ``random``, ``matches`` long in chunks of
+    an eighth and batches of a quarter: two chunks (two threads, two bot processes) a
+    batch; started, and both bots answering."""
     marker = tmp_path / "messages"
     spec = f"exec:{sys.executable} {PROTOBOT} ok {marker}"
-    # 2,000 matches in chunks of 250 and batches of 500: two chunks (two threads, two bot
-    # processes) a batch, which finishes a second or so after a Ctrl-C
-    args = [sys.executable, "-m", "hokm_sim", "run", spec, "random", "--matches", "2000",
-            "--seed", "1", "--threads", "2", "--bot-timeout", "60", "--task-size", "500",
-            "--out", str(tmp_path / "run"), *extra]  # fmt: skip
+    args = [sys.executable, "-m", "hokm_sim", "run", spec, "random", "--matches", str(matches),
+            "--seed", "1", "--threads", "2", "--bot-timeout", "60", "--task-size",
+            str(matches // 4), "--out", str(tmp_path / "run")]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)  # fmt: skip
     end = time.monotonic() + 240
@@ -65,7 +66,9 @@ def test_terminated_hokm_sim_takes_its_bots_along(tmp_path):
 
 
 def test_ctrl_c_keeps_the_partial_report_and_ends_the_bots_with_bye(tmp_path):
-    proc, marker = start(tmp_path)
+    # batches of 100 matches, which end well within the 1.5 s a Ctrl-C waits for one
+    # (a batch that does not is left behind, and its bots are killed without bye)
+    proc, marker = start(tmp_path, 400)
     os.killpg(proc.pid, signal.SIGINT)  # the terminal's Ctrl-C: the whole foreground group
     code, err = finish(proc)
     assert code == 130, err

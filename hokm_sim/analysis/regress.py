@@ -3,7 +3,7 @@
 A candidate plays its baseline in duplicate; pairs are consumed strictly in
 deal order and the log-likelihood ratio is checked every ``check_every``
 pairs, so the verdict and the stopping point depend only on the seed, never
-on threads or batches (STATS.md). Hypotheses are in normalized Elo:
+on threads or batches (docs/statistics.md). Hypotheses are in normalized Elo:
 H0 ``nelo0`` (default -3: the candidate is worse, a regression) against H1
 ``nelo1`` (default 0: no regression).
 
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import shlex
 import shutil
 import subprocess
 import tempfile
@@ -57,7 +56,7 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
     raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
 
 
-def _git(cwd: Path, *args: str) -> bytes:
+def _git(cwd: Path | str, *args: str) -> bytes:
     """The output of a git command; raises :class:`subprocess.CalledProcessError` (or
     FileNotFoundError without git)."""
     return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, check=True).stdout
@@ -70,24 +69,79 @@ def _git_problem(exc: Exception) -> str:
     return detail.strip().splitlines()[-1] if detail.strip() else str(exc)
 
 
-def git_baseline(candidate: Path, ref: str) -> Path:
-    """The candidate bot file as it was at git ``ref``, written to the cache.
+def check_ref(ref: str) -> str:
+    """``ref`` of ``--baseline git:REF`` if it can name a commit; never an option.
 
+    Raises :class:`StrategyError` for an empty ref, one that starts with ``-``
+    (git would read it as an option: ``git:--output=FILE`` writes a file), or
+    one with spaces or control characters.
+    """
+    if not ref:
+        raise StrategyError("git: names no commit; give git:REF, such as git:HEAD or git:HEAD~1")
+    if ref.startswith("-") or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in ref):
+        raise StrategyError(
+            f"git:{ref}: not a git revision (a commit, branch or tag, such as HEAD~1)"
+        )
+    return ref
+
+
+def _commit(top: Path | str, ref: str) -> str:
+    """The commit a checked ``ref`` names in the repository at ``top``, found by ``git
+    rev-parse --verify --end-of-options`` before git reads anything else of it."""
+    found = subprocess.run(
+        ["git", "-C", str(top), "rev-parse", "--verify", "--quiet", "--end-of-options",
+         f"{ref}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    if found.returncode != 0:
+        raise StrategyError(f"git:{ref} names no commit of the repository {top}")
+    return found.stdout.strip()
+
+
+def git_baseline(candidate: Path, ref: str) -> Path:
+    """The candidate bot file as it was at git ``ref``, written to the cache with the
+    files beside it as they were then (its helper modules and data files, as
+    :mod:`hokm_sim.bots.compiled` hashes them), so the baseline imports its own.
+
+    The ref is checked (:func:`check_ref`, :func:`_commit`) before git reads it.
     Raises :class:`StrategyError` naming the problem when git cannot give it.
     """
     cand = candidate.resolve()
+    ref = check_ref(ref)
     try:
         top = _git(cand.parent, "rev-parse", "--show-toplevel").decode().strip()
-        rel = cand.relative_to(Path(top).resolve()).as_posix()
-        blob = _git(Path(top), "show", f"{ref}:{rel}")
+        rel = cand.relative_to(Path(top).resolve())
+        commit = _commit(top, ref)
+        blob = _git(top, "show", f"{commit}:{rel.as_posix()}")
+        folder = rel.parent.as_posix() + "/" if rel.parent != Path(".") else ""
+        listing = _git(top, "ls-tree", "-l", "-z", commit, "--", folder or ".")
+        beside = {}
+        for entry in filter(None, listing.decode(errors="replace").split("\0")):
+            meta, _, name = entry.partition("\t")
+            _mode, kind, _sha, size = meta.split()
+            name = name.rsplit("/", 1)[-1]
+            if (
+                kind == "blob"
+                and name != cand.name
+                and not name.startswith(".")
+                and (int(size) < 2**24)
+            ):
+                beside[name] = _git(top, "show", f"{commit}:{folder}{name}")
+    except StrategyError:
+        raise
     except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as exc:
         raise StrategyError(f"cannot load {candidate} at git:{ref}: {_git_problem(exc)}") from None
-    digest = hashlib.sha256(blob).hexdigest()[:16]
-    path = compiled.cache_dir() / "baselines" / digest / cand.name
+    h = hashlib.sha256(blob)
+    for name in sorted(beside):
+        h.update(name.encode() + b"\0" + hashlib.sha256(beside[name]).digest())
+    path = compiled.cache_dir() / "baselines" / h.hexdigest()[:16] / cand.name
     if not path.exists():
         from hokm_sim.writing import atomic_bytes
 
-        atomic_bytes(path, blob)
+        for name, data in beside.items():
+            atomic_bytes(path.parent / name, data)
+        atomic_bytes(path, blob)  # last: a baseline folder with its bot file is complete
     return path
 
 
@@ -98,9 +152,11 @@ def git_exec_baseline(argv: tuple[str, ...], ref: str) -> tuple[str, ...]:
     written to ``<cache>/baselines/<tree>/``. Arguments that name no tracked file (a
     program on PATH, a built binary, a data file outside git) stay as they are.
 
+    The ref is checked as for a bot file (:func:`check_ref`, :func:`_commit`).
     Raises :class:`StrategyError` when no argument is a tracked file or git cannot
     give the file at ``ref``.
     """
+    ref = check_ref(ref)
     out = list(argv)
     for i, arg in enumerate(argv):
         p = Path(arg).expanduser()
@@ -110,11 +166,11 @@ def git_exec_baseline(argv: tuple[str, ...], ref: str) -> tuple[str, ...]:
         try:
             top = Path(_git(p.parent, "rev-parse", "--show-toplevel").decode().strip()).resolve()
             rel = p.relative_to(top)
-            _git(top, "ls-files", "--error-unmatch", rel.as_posix())
+            _git(top, "ls-files", "--error-unmatch", "--", rel.as_posix())
         except (subprocess.CalledProcessError, FileNotFoundError, ValueError):
             continue  # not in a repository, or not tracked
         try:
-            out[i] = str(_folder_at(top, rel, ref))
+            out[i] = str(_folder_at(top, rel, _commit(top, ref)))
         except (subprocess.CalledProcessError, FileNotFoundError) as exc:
             raise StrategyError(f"cannot load {arg} at git:{ref}: {_git_problem(exc)}") from None
     if out == list(argv):
@@ -126,18 +182,18 @@ def git_exec_baseline(argv: tuple[str, ...], ref: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _folder_at(top: Path, rel: Path, ref: str) -> Path:
-    """File ``rel`` of the repository at ``top`` as it was at ``ref``, in a copy of its
-    folder's tracked files at ``ref`` under the baseline cache (named by the git tree)."""
+def _folder_at(top: Path, rel: Path, commit: str) -> Path:
+    """File ``rel`` of the repository at ``top`` as it was at ``commit``, in a copy of
+    its folder's tracked files there under the baseline cache (named by the git tree)."""
     folder = rel.parent.as_posix()
-    _git(top, "cat-file", "-e", f"{ref}:{rel.as_posix()}")
-    tree = _git(top, "rev-parse", f"{ref}:{folder}" if folder != "." else f"{ref}^{{tree}}")
+    _git(top, "cat-file", "-e", f"{commit}:{rel.as_posix()}")
+    tree = _git(top, "rev-parse", f"{commit}:{folder}" if folder != "." else f"{commit}^{{tree}}")
     dest = compiled.cache_dir() / "baselines" / f"tree-{tree.decode().strip()[:16]}"
     if not dest.exists():
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=".tmp-"))
         listing = _git(
-            top, "ls-tree", "-r", "-z", ref, "--", f"{folder}/" if folder != "." else "."
+            top, "ls-tree", "-r", "-z", commit, "--", f"{folder}/" if folder != "." else "."
         )
         for entry in filter(None, listing.split(b"\0")):
             meta, path = entry.decode().split("\t", 1)
@@ -146,7 +202,7 @@ def _folder_at(top: Path, rel: Path, ref: str) -> Path:
                 continue
             target = tmp / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(_git(top, "show", f"{ref}:{path}"))
+            target.write_bytes(_git(top, "show", f"{commit}:{path}"))
             target.chmod(0o755 if mode == "100755" else 0o644)
         try:
             tmp.rename(dest)
@@ -164,7 +220,8 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
                 argv = execspec.split_command(candidate_spec)
             except execspec.CommandError as exc:
                 raise StrategyError(str(exc)) from None
-            s = resolve(execspec.PREFIX + shlex.join(git_exec_baseline(argv, spec[4:])))
+            baseline = execspec.command_text(git_exec_baseline(argv, spec[4:]))
+            s = resolve(execspec.PREFIX + baseline)
             return Strategy(name=f"{candidate_spec}@{spec}", trump=s.trump, play=s.play)
         cand = Path(candidate_spec)
         if not cand.is_file():
@@ -269,7 +326,7 @@ def stop_adjusted(
     overstates the difference it stopped on. Parametric bootstrap: replay
     the same test (bounds, checks, cap) on pairs drawn from the observed
     distribution, measure the mean naive score at the stop, and subtract the
-    bias. The replays use STATS.md's LLR approximation for speed.
+    bias. The replays use the LLR approximation of docs/statistics.md for speed.
     """
     n = int(counts.sum())
     if n == 0:
@@ -332,6 +389,7 @@ def sequential(
         target=cfg.target,
         codes=True,
         per_task=per_batch,
+        checked=True,  # a regression check plays in the checking mode (docs/bots.md)
     )
     with open_backend(cfg.scheduler, cfg.threads) as backend:
         for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):

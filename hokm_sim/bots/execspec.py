@@ -3,8 +3,10 @@
 A strategy spec ``exec:node my_bot.js`` names a bot that runs as a child
 process speaking ``hokm-bot/1`` (docs/protocol.md). The command is split by
 shell rules (:func:`shlex.split`, nothing is run through a shell) and run
-from the current directory. In a composition an ``exec:`` part runs to the
-next ``,trump=`` or ``,play=``: ``trump=exec:./bot --fast,play=expert``.
+from the current directory. In a composition an ``exec:`` part ends at the
+next comma outside quotes, as every part of a spec does
+(:func:`hokm_sim.bots.registry.split_top`): ``trump=exec:./bot --fast,play=expert``,
+``exec:./bot --seats "0,2"``.
 
 Its identity, which names the engine it plays in, goes into reports and is
 checked by Dask workers, is the command and the SHA-256 of every argument
@@ -16,10 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shlex
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 PREFIX = "exec:"
@@ -58,8 +58,14 @@ def split_command(text: str) -> tuple[str, ...]:
 
 
 def command_text(argv: tuple[str, ...]) -> str:
-    """The command as a shell would read it back."""
-    return shlex.join(argv)
+    """The command as a shell would read it back, and a spec too: an argument that
+    holds a comma is quoted (:func:`shlex.quote` leaves commas bare)."""
+    return " ".join(_quote(a) for a in argv)
+
+
+def _quote(arg: str) -> str:
+    q = shlex.quote(arg)
+    return f"'{arg}'" if q == arg and "," in arg else q
 
 
 def named_files(argv: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -89,20 +95,3 @@ def identity(argv: tuple[str, ...], files: tuple[tuple[str, str], ...]) -> str:
     for path, digest in files:
         h.update(f"\0{path}\0{digest}".encode())
     return h.hexdigest()
-
-
-_ROLE_CUT = re.compile(r",\s*(?=(?:trump|play)\s*=)")
-
-
-def split_parts(spec: str, split_plain: Callable[[str], list[str]]) -> list[str]:
-    """The parts of a composition holding ``exec:`` parts: an ``exec:`` part runs to the
-    next ``,trump=`` or ``,play=``; other text is split by ``split_plain``."""
-    parts: list[str] = []
-    for chunk in _ROLE_CUT.split(spec):
-        role, eq, rest = chunk.partition("=")
-        body = rest if eq and role.strip() in ("trump", "play") else chunk
-        if is_exec(body):
-            parts.append(chunk.strip())
-        else:
-            parts.extend(split_plain(chunk))
-    return parts

@@ -9,6 +9,8 @@ trick, and the ``hokm-sim show`` command that replays that hand.
 
 from __future__ import annotations
 
+import shlex
+
 import numpy as np
 
 from hokm_sim.errors import StoppedError
@@ -17,7 +19,7 @@ from hokm_sim.house import FIRST_HAKEM_METHODS
 
 def quote(spec: str) -> str:
     """A strategy spec quoted for a POSIX shell when it needs it."""
-    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else f"'{spec}'"
+    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else shlex.quote(spec)
 
 
 def replay_command(
@@ -40,6 +42,17 @@ def replay_command(
             ab += f" --first-hakem {FIRST_HAKEM_METHODS[first_hakem]}"
         return f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
     return f"hokm-sim show --seed {seed} --hand {hand} {ab}"
+
+
+def shown(value: object, typed: bool = True) -> str:
+    """What a bot gave, for one line: its repr cut to 40 characters (and its type)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - whatever a bot returns must give one line
+        text = "an object whose repr fails"
+    text = " ".join(text.split())
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{text} ({type(value).__name__})" if typed else text
 
 
 class PythonBotError(StoppedError):

@@ -11,6 +11,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    SPECS,
     bot_timeout_option,
     out_options,
     seed_option,
@@ -53,6 +54,7 @@ def dd(file, threads: int | None) -> None:
     "--heuristics",
     default="longest,points,weighted,random",
     show_default=True,
+    type=SPECS,
     help="Comma-separated trump heuristics to judge (strategy specs).",
 )
 @threads_option
@@ -61,7 +63,7 @@ def dd(file, threads: int | None) -> None:
 def dd_study(
     hands: int,
     seed: int | None,
-    heuristics: str,
+    heuristics: list[str],
     threads: int | None,
     out: Path | None,
     force: bool,
@@ -82,10 +84,9 @@ def dd_study(
     from hokm_sim import api
     from hokm_sim.report.folder import default_folder
 
-    heur = [h.strip() for h in heuristics.split(",") if h.strip()]
     seed = api.fresh_seed() if seed is None else seed
     folder = out or default_folder("dd-study", "perfect", seed)
-    api.dd_study(heur, hands=hands, seed=seed, threads=threads, out=folder, force=force)
+    api.dd_study(heuristics, hands=hands, seed=seed, threads=threads, out=folder, force=force)
     click.echo((folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {folder}")
 

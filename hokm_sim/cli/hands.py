@@ -141,6 +141,14 @@ def show(
     from hokm_sim.sim.runner import Runner
     from hokm_sim.sim.trace import format_record, raise_fault, read_trace_line, show_record
 
+    ctx = click.get_current_context()
+    given = [f"--{p}" for p in ("seed", "hand", "match", "a", "b", "target", "copy", "line")
+             if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE]  # fmt: skip
+    mixed = [g for g in given if g != "--line"]
+    if trace_file is not None and mixed:
+        raise click.UsageError(f"--trace shows a hand of its file: drop {', '.join(mixed)}")
+    if trace_file is None and "--line" in given:
+        raise click.UsageError("--line picks a line of --trace FILE: give --trace")
     if trace_file is not None:
         rec = read_trace_line(trace_file, line)
         click.echo(format_record(rec))

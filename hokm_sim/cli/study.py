@@ -9,6 +9,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    SPECS,
     bot_timeout_option,
     out_options,
     scheduler_option,
@@ -29,6 +30,7 @@ from hokm_sim.cli.progress import Progress
     "--heuristics",
     default="longest,points,weighted,random,table",
     show_default=True,
+    type=SPECS,
     help="Comma-separated trump heuristics to judge (strategy specs).",
 )
 @click.option(
@@ -52,7 +54,7 @@ from hokm_sim.cli.progress import Progress
 @bot_timeout_option
 def trump_study(
     player: str,
-    heuristics: str,
+    heuristics: list[str],
     hands: int,
     seed: int | None,
     eval_hands: int,
@@ -76,13 +78,12 @@ def trump_study(
     from hokm_sim import api
     from hokm_sim.report.folder import default_folder
 
-    heur = [h.strip() for h in heuristics.split(",") if h.strip()]
     seed = api.fresh_seed() if seed is None else seed
     folder = out or default_folder("trump-study", player, seed)
-    with Progress(hands * (4 + len(heur)), "hands") as prog:
+    with Progress(hands * (4 + len(heuristics)), "hands") as prog:
         api.trump_study(
             player,
-            heur,
+            heuristics,
             hands=hands,
             seed=seed,
             eval_hands=eval_hands,

@@ -30,6 +30,7 @@ import pytest
 from numba.core.caching import Cache
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
+from processes import kill_holding
 
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
@@ -138,3 +139,12 @@ def node() -> str:
     if exe is None:
         pytest.skip("needs Node.js for the JavaScript protocol bot")
     return exe
+
+
+@pytest.fixture
+def reap_bots(tmp_path):
+    """After the test, pass or fail, kill every process whose command line names its
+    ``tmp_path`` (the hokm-sim it started, the bots it gave a marker file there): a
+    failed test must not leave a bot behind, least of all one that loops."""
+    yield
+    kill_holding(str(tmp_path))

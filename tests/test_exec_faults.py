@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from processes import processes_holding
 
 from hokm_sim.cli import main
 
@@ -29,20 +30,19 @@ ROOT = Path(__file__).resolve().parents[1]
 PROTOBOT = ROOT / "tests" / "bots" / "protobot.py"
 
 
+pytestmark = pytest.mark.usefixtures("reap_bots")
+
+
 def bot_processes(marker: str) -> list[int]:
     """Pids of live ``protobot.py`` processes whose arguments hold ``marker``."""
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                argv = (d / "cmdline").read_bytes().decode(errors="replace").split("\0")
-                state = (d / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            bot = len(argv) > 1 and argv[1] == str(PROTOBOT)
-            if bot and any(marker in a for a in argv) and state != "Z":
-                out.append(int(d.name))
-    return out
+    return [p for p in processes_holding(marker) if str(PROTOBOT) in _argv(p)]
+
+
+def _argv(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
 
 
 def no_bots_left(marker: str, wait: float = 10.0) -> bool:

@@ -20,7 +20,10 @@ from pathlib import Path
 import pytest
 from test_exec_faults import PROTOBOT, bot_processes, no_bots_left
 
-pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc")
+pytestmark = [
+    pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc"),
+    pytest.mark.usefixtures("reap_bots"),
+]
 
 
 def start(tmp_path: Path, matches: int = 2000) -> tuple[subprocess.Popen, Path]:

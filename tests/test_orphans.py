@@ -104,3 +104,31 @@ def test_a_python_program_that_dies_of_an_exception_ends_its_bots(tmp_path):
     assert no_bots_left(str(marker))
     text = marker.read_text().split()
     assert text.count("hello") == text.count("bye") > 0
+
+
+def test_ctrl_c_in_a_program_that_goes_on_kills_a_bot_that_loops_at_once(tmp_path):
+    """The API in a program that keeps running after Ctrl-C: the engine call held up by
+    a bot busy in a loop (deaf to its input, given 600 s to answer) is left behind
+    after the grace time, and its bot is killed then, not at the program's end."""
+    marker, after = tmp_path / "messages", tmp_path / "after"
+    spec = f"exec:{sys.executable} {PROTOBOT} spin {marker}"
+    script = (
+        "import pathlib, sys, time, hokm_sim\n"
+        f"s = hokm_sim.run({spec!r}, 'random', hands=2000, seed=1, threads=1, bot_timeout=600)\n"
+        f"pathlib.Path({str(after)!r}).write_text('partial' if s.partial else 'whole')\n"
+        "time.sleep(600)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE,
+                            start_new_session=True)  # fmt: skip
+    end = time.monotonic() + 240
+    while "spin" not in (marker.read_text() if marker.exists() else ""):
+        assert proc.poll() is None, proc.communicate()[1].decode()[-500:]
+        assert time.monotonic() < end, "the bot never got to its loop"
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGINT)
+    while not after.exists() and time.monotonic() < end:
+        assert proc.poll() is None, proc.communicate()[1].decode()[-500:]
+        time.sleep(0.05)
+    assert after.read_text() == "partial"
+    assert no_bots_left(str(marker), wait=2.0), bot_processes(str(marker))
+    assert proc.poll() is None  # the program still runs: the bot went before it

@@ -190,9 +190,10 @@ class ExecHost:
         return procs
 
     def abort(self) -> None:
-        """Kill every process at once (Ctrl-C, an error elsewhere)."""
+        """Kill every process at once (Ctrl-C, an error elsewhere), from any thread
+        (:meth:`~hokm_sim.protocol.child.BotProcess.stop`)."""
         for proc in self._take_all():
-            proc.kill()
+            proc.stop()
 
     def close(self) -> None:
         """Say ``bye`` to every process and wait for it to go (killed if it does not)."""

@@ -196,13 +196,19 @@ class SteppedEngine:
                     with ThreadPoolExecutor(threads) as pool:
                         fails = list(pool.map(one, range(n_chunks)))
         except BaseException:
-            if self._host is not None:  # Ctrl-C or an error: no bot waits for the threads
-                self._host.abort()
+            self.abort()  # Ctrl-C or an error: no bot waits for the threads
             raise
         found = [f for f in fails if f is not None]
         self._end_bots_at_fault(found, errs)
         self._raise_if_first(min(found, key=lambda f: (f.job, f.hand)) if found else None,
                              list(errs), seed, mode, target, method)  # fmt: skip
+
+    def abort(self) -> None:
+        """End the protocol bots now, from any thread: a call left running after Ctrl-C
+        (:func:`~hokm_sim.sim.interrupt.off_main`) must not leave a bot behind; the
+        next call starts new ones."""
+        if self._host is not None:
+            self._host.abort()
 
     def _end_bots_at_fault(self, failed, errs) -> None:
         """A fault stops the run: its protocol bots are sent bye now (new ones start if

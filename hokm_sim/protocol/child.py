@@ -12,7 +12,9 @@ closed pipe), and the process is killed.
 No bot outlives hokm-sim:
 
 - a bot runs in a session of its own, so a Ctrl-C at the terminal reaches
-  hokm-sim alone, which stops when it decides to and then ends the bots;
+  hokm-sim alone, which stops when it decides to and then ends the bots
+  (at once when it leaves a batch behind because a bot does not answer:
+  :meth:`BotProcess.stop`);
 - on Linux the bot is started with ``PR_SET_PDEATHSIG``: the kernel kills it
   when hokm-sim dies, even of ``SIGKILL``. The signal follows the thread
   that started the bot, so every bot is started from one long-lived thread
@@ -156,6 +158,7 @@ class BotProcess:
         self._sel.register(self._out, selectors.EVENT_READ)
         self._sel.register(self._err, selectors.EVENT_READ)
         self._writing = False
+        self._busy = False
         self._buf = bytearray()
         self._tail: deque[str] = deque(maxlen=STDERR_LINES)
         self._partial = bytearray()
@@ -204,6 +207,7 @@ class BotProcess:
         Raises :class:`ChildFault`, the process then killed."""
         if self.broken is not None:
             raise ChildFault(self.broken)
+        self._busy = True
         try:
             return self._exchange(data, timeout, label)
         except ChildFault as fault:
@@ -212,6 +216,8 @@ class BotProcess:
         except BaseException:
             self._fail("was stopped in the middle of an exchange")
             raise
+        finally:
+            self._busy = False
 
     def _exchange(self, data: bytes, timeout: float, label: str) -> bytes:
         if self._readable_now():
@@ -372,6 +378,18 @@ class BotProcess:
         self._close_pipes()
         with _LIVE_LOCK:
             _LIVE.discard(self)
+
+    def stop(self) -> None:
+        """End the process now, from any thread (Ctrl-C while the engine's thread speaks
+        to the bot): :meth:`kill`, unless an exchange is under way in another thread,
+        which then only kills the process group; that exchange sees the bot's output
+        end at once and ends the process in its own thread, closing the pipes."""
+        if not self._busy:
+            self.kill()
+            return
+        self.broken = self.broken or "was stopped in the middle of an exchange"
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGKILL)
 
     def _close_pipes(self) -> None:
         if self._sel is not None:

@@ -64,6 +64,12 @@ for line in sys.stdin:
         out({"type": "answers", "answers": answers})
     elif mode == "hang":
         time.sleep(3600)
+    elif mode == "spin":  # busy, deaf to its input: only a kill ends it
+        if marker:
+            marker.write("spin\n")
+            marker.flush()
+        while True:
+            pass
     elif mode == "exit":
         sys.stderr.write("about to give up\nboom: cannot go on\n")
         sys.exit(3)

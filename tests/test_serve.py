@@ -216,16 +216,20 @@ def test_serve_keeps_standard_output_for_the_protocol(tmp_path):
     assert b"calling" in res.stderr
 
 
-def test_a_served_bot_that_raises_is_an_error_line_not_a_crash():
+def test_a_served_bot_that_raises_or_exits_is_an_error_line_not_a_crash(tmp_path):
+    quits = tmp_path / "quits.py"
+    quits.write_text('"""Leaves."""\nimport sys\n\ndef choose_trump(obs):\n    return 0\n\n'
+                     "def play_card(obs):\n    sys.exit(3)\n")  # fmt: skip
     faulty = f"{ROOT / 'tests' / 'bots' / 'pyfaulty.py'}(mode=1)"  # raises in seat 1, trick 3
     req = next(q for q, _ in table_requests("longest", 2)
                if q["kind"] == "card" and q["seat"] == 1 and 8 <= len(q["plays"]) < 12)  # fmt: skip
-    out = io.BytesIO()
-    lines = _lines({"type": "decide", "requests": [req]}, {"type": "bye"})
-    assert serve_lines(Served(resolve(faulty)), lines, out) == 0
-    first, bye = (json.loads(x) for x in out.getvalue().splitlines())
-    assert first["type"] == "error" and "raised ValueError: boom" in first["message"]
-    assert bye == {"type": "bye"}
+    for bot, what in [(faulty, "raised ValueError: boom"), (str(quits), "called sys.exit(3)")]:
+        out = io.BytesIO()
+        lines = _lines({"type": "decide", "requests": [req]}, {"type": "bye"})
+        assert serve_lines(Served(resolve(bot)), lines, out) == 0
+        first, bye = (json.loads(x) for x in out.getvalue().splitlines())
+        assert first["type"] == "error" and what in first["message"], first
+        assert bye == {"type": "bye"}
 
 
 def test_the_api_serves_and_checks():

@@ -80,3 +80,16 @@ def check_batch(value: object, n: int) -> tuple[np.ndarray | None, str]:
     if arr.dtype.kind == "u" and arr.size and arr.max() >= 2**63:
         return None, "returned integers beyond int64"
     return arr.astype(np.int64), ""
+
+
+def raised(exc: BaseException) -> str:
+    """What a bot's exception (or ``sys.exit``) was, in a few words: the fault line's
+    phrase, at a table and in ``hokm-sim serve`` alike."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({shown(exc.code, typed=False)})"
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # noqa: BLE001 - an exception whose text cannot be had
+        text = ""
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

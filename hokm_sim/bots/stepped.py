@@ -40,6 +40,7 @@ from hokm_sim.bots.faults import (
     PythonBotError,
     check_answer,
     check_batch,
+    raised,
     replay_command,
     shown,
 )
@@ -286,7 +287,7 @@ class SteppedEngine:
             try:
                 answers, why = check_batch(part.fn(obs), idx.size)
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
-                answers, why = None, _raised(exc)
+                answers, why = None, raised(exc)
             if answers is None:
                 first = idx[np.argmin(ctl[idx, st.K_JOB])]
                 self._fail(part, first, f"{why} (in a batch of {idx.size})", slots, jobs, failure)
@@ -303,7 +304,7 @@ class SteppedEngine:
             try:
                 value = fn(Observation(view[i].tolist(), slots, i, params))
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
-                self._fail(part, i, _raised(exc), slots, jobs, failure)
+                self._fail(part, i, raised(exc), slots, jobs, failure)
                 continue
             answer = check_answer(value)
             if answer is None:
@@ -333,15 +334,3 @@ def one_blas_thread():
     the libraries are looked up each time, so one a bot loaded late is limited too."""
     with threadpool_limits(limits=1, user_api="blas"):
         yield
-
-
-def _raised(exc: BaseException) -> str:
-    """What a bot's exception (or ``sys.exit``) was, in a few words."""
-    if isinstance(exc, SystemExit):
-        return f"called sys.exit({shown(exc.code, typed=False)})"
-    try:
-        text = " ".join(str(exc).split())
-    except Exception:  # noqa: BLE001 - an exception whose text cannot be had
-        text = ""
-    text = text if len(text) <= 200 else text[:197] + "..."
-    return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

@@ -36,6 +36,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from hokm_sim.bots.compiled import describe_compile_error
+from hokm_sim.bots.faults import raised
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.bots.seat import SeatBot
 from hokm_sim.cards import SUITS
@@ -154,11 +155,8 @@ class Served:
         except NumbaError as exc:  # the bot does not compile: numba's pages, in one line
             what = describe_compile_error(exc)
             raise ServedFault(f"strategy {self.strategy.name!r}: {what}") from exc
-        except Exception as exc:  # noqa: BLE001 - the served bot's error is one line
-            text = " ".join(str(exc).split())[:300]
-            raise ServedFault(
-                f"strategy {self.strategy.name!r} raised {type(exc).__name__}: {text}"
-            ) from exc
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - the bot's error is one line
+            raise ServedFault(f"strategy {self.strategy.name!r} {raised(exc)}") from exc
         mem[:] = smem[0, r.seat]
         rng[:] = srng[0, r.seat]
         if trump and not 0 <= value <= 3:

@@ -61,6 +61,7 @@ CASES = [
     ("close", "closed its standard output before bye"),
     ("garbage", "answered a line that is not JSON: 'this is not json'"),
     ("array", "answered a line that is not a JSON object"),
+    ("deep", "answered a line that is not JSON: '[[[["),
     ("type", "answered type 'hello' to a decide message; expected 'answers'"),
     ("missing", "answers to"),
     ("extra", "answers to"),

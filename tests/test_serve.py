@@ -92,16 +92,17 @@ def test_the_message_loop_answers_hello_decide_bye_and_errors():
     out = io.BytesIO()
     served = Served(resolve("longest"))
     lines = _lines({"type": "hello", "protocol": "hokm-bot/1", "host": "test"}, "not json",
-                   [1], {"type": "frobnicate"}, {"type": "decide", "requests": [req]},
-                   {"type": "bye"}, {"type": "decide", "requests": [req]})  # fmt: skip
+                   "[" * 100_000, [1], {"type": "frobnicate"},
+                   {"type": "decide", "requests": [req]}, {"type": "bye"},
+                   {"type": "decide", "requests": [req]})  # fmt: skip
     assert serve_lines(served, lines, out) == 0
     answers = [json.loads(x) for x in out.getvalue().splitlines()]
     assert answers[0] == {"type": "hello", "protocol": "hokm-bot/1", "name": "longest",
                           "version": answers[0]["version"], "extensions": ["stream"]}  # fmt: skip
-    assert [a["type"] for a in answers] == ["hello", "error", "error", "error", "answers", "bye"]
-    assert "not a JSON line" in answers[1]["message"]
-    assert "unknown message type 'frobnicate'" in answers[3]["message"]
-    assert answers[4]["answers"][0]["id"] == req["id"]
+    assert [a["type"] for a in answers] == ["hello", *["error"] * 4, "answers", "bye"]
+    assert "not a JSON line" in answers[1]["message"] and "not a JSON line" in answers[2]["message"]
+    assert "unknown message type 'frobnicate'" in answers[4]["message"]
+    assert answers[5]["answers"][0]["id"] == req["id"]
 
 
 def _bad(req: dict, **change) -> dict:
@@ -176,6 +177,7 @@ def test_http_answers_decide_and_refuses_bad_bodies_in_one_line(http_server):
     assert status == 200 and json.loads(body)["protocol"] == "hokm-bot/1"
     for path, data, code, what in [
         ("/decide", b"{not json", 400, "not JSON"),
+        ("/decide", b"[" * 100_000, 400, "not JSON"),  # too deep for Python's json
         ("/decide", b'{"type": "hello"}', 400, "takes a 'decide' message"),
         (
             "/decide",

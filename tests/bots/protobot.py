@@ -82,6 +82,8 @@ for line in sys.stdin:
         out("this is not json")
     elif mode == "array":
         out("[1, 2, 3]")
+    elif mode == "deep":  # JSON nested deeper than Python's json can read
+        out("[" * 100_000 + "]" * 100_000)
     elif mode == "type":
         out({"type": "hello", "protocol": "hokm-bot/1"})
     elif mode == "missing":

@@ -378,29 +378,34 @@ from numba import njit
 from hokm_sim.bots.compiled import inline_bot
 from hokm_sim.bots.registry import import_bot_file
 
+BOUNDSCHECK = {checked}
 _bot = import_bot_file({path!r})
 _trump = inline_bot(_bot.choose_trump)
 _play = inline_bot(_bot.play_card)
 
 
-@njit(cache=True)
+@njit(cache=True, boundscheck=BOUNDSCHECK)
 def choose_trump(view, params, mem, rng):
     return _trump(view, params, mem, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, boundscheck=BOUNDSCHECK)
 def play_card(view, params, mem, rng):
     return _play(view, params, mem, rng)
 '''
 
 
-def seat_module(bot: BotFile) -> ModuleType:
+def seat_module(bot: BotFile, checked: bool | None = None) -> ModuleType:
     """A compiled bot's ``choose_trump`` and ``play_card`` as ``cache=True`` functions
     one decision can be asked of from Python (the environments' seats, ``hokm-sim
     serve``): compiled once, then loaded from the disk cache like the engines, and
-    named by the same digest of the bot file, its imports and its data."""
+    named by the same digest of the bot file, its imports and its data. The checking
+    mode is decided as for an engine (:func:`checking`): a new or edited bot file is
+    served with bounds checks the first time."""
     h = hashlib.sha256(_engine_digest().encode())
     h.update(_SEAT_TEMPLATE.encode())
     h.update(_bot_digest(bot.path).encode())
-    name = f"hokm_seat_{h.hexdigest()[:20]}"
-    return _generated(name, _SEAT_TEMPLATE.format(path=str(bot.path)))
+    key = f"hokm_seat_{h.hexdigest()[:20]}"
+    checked = checking([bot], (False,), key, checked)
+    name = key + CHECKED if checked else key
+    return _generated(name, _SEAT_TEMPLATE.format(path=str(bot.path), checked=checked))

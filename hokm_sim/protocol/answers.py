@@ -23,8 +23,8 @@ import json
 import numpy as np
 from numba import njit
 
-from hokm_sim import jsontext
 from hokm_sim.cards import RANKS, SUITS
+from hokm_sim.jsontext import loads
 from hokm_sim.protocol.wire import CARD_INDEX, CARD_TEXTS, SUIT_INDEX, mask_text
 
 NO_VALUE = -1
@@ -152,7 +152,7 @@ def bad_answer(line: bytes, r: int, card: bool, value: int, legal: int, hand: in
 def answer_text(line: bytes, r: int) -> str:
     """What answer ``r`` of a line gave for its suit or card, shown for a fault message."""
     try:
-        answer = jsontext.loads(line)["answers"][r]
+        answer = loads(line)["answers"][r]
         return json.dumps(answer, ensure_ascii=False)[:80]
     except (ValueError, KeyError, IndexError, TypeError):
         return "?"
@@ -167,7 +167,7 @@ def _short(text: str | bytes, n: int = 60) -> str:
 
 def _check_json(line: bytes, kinds: np.ndarray, ids: np.ndarray) -> np.ndarray:
     try:
-        msg = jsontext.loads(line)
+        msg = loads(line)
     except ValueError:
         raise AnswerError(f"answered a line that is not JSON: {_short(line)}") from None
     if not isinstance(msg, dict):

@@ -43,7 +43,7 @@ import time
 from collections import deque
 from collections.abc import Sequence
 
-from hokm_sim import jsontext
+from hokm_sim.jsontext import loads
 from hokm_sim.protocol.wire import PROTOCOL, dumps, hello
 
 STDERR_LINES = 20
@@ -314,7 +314,7 @@ class BotProcess:
         """Send ``hello``; the bot's ``hello`` (checked for the protocol string)."""
         line = self.exchange(dumps(hello() if host is None else hello(host)), timeout, "hello")
         try:
-            msg = jsontext.loads(line)
+            msg = loads(line)
         except ValueError:
             msg = None
         if not isinstance(msg, dict) or msg.get("type") != "hello":
@@ -342,7 +342,7 @@ class BotProcess:
         try:
             line = self.exchange(_BYE, timeout, "bye")
             try:
-                msg = jsontext.loads(line)
+                msg = loads(line)
             except ValueError:
                 msg = None
             if not isinstance(msg, dict) or msg.get("type") != "bye":

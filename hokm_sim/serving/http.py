@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from hokm_sim import jsontext
+from hokm_sim.jsontext import loads
 from hokm_sim.protocol.request import RequestError
 from hokm_sim.protocol.wire import dumps
 from hokm_sim.serving.decider import Served, ServedFault, reply
@@ -63,7 +63,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         body = self.rfile.read(length)
         try:
-            msg = jsontext.loads(body)
+            msg = loads(body)
         except ValueError:
             self._text(400, f"the body is not JSON: {body[:60]!r}")
             return

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from hokm_sim import jsontext
+from hokm_sim.jsontext import loads
 from hokm_sim.protocol.request import RequestError
 from hokm_sim.protocol.wire import dumps
 from hokm_sim.serving.decider import Served, ServedFault, error, reply
@@ -29,7 +29,7 @@ def serve_lines(served: Served, lines: BinaryIO, out: BinaryIO) -> int:
         if not line.strip():
             continue
         try:
-            answer, done = reply(served, jsontext.loads(line))
+            answer, done = reply(served, loads(line))
         except (RequestError, ServedFault) as exc:
             answer, done = error(str(exc)), False
         except ValueError:

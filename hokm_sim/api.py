@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from hokm_sim.analysis.comparison import RunConfig, checkpoint_record, execute, resume_config
 from hokm_sim.analysis.results import (
     CalibrationResult,
     DDStudyResult,
@@ -31,7 +30,7 @@ from hokm_sim.analysis.results import (
     TrumpStudyResult,
     from_dict,
 )
-from hokm_sim.analysis.summary import Summary
+from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import Strategy, from_object, resolve
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM
@@ -39,6 +38,7 @@ from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, read_record
 from hokm_sim.report.markdown import markdown as run_markdown
 from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.sim.run import RunConfig, checkpoint_record, execute, resume_config
 from hokm_sim.sim.runner import Runner
 from hokm_sim.version import __version__
 
@@ -159,7 +159,8 @@ def run(
         first_hakem=first_hakem or DEFAULT_FIRST_HAKEM,
     )
     if out is None:
-        return execute(cfg, sa, sb, progress=progress, on_batch=on_batch)
+        played = execute(cfg, sa, sb, progress=progress, on_batch=on_batch)
+        return summarize(played.counts, played.record)
     folder = ReportFolder.create(Path(out), force)
     args = ["hokm-sim", "run", cfg.a, cfg.b, f"--{cfg.mode}", cfg.total, "--seed", cfg.seed]
     if cfg.mode == "matches":
@@ -244,12 +245,10 @@ def _play(
             on_batch(start, count)
 
     try:
-        summary = execute(
-            cfg, sa, sb, progress=progress, on_batch=batch_done, checkpoint=checkpoint
-        )
+        played = execute(cfg, sa, sb, progress=progress, on_batch=batch_done, checkpoint=checkpoint)
     except StoppedError as exc:
-        partial = getattr(exc, "partial", None)
-        if partial is not None:
+        if exc.partial is not None:
+            partial = summarize(exc.partial.counts, exc.partial.record)
             folder.save(partial.to_dict(), run_markdown(partial, command), command)
         exc.folder = folder.path
         from hokm_sim.sim.backends import ClusterError
@@ -260,6 +259,7 @@ def _play(
     finally:
         if writer is not None:
             writer.close()
+    summary = summarize(played.counts, played.record)
     summary.folder = folder.path
     folder.save(summary.to_dict(), run_markdown(summary, command), command)
     return summary
@@ -534,7 +534,6 @@ def trump_study(
     ``out`` the report folder gets the figures and the learned table bot.
     """
     from hokm_sim.analysis import trumpstudy as ts
-    from hokm_sim.analysis.comparison import RunConfig, execute
     from hokm_sim.report import plots
     from hokm_sim.report.markdown import verdict
 
@@ -566,7 +565,8 @@ def trump_study(
         threads=threads,
         scheduler=scheduler,
     )
-    d = execute(cfg, learned, base).data
+    played = execute(cfg, learned, base)
+    d = summarize(played.counts, played.record).data
     s["table"] = {
         "classes": len(table["classes"]),
         "file": "trump_table.json",

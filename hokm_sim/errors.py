@@ -14,6 +14,9 @@ Anything else that escapes is a bug in hokm-sim (exit 70).
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 
 class HokmError(Exception):
     """Base of the errors hokm-sim raises on purpose."""
@@ -28,6 +31,15 @@ class InputError(HokmError, ValueError):
 
 
 class StoppedError(HokmError, RuntimeError):
-    """Work stopped by a bot fault or a failed cluster; finished work is kept."""
+    """Work stopped by a bot fault or a failed cluster; finished work is kept.
+
+    The layers it passes through say what was kept: ``partial`` is what
+    finished before the stop (a run's :class:`~hokm_sim.sim.run.Played`),
+    ``folder`` the report folder the partial report was written to, and
+    ``resume`` the command that continues the work, when it can be resumed.
+    """
 
     exit_code = 4
+    partial: Any = None
+    folder: Path | None = None
+    resume: str | None = None

@@ -58,10 +58,10 @@ from pathlib import Path
 from typing import Any
 
 from hokm_sim.analysis import tournament
-from hokm_sim.analysis.comparison import RunConfig, execute
-from hokm_sim.analysis.summary import Summary
+from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import resolve
 from hokm_sim.errors import InputError
+from hokm_sim.sim.run import RunConfig, execute
 
 RUN_KEYS = {"a", "b", "hands", "matches", "target", "duplicate", "seed"}
 TOP_KEYS = {
@@ -298,5 +298,6 @@ def run_experiment(
         return None, t.summary()
     out = []
     for cfg in exp.runs:
-        out.append(execute(cfg, resolve(cfg.a), resolve(cfg.b), progress=progress))
+        played = execute(cfg, resolve(cfg.a), resolve(cfg.b), progress=progress)
+        out.append(summarize(played.counts, played.record))
     return out, None

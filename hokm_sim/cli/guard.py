@@ -63,9 +63,8 @@ class GuardedGroup(click.Group):
             click.echo(f"Error: {_one_line(exc)}", err=True)
             sys.exit(EXIT_USAGE)
         except StoppedError as exc:
-            folder = getattr(exc, "folder", None)
-            kept = f" (partial report: {folder})" if folder is not None else ""
-            if getattr(exc, "resume", None):
+            kept = f" (partial report: {exc.folder})" if exc.folder is not None else ""
+            if exc.resume:
                 kept += f"; continue with {exc.resume}"
             click.echo(f"Error: {_one_line(exc)}{kept}", err=True)
             sys.exit(EXIT_STOPPED)

@@ -42,7 +42,7 @@ from hokm_sim.sim.runner import (
     BotError,
     Runner,
     StrategyFault,
-    check_threads,
+    numba_threads,
 )
 
 LOCAL = "local:"
@@ -156,11 +156,12 @@ class Local:
         """``(start, fn(runner, start, count))`` for tasks of ``size`` cut from the
         ranges, in index order, on this machine's threads."""
         runner = Runner(a, b)
-        numba.set_num_threads(check_threads(self.threads))
         size = size or LOCAL_TASK
         for s, n in ranges:
             for o in range(0, n, size):
-                yield s + o, fn(runner, s + o, min(size, n - o))
+                with numba_threads(self.threads):
+                    result = fn(runner, s + o, min(size, n - o))
+                yield s + o, result
 
 
 def portable_spec(s: Strategy) -> str:
@@ -218,9 +219,9 @@ def run_task(
 ) -> Any | StrategyFault | BotError:
     """One task on a worker with one numba thread: its result, or the strategy's fault."""
     runner = worker_runner(*specs)
-    numba.set_num_threads(1)
     try:
-        return fn(runner, start, count)
+        with numba_threads(1):
+            return fn(runner, start, count)
     except (StrategyFault, BotError) as fault:
         return fault  # a result: retrying would only find it again
 

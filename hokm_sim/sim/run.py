@@ -1,8 +1,10 @@
-"""One comparison of strategy A with strategy B: what to play, playing it, its summary.
+"""A run of strategy A against strategy B: what to play, and playing it.
 
 :class:`RunConfig` says what to play; :func:`execute` plays it on a backend
 (this machine's threads or Dask), records each finished batch in a
-checkpoint if one is given, and summarizes the counts from A's point of view.
+checkpoint if one is given, turns the first Ctrl-C into a stop after the
+batch in flight, and returns the counts with the record of what was played
+(:class:`Played`). Statistics are :mod:`hokm_sim.analysis.summary`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.errors import InputError, StoppedError
@@ -90,6 +91,20 @@ class RunConfig:
         return int(self.hands if self.hands is not None else self.matches)  # type: ignore[arg-type]
 
 
+@dataclass
+class Played:
+    """What a run played: its counts (layout in :mod:`hokm_sim.engine.records`) and the
+    record of its configuration (strategies, seed, size, ``done``, ``partial`` ...)."""
+
+    counts: np.ndarray
+    record: dict[str, Any]
+
+    @property
+    def partial(self) -> bool:
+        """True when the run stopped before its end and covers only what finished."""
+        return bool(self.record["partial"])
+
+
 def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial: bool) -> dict:
     rule = {"first_hakem": cfg.first_hakem} if cfg.mode == "matches" else {}
     return {
@@ -136,13 +151,15 @@ def execute(
     progress: Callable[[int], None] | None = None,
     on_batch: Callable[[int, int], None] | None = None,
     checkpoint: Checkpoint | None = None,
-) -> Summary:
-    """Run a validated configuration with resolved strategies (see :func:`run`).
+) -> Played:
+    """Play a validated configuration with resolved strategies.
 
     With a ``checkpoint`` only its pending ranges are played, from its
     counts, and every finished batch is recorded in it at once (and written
     while the next one plays): a resumed run ends with exactly the counts of
-    an uninterrupted one.
+    an uninterrupted one. A :class:`~hokm_sim.errors.StoppedError` (a bot
+    fault, a failed cluster) carries what finished before it as its
+    ``partial``.
     """
     if checkpoint is None:
         counts, ranges = np.zeros(N_COUNTS, np.int64), [(0, cfg.total)]
@@ -182,7 +199,6 @@ def execute(
                     break
     except StoppedError as exc:
         # what finished before the stop, for the partial report
-        exc.partial = summarize(counts, _config_record(cfg, a, b, done, True))
+        exc.partial = Played(counts, _config_record(cfg, a, b, done, True))
         raise
-    partial = done < cfg.total
-    return summarize(counts, _config_record(cfg, a, b, done, partial))
+    return Played(counts, _config_record(cfg, a, b, done, done < cfg.total))

@@ -188,8 +188,7 @@ def test_run_matches_with_a_house_rule_for_the_first_hakem(tmp_path, runner):
     hands = sum(len(r_.trace_match(5, m, 3, c, first_hakem=2)) for m in range(40) for c in (0, 1))
     assert d["hands"] == hands and d != plain
     # a resumed run keeps the rule: the checkpoint records it
-    cfg, _done = hokm_sim.api.resume_plan(out)
-    assert cfg.first_hakem == "highest-two"
+    assert Checkpoint.load(out).config["run"]["first_hakem"] == "highest-two"
     bad = cli.invoke(main, ["run", A, B, "--hands", "10", "--first-hakem", "highest-card"])
     assert bad.exit_code == 2 and "--first-hakem" in bad.stderr and "--matches" in bad.stderr
     bad = cli.invoke(main, ["run", A, B, "--matches", "10", "--first-hakem", "two-aces"])

@@ -277,6 +277,14 @@ class Experiment:
         return int(self.spec.get("seed", 1))
 
     @property
+    def deals(self) -> int:
+        """Deals (or matches) the experiment plays in all: for a progress bar."""
+        if self.runs:
+            return sum(c.total for c in self.runs)
+        k = len(self.spec["strategies"])
+        return int(self.spec.get("hands", 100_000)) * k * (k - 1) // 2
+
+    @property
     def name(self) -> str:
         """The experiment's title."""
         return self.spec.get("name", self.path.stem)

@@ -27,8 +27,9 @@ import numpy as np
 from hokm_sim.analysis import scores, sprt
 from hokm_sim.bots import compiled
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
+from hokm_sim.sim.checks import check_positive
 from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
@@ -50,7 +51,7 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
         return _POINT_CODE, np.arange(13) / 12.0, 36
     if metric == "matches":
         return np.array([0, 1, 1, 2]), np.array([0.0, 0.5, 1.0]), 4
-    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
+    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}", "metric")
 
 
 def git_baseline(candidate: Path, ref: str) -> Path:
@@ -91,13 +92,25 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
         cand = Path(candidate_spec)
         if not cand.is_file():
             raise StrategyError(
-                f"--baseline {spec} needs the candidate to be a bot file path, "
-                f"not {candidate_spec!r}"
+                f"{spec} needs the candidate to be a bot file path, not {candidate_spec!r}",
+                "baseline",
             )
         path = git_baseline(cand, spec[4:])
         s = resolve(str(path))
         return Strategy(name=f"{cand.stem}@{spec}", trump=s.trump, play=s.play)
     return resolve(spec)
+
+
+def check_test(elo0: float, elo1: float, alpha: float, beta: float) -> None:
+    """The hypotheses and error rates of a sequential test: ``elo0 < elo1``,
+    ``0 < alpha, beta`` and ``alpha + beta < 1``."""
+    if not elo0 < elo1:
+        raise InputError(f"need {ref('elo0')} < {ref('elo1')}, got {elo0} and {elo1}")
+    if not (alpha > 0 and beta > 0 and alpha + beta < 1):
+        raise InputError(
+            f"need 0 < {ref('alpha')}, {ref('beta')} and {ref('alpha')} + {ref('beta')} < 1, "
+            f"got {alpha} and {beta}"
+        )
 
 
 @dataclass
@@ -118,9 +131,7 @@ class SprtConfig:
     scheduler: str | None = None
 
     def __post_init__(self) -> None:
-        if self.nelo0 >= self.nelo1:
-            raise InputError(f"need --elo0 < --elo1, got {self.nelo0} and {self.nelo1}")
-        sprt.sprt_bounds(self.alpha, self.beta)  # validates
+        check_test(self.nelo0, self.nelo1, self.alpha, self.beta)
         metric_support(self.metric)
         if self.max_pairs is None:
             exp = max(
@@ -128,8 +139,9 @@ class SprtConfig:
                 for x in (self.nelo0, self.nelo1)
             )
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
-        if self.max_pairs <= 0 or self.check_every <= 0:
-            raise InputError("--max-pairs and --check-every must be positive")
+        check_positive(self.max_pairs, "max_pairs")
+        check_positive(self.check_every, "check_every")
+        check_positive(self.target, "target")
         self.scheduler = check_scheduler(self.scheduler)
 
 

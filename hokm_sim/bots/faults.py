@@ -11,13 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from hokm_sim.commands import command_line
 from hokm_sim.errors import StoppedError
 from hokm_sim.house import FIRST_HAKEM_METHODS
-
-
-def quote(spec: str) -> str:
-    """A strategy spec quoted for a POSIX shell when it needs it."""
-    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else f"'{spec}'"
 
 
 def replay_command(
@@ -31,15 +27,19 @@ def replay_command(
     first_hakem: int = 0,
 ) -> str:
     """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``, whose
-    first Hakem was found by house rule ``first_hakem``)."""
-    ab = f"--a {quote(a)} --b {quote(b)}"
-    if copy == 1:
-        ab += " --copy 1"  # the swapped copy of the duplicate pair, with its own streams
-    if match is not None:
-        if first_hakem:
-            ab += f" --first-hakem {FIRST_HAKEM_METHODS[first_hakem]}"
-        return f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
-    return f"hokm-sim show --seed {seed} --hand {hand} {ab}"
+    first Hakem was found by house rule ``first_hakem``, an engine code); copy 1 is
+    the swapped copy of the duplicate pair, with its own streams."""
+    return command_line(
+        "show",
+        seed=seed,
+        match=match,
+        hand=hand,
+        target=target if match is not None else None,
+        a=a,
+        b=b,
+        copy=copy or None,
+        first_hakem=FIRST_HAKEM_METHODS[first_hakem] if match is not None and first_hakem else None,
+    )
 
 
 class PythonBotError(StoppedError):

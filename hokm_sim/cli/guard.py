@@ -22,10 +22,10 @@ from pathlib import Path
 
 import click
 
+from hokm_sim.commands import labels
 from hokm_sim.errors import InputError, StoppedError
 
-EXIT_USAGE = 2
-EXIT_STOPPED = 4
+EXIT_USAGE = InputError.exit_code
 EXIT_INTERNAL = 70
 """A bug in hokm-sim (``EX_SOFTWARE``): never 1, which ``regress`` uses for "regression"."""
 EXIT_INTERRUPTED = 130
@@ -45,8 +45,26 @@ def save_traceback(exc: BaseException) -> Path:
     return Path(name)
 
 
+class BadInput(click.ClickException):
+    """An :class:`InputError` of the library, told in the command line's words."""
+
+    exit_code = InputError.exit_code
+
+
 class GuardedGroup(click.Group):
-    """A click group whose every error is one line on standard error and an exit code."""
+    """A click group whose every error is one line on standard error and an exit code.
+
+    The library names Python parameters in its errors; the command that ran
+    names them by its flags (:func:`hokm_sim.commands.labels`).
+    """
+
+    def invoke(self, ctx: click.Context):
+        """Run the command, its input errors told with its flags."""
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            names = labels(ctx.invoked_subcommand or "")
+            raise BadInput(exc.render(lambda name: names.get(name, name))) from None
 
     def main(self, *args, **kwargs):
         """Run the CLI with the mapping of the module docstring."""
@@ -59,15 +77,15 @@ class GuardedGroup(click.Group):
         except click.ClickException as exc:
             click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
-        except InputError as exc:
+        except InputError as exc:  # raised outside a command (while parsing)
             click.echo(f"Error: {_one_line(exc)}", err=True)
-            sys.exit(EXIT_USAGE)
+            sys.exit(exc.exit_code)
         except StoppedError as exc:
             kept = f" (partial report: {exc.folder})" if exc.folder is not None else ""
             if exc.resume:
                 kept += f"; continue with {exc.resume}"
             click.echo(f"Error: {_one_line(exc)}{kept}", err=True)
-            sys.exit(EXIT_STOPPED)
+            sys.exit(exc.exit_code)
         except (click.exceptions.Abort, KeyboardInterrupt):
             click.echo("Aborted.", err=True)
             sys.exit(EXIT_INTERRUPTED)

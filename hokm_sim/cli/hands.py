@@ -15,7 +15,6 @@ from hokm_sim.cli.options import (
     strategy_options,
     target_option,
 )
-from hokm_sim.house import first_hakem_code
 
 
 @click.command(context_settings=CONTEXT)
@@ -54,20 +53,12 @@ def trace(
     Example:
         hokm-sim trace --seed 7 --hands 10 --a longest --b random -o hands.jsonl
     """
-    from hokm_sim.api import strategy
-    from hokm_sim.sim.runner import Runner
-    from hokm_sim.sim.trace import trace_lines
+    from hokm_sim import api
 
-    if (hands is None) == (matches is None):
-        raise click.UsageError("give exactly one of --hands N or --matches N")
-    if target is not None and matches is None:
-        raise click.UsageError("--target sets the score a match is played to: give --matches")
-    if first_hakem is not None and matches is None:
-        raise click.UsageError("--first-hakem chooses a match's first Hakem: give --matches")
-    runner = Runner(strategy(a, "--a"), strategy(b, "--b"))
-    lines = trace_lines(runner, seed, hands=hands, matches=matches, target=target or 7,
-                        first_hakem=first_hakem_code(first_hakem))  # fmt: skip
-    emit_lines(lines, output)
+    result = api.trace(
+        a, b, seed=seed, hands=hands, matches=matches, target=target, first_hakem=first_hakem
+    )
+    emit_lines(result.lines(), output)
 
 
 @click.command(context_settings=CONTEXT)
@@ -134,39 +125,26 @@ def show(
         hokm-sim show --seed 7 --hand 3 --a expert --b random --copy 1
         hokm-sim show --seed 7 --hand 3 --a expert --b random --html hand.html
     """
-    from hokm_sim.api import strategy
-    from hokm_sim.sim.runner import Runner
-    from hokm_sim.sim.trace import format_record, raise_fault, read_trace_line, show_record
+    from hokm_sim import api
 
-    if trace_file is not None:
-        rec = read_trace_line(trace_file, line)
-        click.echo(format_record(rec))
-        if html is not None:
-            _write_html(html, rec, None)
-        return
-    if seed is None or hand is None:
-        raise click.UsageError("give --seed S and --hand H (or --trace FILE)")
-    sa, sb = strategy(a, "--a"), strategy(b, "--b")
-    names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
-    runner = Runner(sa, sb)
-    rule = first_hakem_code(first_hakem)
-    rec = show_record(runner, seed, hand, copy, match, target or 7, rule)
-    click.echo(format_record(rec, names))
-    if "fault" in rec:  # the hand up to the fault is shown; now the fault, in one line
-        raise_fault(runner, seed, hand, copy, match, target or 7, rule)
+    result = api.show(
+        a,
+        b,
+        seed=seed,
+        hand=hand,
+        match=match,
+        copy=copy,
+        target=target,
+        first_hakem=first_hakem,
+        trace=trace_file,
+        line=line,
+        html=html,
+    )
+    click.echo(result.text)
+    if result.fault is not None:  # the hand up to the fault is shown; now the fault, in one line
+        raise result.fault
     if html is not None:
-        _write_html(html, rec, names)
-
-
-def _write_html(path: Path, rec: dict, names: tuple[str, str] | None) -> None:
-    from hokm_sim.api import analyse_hand
-    from hokm_sim.report.viewer import hand_page
-    from hokm_sim.writing import AtomicWriter
-
-    graded = analyse_hand(rec, names)
-    with AtomicWriter(path, "--html") as f:
-        f.write(hand_page(graded))
-    click.echo(f"html: {path}", err=True)
+        click.echo(f"html: {html}", err=True)
 
 
 COMMANDS = (trace, show)

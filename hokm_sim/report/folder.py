@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, ref
 from hokm_sim.version import __version__
 from hokm_sim.writing import atomic_bytes, atomic_text
 
@@ -59,16 +59,18 @@ class ReportFolder:
         Refuses a path that is a file, a folder that already holds files
         (unless ``force``: then the files an earlier report wrote there are
         removed, so nothing stale stays beside the new one), and a folder it
-        cannot write to. Raises :class:`InputError` with one line.
+        cannot write to. Raises :class:`InputError` with one line, naming the
+        parameter ``out``.
         """
         path = Path(path)
         if path.exists() and not path.is_dir():
-            raise InputError(f"--out: {path} exists and is not a folder")
+            raise InputError(f"{path} exists and is not a folder", "out")
         if path.is_dir() and any(path.iterdir()):
             if not force:
                 raise InputError(
-                    f"--out: report folder {path} already exists; choose another or add "
-                    "--force to overwrite"
+                    f"report folder {path} already exists; choose another or add "
+                    f"{ref('force')} to overwrite",
+                    "out",
                 )
             cls(path).clear()
         try:
@@ -77,7 +79,7 @@ class ReportFolder:
             probe.write_text("")
             probe.unlink()
         except OSError as exc:
-            raise InputError(f"--out: cannot write to {path}: {exc.strerror or exc}") from None
+            raise InputError(f"cannot write to {path}: {exc.strerror or exc}", "out") from None
         return cls(path)
 
     def clear(self) -> None:

@@ -48,7 +48,7 @@ from hokm_sim.sim.runner import (
 LOCAL = "local:"
 """Prefix of ``--scheduler local:N``: start N local Dask worker processes."""
 DASK_MISSING = (
-    "--scheduler needs Dask, which is not installed: "
+    "needs Dask, which is not installed: "
     "pip install 'hokm-sim[dask]' (or pip install 'dask[distributed]')"
 )
 TASK_CHUNKS = 64
@@ -81,7 +81,7 @@ def check_scheduler(value: str | None) -> str | None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise SchedulerError(DASK_MISSING) from None
+        raise SchedulerError(DASK_MISSING, "scheduler") from None
     return value
 
 

@@ -9,20 +9,20 @@ batch in flight, and returns the counts with the record of what was played
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine.records import N_COUNTS
-from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.errors import StoppedError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.sim.checks import check_positive, check_seed, check_size
 from hokm_sim.sim.interrupt import graceful_interrupt
 from hokm_sim.sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.version import __version__
@@ -53,26 +53,17 @@ class RunConfig:
     scheduler: str | None = None
     task: int | None = None
     first_hakem: str = DEFAULT_FIRST_HAKEM
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.hands is not None and self.matches is not None:
-            raise InputError("give --hands or --matches, not both")
-        if self.hands is None and self.matches is None:
-            self.hands = 1_000_000
-        size = self.hands if self.hands is not None else self.matches
-        if size is None or size <= 0:
-            raise InputError(f"bad size {size}: expected a positive number of deals or matches")
-        if self.target <= 0:
-            raise InputError(f"bad target {self.target}: expected a positive integer")
-        if self.seed is None:
-            self.seed = secrets.randbits(63)
-        if not 0 <= self.seed < 2**64:
-            raise InputError(f"bad seed {self.seed}: expected a non-negative integer below 2**64")
+        mode, size, _, _ = check_size(self.hands, self.matches)
+        if mode == "hands":
+            self.hands = size
+        self.target = check_positive(self.target, "target")
+        self.seed = check_seed(self.seed)
         self.threads = check_threads(self.threads)
         self.scheduler = check_scheduler(self.scheduler)
-        if self.task is not None and self.task <= 0:
-            raise InputError(f"bad task size {self.task}: expected a positive number")
+        if self.task is not None:
+            check_positive(self.task, "task")
         first_hakem_code(self.first_hakem)
 
     @property
@@ -124,7 +115,6 @@ def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial:
         "partial": partial,
         "version": __version__,
         "strategies": {"a": a.to_dict(), "b": b.to_dict()},
-        **cfg.extra,
     }
 
 

@@ -150,7 +150,7 @@ MAX_INDEX = 2**62
 """The largest deal or match index the engine takes."""
 
 
-def trace_lines(
+def trace_records(
     runner: Runner,
     seed: int,
     *,
@@ -158,18 +158,18 @@ def trace_lines(
     matches: int | None = None,
     target: int = 7,
     first_hakem: int = 0,
-) -> Iterator[str]:
-    """JSON lines of deals ``0 .. hands-1`` (or of every hand of matches
-    ``0 .. matches-1``, their first Hakem by house rule ``first_hakem``), produced a
+) -> Iterator[dict]:
+    """The records of deals ``0 .. hands-1`` (or of every hand of matches
+    ``0 .. matches-1``, their first Hakem by house rule ``first_hakem``), played a
     block at a time."""
     if hands is not None:
         for start in range(0, hands, TRACE_BLOCK):
             for r in runner.trace_hands(seed, start, min(TRACE_BLOCK, hands - start)):
-                yield json.dumps(row_to_record(r, seed))
+                yield row_to_record(r, seed)
         return
     for m in range(matches or 0):
         for r in runner.trace_match(seed, m, target, first_hakem=first_hakem):
-            yield json.dumps(row_to_record(r, seed, target))
+            yield row_to_record(r, seed, target)
 
 
 def show_record(
@@ -185,13 +185,13 @@ def show_record(
     up to a bot's fault if there is one (then the record has ``fault``)."""
     if match is None:
         if hand >= MAX_INDEX:
-            raise InputError(f"--hand: {hand} is too large (deal indices are below 2**62)")
+            raise InputError(f"{hand} is too large (deal indices are below 2**62)", "hand")
         return row_to_record(runner.trace_hands(seed, hand, 1, copy, check=False)[0], seed)
     if match >= MAX_INDEX:
-        raise InputError(f"--match: {match} is too large (match indices are below 2**62)")
+        raise InputError(f"{match} is too large (match indices are below 2**62)", "match")
     rows = runner.trace_match(seed, match, target, copy, check=False, first_hakem=first_hakem)
     if hand >= len(rows):
-        raise InputError(f"--hand: match {match} has hands 0..{len(rows) - 1}")
+        raise InputError(f"match {match} has hands 0..{len(rows) - 1}", "hand")
     return row_to_record(rows[hand], seed, target)
 
 
@@ -218,15 +218,15 @@ def read_trace_line(path: Path, line: int) -> dict:
             text = next(itertools.islice(f, line - 1, None), None)
             if text is None:
                 f.seek(0)
-                raise InputError(f"--line: {path} has {sum(1 for _ in f)} lines")
+                raise InputError(f"{path} has {sum(1 for _ in f)} lines", "line")
     except UnicodeDecodeError:
-        raise InputError(f"--trace: {path} is not a text file of JSON lines") from None
+        raise InputError(f"{path} is not a text file of JSON lines", "trace") from None
     try:
         rec = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"--trace: {path} line {line} is not JSON: {exc}") from None
+        raise InputError(f"{path} line {line} is not JSON: {exc}", "trace") from None
     if not isinstance(rec, dict) or not set(rec) >= TRACE_KEYS:
-        raise InputError(f"--trace: {path} line {line} is not a hand written by hokm-sim trace")
+        raise InputError(f"{path} line {line} is not a hand written by hokm-sim trace", "trace")
     return rec
 
 

@@ -248,12 +248,20 @@ def run(
     if folder is None:
         summary = _summary(execute(cfg, sa, sb, progress=counter, on_batch=on_batch), command)
     else:
-        engine = Runner(sa, sb).engine.__name__
-        record = checkpoint_record(
-            cfg, engine, command=command, save_hands=save_hands, analyse=analyse
-        )
-        checkpoint = Checkpoint.create(folder.path, record, cfg.total)
-        summary = _play(cfg, sa, sb, folder, checkpoint, command, save_hands, counter, on_batch)
+        checkpoint = None
+        try:
+            engine = Runner(sa, sb).engine_key
+            record = checkpoint_record(
+                cfg, engine, command=command, save_hands=save_hands, analyse=analyse
+            )
+            checkpoint = Checkpoint.create(folder.path, record, cfg.total)
+            summary = _play(cfg, sa, sb, folder, checkpoint, command, save_hands, counter, on_batch)
+        except BaseException:  # nothing played, nothing reported (a bot that fails to compile)
+            if not folder.file("summary.json").exists() and not (
+                checkpoint and checkpoint.done_count
+            ):
+                folder.discard()
+            raise
     if analyse is not None and not summary.partial:
         summary.analysis = _analyse_sample(summary.config, analyse, threads, folder, command)
     return summary
@@ -291,7 +299,7 @@ def resume(
         )
     cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task)
     sa, sb = strategy(cfg.a, "a"), strategy(cfg.b, "b")
-    engine = Runner(sa, sb).engine.__name__
+    engine = Runner(sa, sb).engine_key
     if engine != rec["engine"]:
         raise InputError(
             f"the engine or a bot file changed since the run in {path} started "
@@ -299,7 +307,7 @@ def resume(
             "folder",
         )
     counter = _run_counter(progress, cfg, checkpoint.done_count)
-    report = ReportFolder(path)
+    report = ReportFolder.take(path)
     summary = _play(cfg, sa, sb, report, checkpoint, rec["command"], False, counter, None)
     if rec.get("analyse") and not summary.partial:
         summary.analysis = _analyse_sample(
@@ -766,8 +774,9 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
     """Solve deals double dummy (every hand open, best play), one answer per deal.
 
     ``deals`` is a file of JSON lines (``{"hands": [4 lists of cards by seat],
-    "trump": "H", "leader": SEAT}``, hands of equal length up to 13), or an
-    iterable of such lines, of such dicts, or of :class:`hokm_sim.dd.api.Deal`.
+    "trump": "H", "leader": SEAT}``, hands of equal length up to 13), its path or
+    the open file, or an iterable of such lines, of such dicts, or of
+    :class:`hokm_sim.dd.api.Deal`.
     Each answer holds ``tricks`` ([team 0, team 1], every remaining trick),
     ``reach7`` and, for 13-card deals, ``kot`` and ``hakem_kot``.
     """
@@ -783,6 +792,8 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
                 parsed = ddapi.parse_lines(f)
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(f"cannot read {path}: {exc}", "deals") from None
+    elif hasattr(deals, "read"):  # an open text file, such as standard input
+        parsed = ddapi.parse_lines(deals)
     else:
         items = list(deals)
         if all(isinstance(d, ddapi.Deal) for d in items):
@@ -999,23 +1010,24 @@ def trace(
 
 
 def show(
-    a: str | Strategy = "longest",
-    b: str | Strategy = "longest",
+    a: str | Strategy | None = None,
+    b: str | Strategy | None = None,
     *,
     seed: int | None = None,
     hand: int | None = None,
     match: int | None = None,
-    copy: int = 0,
+    copy: int | None = None,
     target: int | None = None,
     first_hakem: str | None = None,
     trace: str | Path | None = None,
-    line: int = 1,
+    line: int | None = None,
     html: str | Path | None = None,
 ) -> HandResult:
     """One hand card by card: hand ``hand`` of ``seed`` (a deal, or the hand's number
     within ``match``, whose first Hakem is found by house rule ``first_hakem``)
-    played by ``a`` and ``b`` (``copy`` 1: the swapped copy of the duplicate
-    pair), or line ``line`` of a ``trace`` file.
+    played by ``a`` and ``b`` (both ``"longest"`` unless given; ``copy`` 1: the
+    swapped copy of the duplicate pair), or line ``line`` (default 1) of a
+    ``trace`` file, which takes none of the seeded hand's parameters.
 
     A hand a bot stopped is kept up to the faulty card, and the result's
     ``fault`` holds the :class:`~hokm_sim.sim.runner.StrategyFault`. With
@@ -1026,7 +1038,12 @@ def show(
     from hokm_sim.sim import trace as tr
 
     if trace is not None:
-        check_positive(line, "line")
+        seeded = {"seed": seed, "hand": hand, "match": match, "a": a, "b": b}
+        seeded |= {"target": target, "copy": copy, "first_hakem": first_hakem}
+        mixed = [ref(name) for name, value in seeded.items() if value is not None]
+        if mixed:
+            raise InputError(f"{ref('trace')} shows a hand of its file: drop {', '.join(mixed)}")
+        line = check_positive(1 if line is None else line, "line")
         rec = tr.read_trace_line(Path(trace), line)
         result = HandResult(
             _with_command(
@@ -1035,16 +1052,22 @@ def show(
         )
         names = None
     else:
+        if line is not None:
+            raise InputError(
+                f"{ref('line')} picks a line of {ref('trace')} FILE: give {ref('trace')}"
+            )
         if seed is None or hand is None:
             raise InputError(f"give {ref('seed')} and {ref('hand')} (or {ref('trace')})")
         seed = check_seed(seed)
+        copy = 0 if copy is None else copy
         if copy not in (0, 1):
             raise InputError(f"expected 0 or 1, got {copy!r}", "copy")
         if match is None:
             check_match_only(target, first_hakem, "match")
         tgt = 7 if target is None else check_positive(target, "target")
         rule = first_hakem_code(check_first_hakem(first_hakem))
-        sa, sb = strategy(a, "a"), strategy(b, "b")
+        sa = strategy("longest" if a is None else a, "a")
+        sb = strategy("longest" if b is None else b, "b")
         names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
         runner = Runner(sa, sb)
         rec = tr.show_record(runner, seed, hand, copy, match, tgt, rule)
@@ -1073,13 +1096,15 @@ def bench(
     repeat: int = 3,
 ) -> BenchResult:
     """Whole hands per second of A against B after compilation (cached code is reused):
-    the fastest of ``repeat`` runs of ``hands`` independent hands, with the median."""
+    the fastest of ``repeat`` runs of ``hands`` independent hands, with the median.
+    The engine is the fast one, never the checking mode's (``HOKM_SIM_BOUNDSCHECK=1``
+    times that one)."""
     from hokm_sim.sim.runner import measure
 
     check_positive(hands, "hands")
     check_positive(repeat, "repeat")
     nthreads = check_threads(threads)
-    runner = Runner(strategy(a, "a"), strategy(b, "b"))
+    runner = Runner(strategy(a, "a"), strategy(b, "b"), checked=False)
     data = measure(runner, hands, nthreads, repeat=repeat)
     command = command_line(
         "bench", a=runner.a.name, b=runner.b.name, hands=hands, threads=nthreads, repeat=repeat

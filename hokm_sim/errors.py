@@ -9,6 +9,8 @@ Every command maps them the same way (:mod:`hokm_sim.cli.guard`):
 - :class:`StoppedError` (exit 4): work stopped by something that is not the
   user's input: a bot that broke the rules or raised, a cluster that failed.
   What finished is kept.
+- :class:`OutputError` (exit 74, ``EX_IOERR``): a file that could not be
+  written to the end (a full disk); one line naming it.
 
 Anything else that escapes is a bug in hokm-sim (exit 70).
 """
@@ -73,3 +75,9 @@ class StoppedError(HokmError, RuntimeError):
     partial: Any = None
     folder: Path | None = None
     resume: str | None = None
+
+
+class OutputError(HokmError):
+    """A file that could not be written to the end: a full disk, a device that refuses it."""
+
+    exit_code = 74

@@ -1,13 +1,13 @@
 """The rules of four-player Hokm, written to be read: the test oracle.
 
-This module is a slow, plain-Python statement of ``shared/RULES.md``. It exists
+This module is a slow, plain-Python statement of the rules in docs/rules.md. It exists
 so that the fast numba engine has something obviously correct to be checked
 against, and it is itself checked against the golden cases in ``golden/``.
 Clarity wins over speed everywhere: cards are card indices (``int``, see
 :mod:`hokm_sim.cards`), hands and tricks are Python lists, and there are no
 bit tricks.
 
-Conventions (all from RULES.md):
+Conventions (all from docs/rules.md):
 
 - Card index ``suit * 13 + rank``; suits 0..3 are C D H S, ranks 0..12 are 2..A.
 - Seats 0..3. Play and dealing pass from seat ``s`` to seat ``(s + 1) % 4``.

@@ -111,6 +111,11 @@ def test_bad_arguments_are_input_errors_that_name_the_python_parameter():
         hokm_sim.dd_study(["longest"], hands=0)
     with pytest.raises(InputError, match="^analyse: grades deals of a hands run"):
         hokm_sim.run("longest", "random", matches=10, analyse=3)
+    # a trace file's hand takes none of a seeded hand's parameters, and line needs trace
+    with pytest.raises(InputError, match="^trace shows a hand of its file: drop seed, a, copy$"):
+        hokm_sim.show("expert", seed=3, copy=0, trace="t.jsonl")
+    with pytest.raises(InputError, match="^line picks a line of trace FILE: give trace$"):
+        hokm_sim.show(seed=3, hand=1, line=2)
 
 
 def test_every_result_follows_one_protocol(tmp_path):

@@ -107,9 +107,8 @@ def _parse_only(argv: list[str]) -> dict:
         values = params.get(name)
         for spec in [values] if isinstance(values, str) else values or ():
             strategy(spec)
-    for spec in (params.get("heuristics") or "").split(","):
-        if spec.strip():
-            strategy(spec.strip())
+    for spec in params.get("heuristics") or ():  # already cut by the SPECS option type
+        strategy(spec)
     baseline = params.get("baseline")
     if baseline and not baseline.startswith("git:"):
         strategy(baseline)

@@ -87,7 +87,7 @@ def test_longest_bot_names_the_longest_suit(traced, copy):
 
 
 def test_longest_trump_rule_worked_case():
-    """RULES.md worked case 1: A♥ Q♥ 9♥ K♣ 4♦ names hearts."""
+    """docs/rules.md, worked example 1: A♥ Q♥ 9♥ K♣ 4♦ names hearts."""
     five = [parse_card(c) for c in ("AH", "QH", "9H", "KC", "4D")]
     assert longest_suit(five) == parse_suit("H")
 

@@ -1,6 +1,6 @@
 """Rule tests for hokm_sim.reference beyond the golden cases.
 
-Short scripted sequences for each rule of ``shared/RULES.md``, its worked
+Short scripted sequences for each rule of docs/rules.md, its worked
 cases 1-4, and property tests that play random legal hands through
 :func:`reference.play_hand` and check them with :func:`reference.replay_hand`.
 """

@@ -3,7 +3,7 @@
 A candidate plays its baseline in duplicate; pairs are consumed strictly in
 deal order and the log-likelihood ratio is checked every ``check_every``
 pairs, so the verdict and the stopping point depend only on the seed, never
-on threads or batches (STATS.md). Hypotheses are in normalized Elo:
+on threads or batches (docs/statistics.md). Hypotheses are in normalized Elo:
 H0 ``nelo0`` (default -3: the candidate is worse, a regression) against H1
 ``nelo1`` (default 0: no regression).
 
@@ -54,35 +54,83 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
     raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}", "metric")
 
 
-def git_baseline(candidate: Path, ref: str) -> Path:
-    """The candidate bot file as it was at git ``ref``, written to the cache.
+def check_rev(rev: str) -> str:
+    """``rev`` (of a baseline ``git:REV``) if it can name a commit; never an option.
 
+    Raises :class:`StrategyError` for an empty rev, one that starts with ``-``
+    (git would read it as an option: ``git:--output=FILE`` writes a file), or
+    one with spaces or control characters.
+    """
+    if not rev:
+        raise StrategyError("git: names no commit; give git:REF, such as git:HEAD or git:HEAD~1")
+    if rev.startswith("-") or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in rev):
+        raise StrategyError(
+            f"git:{rev}: not a git revision (a commit, branch or tag, such as HEAD~1)"
+        )
+    return rev
+
+
+def git_baseline(candidate: Path, rev: str) -> Path:
+    """The candidate bot file as it was at git revision ``rev``, written to the cache
+    with the files beside it as they were then (its helper modules and data files,
+    as :mod:`hokm_sim.bots.compiled` hashes them), so the baseline imports its own.
+
+    The rev is checked (:func:`check_rev`) and turned into a commit by ``git
+    rev-parse --verify --end-of-options`` before git reads anything else of it.
     Raises :class:`StrategyError` naming the problem when git cannot give it.
     """
     cand = candidate.resolve()
+    rev = check_rev(rev)
+
+    def git(*args: str, top: str | None = None) -> subprocess.CompletedProcess:
+        where = ["-C", top] if top else ["-C", str(cand.parent)]
+        return subprocess.run(["git", *where, *args], capture_output=True, check=True)
+
     try:
-        top = subprocess.run(
-            ["git", "-C", str(cand.parent), "rev-parse", "--show-toplevel"],
+        top = git("rev-parse", "--show-toplevel").stdout.decode().strip()
+        rel = cand.relative_to(Path(top).resolve())
+        found = subprocess.run(
+            ["git", "-C", top, "rev-parse", "--verify", "--quiet", "--end-of-options",
+             f"{rev}^{{commit}}"],
             capture_output=True,
             text=True,
-            check=True,
-        ).stdout.strip()
-        rel = cand.relative_to(Path(top).resolve()).as_posix()
-        blob = subprocess.run(
-            ["git", "-C", top, "show", f"{ref}:{rel}"], capture_output=True, check=True
-        ).stdout
+        )  # fmt: skip
+        if found.returncode != 0:
+            raise StrategyError(f"git:{rev} names no commit of the repository {top}")
+        commit = found.stdout.strip()
+        blob = git("show", f"{commit}:{rel.as_posix()}", top=top).stdout
+        folder = rel.parent.as_posix() + "/" if rel.parent != Path(".") else ""
+        listing = git("ls-tree", "-l", "-z", commit, "--", folder or ".", top=top).stdout
+        beside = {}
+        for entry in filter(None, listing.decode(errors="replace").split("\0")):
+            meta, _, name = entry.partition("\t")
+            _mode, kind, _sha, size = meta.split()
+            name = name.rsplit("/", 1)[-1]
+            if (
+                kind == "blob"
+                and name != cand.name
+                and not name.startswith(".")
+                and (int(size) < 2**24)
+            ):
+                beside[name] = git("show", f"{commit}:{folder}{name}", top=top).stdout
+    except StrategyError:
+        raise
     except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as exc:
         detail = getattr(exc, "stderr", b"") or b""
         if isinstance(detail, bytes):
             detail = detail.decode(errors="replace")
         msg = detail.strip().splitlines()[-1] if detail.strip() else str(exc)
-        raise StrategyError(f"cannot load {candidate} at git:{ref}: {msg}") from None
-    digest = hashlib.sha256(blob).hexdigest()[:16]
-    path = compiled.cache_dir() / "baselines" / digest / cand.name
+        raise StrategyError(f"cannot load {candidate} at git:{rev}: {msg}") from None
+    h = hashlib.sha256(blob)
+    for name in sorted(beside):
+        h.update(name.encode() + b"\0" + hashlib.sha256(beside[name]).digest())
+    path = compiled.cache_dir() / "baselines" / h.hexdigest()[:16] / cand.name
     if not path.exists():
         from hokm_sim.writing import atomic_bytes
 
-        atomic_bytes(path, blob)
+        for name, data in beside.items():
+            atomic_bytes(path.parent / name, data)
+        atomic_bytes(path, blob)  # last: a baseline folder with its bot file is complete
     return path
 
 
@@ -203,7 +251,7 @@ def stop_adjusted(
     overstates the difference it stopped on. Parametric bootstrap: replay
     the same test (bounds, checks, cap) on pairs drawn from the observed
     distribution, measure the mean naive score at the stop, and subtract the
-    bias. The replays use STATS.md's LLR approximation for speed.
+    bias. The replays use the LLR approximation of docs/statistics.md for speed.
     """
     n = int(counts.sum())
     if n == 0:
@@ -266,6 +314,7 @@ def sequential(
         target=cfg.target,
         codes=True,
         per_task=per_batch,
+        checked=True,  # a regression check plays in the checking mode (docs/bots.md)
     )
     with open_backend(cfg.scheduler, cfg.threads) as backend:
         for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):

@@ -2,7 +2,7 @@
 
 :func:`summarize` is a pure function of the counts (layout in
 :mod:`hokm_sim.engine.records`) and the run's configuration, so a report
-recomputed from saved counts is the same report. Methods follow STATS.md:
+recomputed from saved counts is the same report. Methods follow docs/statistics.md:
 the duplicate pair is the unit of evidence for A against B; rates by role use
 Wilson intervals on the hands played in that role; A minus B on the same
 deals uses McNemar's exact test.
@@ -239,7 +239,7 @@ def _points_per_hand_single(tricks: np.ndarray, who: int, hands: int) -> dict[st
 
 
 def summarize(counts: np.ndarray, config: dict[str, Any]) -> Summary:
-    """Turn a run's counts into its :class:`Summary` (statistics per STATS.md).
+    """Turn a run's counts into its :class:`Summary` (statistics per docs/statistics.md).
 
     ``config`` carries ``a``, ``b`` (names), ``seed``, ``duplicate``,
     ``mode`` ("hands" or "matches"), ``deals`` (deals or matches finished),

@@ -4,7 +4,7 @@ Each pairing plays deals ``0 .. N-1`` of the same seed, cut into blocks of
 deal indices. Per block the pair-score counts are kept, so ratings get
 bootstrap intervals by resampling whole blocks of deals (the same blocks for
 every pairing, since all pairings saw the same deals). Ratings are logistic
-Bradley-Terry by maximum likelihood (STATS.md); pairwise tests are
+Bradley-Terry by maximum likelihood (docs/statistics.md); pairwise tests are
 Holm-corrected.
 """
 

@@ -23,10 +23,10 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.analysis.summary import rate
+from hokm_sim.bots.botkit import suit_counts_rank_sums
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.sim.backends import Backend, open_backend
 from hokm_sim.sim.runner import HAND_CHUNK, Runner
-from hokm_sim.strategies._tips import longest_trump
 
 STUDY_COLUMNS = 11
 """Columns of a study row (see ``kernels.study_chunk``)."""
@@ -51,7 +51,8 @@ def study_rows(runner: Runner, seed: int, start: int, count: int, suits: bool) -
 
     out = np.zeros((count, STUDY_COLUMNS), np.int64)
     errs = np.zeros((-(-count // HAND_CHUNK), k.ERR_SIZE), np.int64)
-    runner.engine.run_study(
+    runner.call(
+        "run_study",
         runner.params_a,
         runner.params_b,
         np.uint64(seed),
@@ -226,7 +227,7 @@ def longest_suit(five: np.ndarray) -> np.ndarray:
 @njit(cache=True)
 def _longest_nb(five, out):
     for i in range(five.size):
-        out[i] = longest_trump(five[i])
+        out[i] = suit_counts_rank_sums(five[i])[0]
 
 
 def _call_cell(v: np.ndarray, best: np.ndarray) -> dict[str, Any]:

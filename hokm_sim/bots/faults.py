@@ -42,6 +42,17 @@ def replay_command(
     )
 
 
+def shown(value: object, typed: bool = True) -> str:
+    """What a bot gave, for one line: its repr cut to 40 characters (and its type)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - whatever a bot returns must give one line
+        text = "an object whose repr fails"
+    text = " ".join(text.split())
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{text} ({type(value).__name__})" if typed else text
+
+
 class PythonBotError(StoppedError):
     """A plain-Python bot raised, or answered with something that is not a suit or card."""
 

@@ -13,19 +13,32 @@ chunk is done. Compiled bots at the table still decide inside numba.
 Chunks run on as many threads as numba is set to; the numba steps release
 the GIL, and the Python bots are called under one lock, so a bot need not
 be thread-safe. Results are the same for any thread count or batch size.
+
+While the bots decide, BLAS libraries (OpenBLAS, MKL, through numpy or a
+neural network's library) run on one thread: a decision is small, and a
+pool of BLAS threads started and stopped in every one of them made a
+batched numpy bot ten times slower (docs/python-bots.md).
 """
 
 from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 
 import numba
 import numpy as np
+from threadpoolctl import threadpool_limits
 
-from hokm_sim.bots.faults import PythonBotError, check_answer, check_batch, replay_command
+from hokm_sim.bots.faults import (
+    PythonBotError,
+    check_answer,
+    check_batch,
+    replay_command,
+    shown,
+)
 from hokm_sim.bots.observation import Observation, Observations
 from hokm_sim.bots.pyrules import is_batched
 from hokm_sim.bots.registry import Strategy
@@ -131,8 +144,9 @@ class SteppedEngine:
 
     def _one(self, mode, pa, pb, seed, start, count, arg, arg2, target, err, out, method=0):
         counts = np.zeros(1, np.int64)
-        fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts, err,
-                           np.zeros(0, np.int8), out, method)  # fmt: skip
+        with one_blas_thread():
+            fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts,
+                               err, np.zeros(0, np.int8), out, method)  # fmt: skip
         self._raise_if_first(fail, [err], seed, mode, target, method)
 
     def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
@@ -150,11 +164,12 @@ class SteppedEngine:
         if total <= 0:
             self._warm(mode, pa, pb, seed)
             return
-        if threads <= 1:
-            fails = [one(i) for i in range(n_chunks)]
-        else:
-            with ThreadPoolExecutor(threads) as pool:
-                fails = list(pool.map(one, range(n_chunks)))
+        with one_blas_thread():
+            if threads <= 1:
+                fails = [one(i) for i in range(n_chunks)]
+            else:
+                with ThreadPoolExecutor(threads) as pool:
+                    fails = list(pool.map(one, range(n_chunks)))
         found = [f for f in fails if f is not None]
         self._raise_if_first(min(found, key=lambda f: (f.job, f.hand)) if found else None,
                              list(errs), seed, mode, target, method)  # fmt: skip
@@ -215,7 +230,7 @@ class SteppedEngine:
             obs = Observations(view, slots.mem[idx, seats], slots.srng[idx, seats], params)
             try:
                 answers, why = check_batch(part.fn(obs), idx.size)
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
                 answers, why = None, _raised(exc)
             if answers is None:
                 first = idx[np.argmin(ctl[idx, st.K_JOB])]
@@ -232,12 +247,12 @@ class SteppedEngine:
         for i in idx.tolist():
             try:
                 value = fn(Observation(view[i].tolist(), slots, i, params))
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
                 self._fail(part, i, _raised(exc), slots, jobs, failure)
                 continue
             answer = check_answer(value)
             if answer is None:
-                what = f"returned {value!r:.40} ({type(value).__name__}), not an integer"
+                what = f"returned {shown(value)}, not an integer"
                 self._fail(part, i, what, slots, jobs, failure)
                 continue
             ctl[i, st.K_ANSWER] = answer
@@ -257,6 +272,21 @@ class SteppedEngine:
         ctl[i, st.K_STATE] = st.S_IDLE
 
 
+@contextmanager
+def one_blas_thread():
+    """BLAS on one thread within the block (the bots' decisions, see the module doc);
+    the libraries are looked up each time, so one a bot loaded late is limited too."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
 def _raised(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    """What a bot's exception (or ``sys.exit``) was, in a few words."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({shown(exc.code, typed=False)})"
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # noqa: BLE001 - an exception whose text cannot be had
+        text = ""
+    text = text if len(text) <= 200 else text[:197] + "..."
     return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

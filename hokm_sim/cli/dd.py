@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SIZE, out_options, seed_option, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SIZE,
+    SPECS,
+    out_options,
+    seed_option,
+    threads_option,
+)
 
 
 @click.command("dd", context_settings=CONTEXT)
@@ -35,7 +43,9 @@ def dd(file: Path, threads: int | None) -> None:
     """
     from hokm_sim import api
 
-    deals = sys.stdin if str(file) == "-" else file
+    deals: Path | io.TextIOWrapper = file
+    if str(file) == "-":  # read as UTF-8 whatever the locale: bytes that are not text are refused
+        deals = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
     for line in api.solve(deals, threads=threads).lines():
         click.echo(line)
     sys.stdout.flush()
@@ -48,6 +58,7 @@ def dd(file: Path, threads: int | None) -> None:
     "--heuristics",
     default="longest,points,weighted,random",
     show_default=True,
+    type=SPECS,
     help="Comma-separated trump heuristics to judge (strategy specs).",
 )
 @threads_option
@@ -55,7 +66,7 @@ def dd(file: Path, threads: int | None) -> None:
 def dd_study(
     hands: int,
     seed: int | None,
-    heuristics: str,
+    heuristics: list[str],
     threads: int | None,
     out: Path | None,
     force: bool,
@@ -75,9 +86,8 @@ def dd_study(
     """
     from hokm_sim import api
 
-    heur = [h.strip() for h in heuristics.split(",") if h.strip()]
     result = api.dd_study(
-        heur, hands=hands, seed=seed, threads=threads, out=out or True, force=force
+        heuristics, hands=hands, seed=seed, threads=threads, out=out or True, force=force
     )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")

@@ -12,6 +12,7 @@ from hokm_sim.cli.options import (
     SIZE,
     emit_lines,
     first_hakem_option,
+    given,
     strategy_options,
     target_option,
 )
@@ -127,18 +128,18 @@ def show(
     """
     from hokm_sim import api
 
+    # options left at their defaults are not passed, so that the API can refuse a
+    # seeded hand's options given with --trace
+    typed = given(click.get_current_context(), a=a, b=b, copy=copy, line=line)
     result = api.show(
-        a,
-        b,
         seed=seed,
         hand=hand,
         match=match,
-        copy=copy,
         target=target,
         first_hakem=first_hakem,
         trace=trace_file,
-        line=line,
         html=html,
+        **typed,
     )
     click.echo(result.text)
     if result.fault is not None:  # the hand up to the fault is shown; now the fault, in one line

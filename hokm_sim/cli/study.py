@@ -9,6 +9,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    SPECS,
     out_options,
     scheduler_option,
     seed_option,
@@ -28,6 +29,7 @@ from hokm_sim.cli.progress import Progress
     "--heuristics",
     default="longest,points,weighted,random,table",
     show_default=True,
+    type=SPECS,
     help="Comma-separated trump heuristics to judge (strategy specs).",
 )
 @click.option(
@@ -50,7 +52,7 @@ from hokm_sim.cli.progress import Progress
 @out_options
 def trump_study(
     player: str,
-    heuristics: str,
+    heuristics: list[str],
     hands: int,
     seed: int | None,
     eval_hands: int,
@@ -73,11 +75,10 @@ def trump_study(
     """
     from hokm_sim import api
 
-    heur = [h.strip() for h in heuristics.split(",") if h.strip()]
     with Progress() as prog:
         result = api.trump_study(
             player,
-            heur,
+            heuristics,
             hands=hands,
             seed=seed,
             eval_hands=eval_hands,

@@ -44,7 +44,8 @@ def bench(a: str, b: str, hands: int, threads: int | None, repeat: int, as_json:
     """Measure whole hands per second after compilation (cached code is reused).
 
     The fastest of --repeat runs is the figure: other work on the machine
-    only ever slows a run down.
+    only ever slows a run down. The engine is the fast one, never the
+    checking mode's (HOKM_SIM_BOUNDSCHECK=1 times that one).
 
     \b
     Example:

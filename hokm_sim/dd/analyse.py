@@ -36,13 +36,15 @@ from typing import ClassVar
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.analysis.intervals import Estimate
 from hokm_sim.analysis.results import Shown
-from hokm_sim.cards import SUIT_SYMBOLS, SUITS, CardParseError, card_str, card_symbol, parse_card
-from hokm_sim.cards import parse_suit as _parse_suit
+from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol, parse_card
 from hokm_sim.dd import analyse_nb as nb
-from hokm_sim.dd.solver import new_table
+from hokm_sim.dd.search import S_NODES
+from hokm_sim.dd.table import new_table
 from hokm_sim.errors import InputError, ref
+from hokm_sim.sim.tracecheck import SEAT_OF_POSITION, TraceError, check_hands_nb, check_records
 from hokm_sim.version import __version__
 
 GRADES = ("best", "mistake", "blunder")
@@ -56,22 +58,11 @@ WHY = {
 }
 """What makes a blunder, by bit."""
 
-# Deck positions dealt to seat hakem + k (5-4-4 from the Hakem).
-_SEAT_OF_POSITION = np.array(
-    [p // 5 if p < 20 else (p - 20) // 4 if p < 36 else (p - 36) // 4 for p in range(52)],
-    np.int64,
-)
-
-
 BLOCK = 4
 """Hands a thread takes at a time (even: both copies of a deal share a table)."""
 TT_BITS = 22
 """log2 of each thread's table entries (about 130 MB): a hand's searches revisit many
 positions, and a smaller table that fills and starts afresh searches them again."""
-
-
-class TraceError(InputError):
-    """A trace line that is not a legal hand; the message names the line and the problem."""
 
 
 @dataclass
@@ -98,7 +89,7 @@ def hands_from_rows(rows: np.ndarray, meta: list[dict]) -> Hands:
 
     hakem = rows[:, k.T_HAKEM].astype(np.int64)
     deck = rows[:, k.T_DECK : k.T_DECK + 52].astype(np.int64)
-    seats = (hakem[:, None] + _SEAT_OF_POSITION[None, :]) % 4
+    seats = (hakem[:, None] + SEAT_OF_POSITION[None, :]) % 4
     bits = np.left_shift(np.int64(1), deck)
     hands = np.zeros((len(rows), 4), np.int64)
     for s in range(4):
@@ -139,142 +130,11 @@ def play_deals(runner, seed: int, deals: Sequence[int], copies: Sequence[int] = 
     return hands_from_rows(all_rows[order], [meta[x] for x in order])
 
 
-def _parse_cards(cards, where: str) -> list[int]:
-    if not isinstance(cards, list):
-        raise TraceError(f"{where}: expected a list of cards")
-    try:
-        return [parse_card(c) if isinstance(c, str) else _bad_card(c) for c in cards]
-    except CardParseError as exc:
-        raise TraceError(f"{where}: {exc}") from None
-
-
-def _bad_card(c) -> int:
-    raise CardParseError(f"bad card {c!r}: expected text such as AS, 10h, Q♠")
-
-
-TRACE_KEYS = ("hakem", "trump", "hands", "tricks")
-"""What a trace line must hold to be analysed (``hokm-sim trace`` writes these and more)."""
-
-
 def hands_from_records(records: Iterable[tuple[int, dict | None]], where: str = "trace") -> Hands:
-    """:class:`Hands` from ``hokm-sim trace`` records, checked to be legal, complete hands.
-
-    ``records`` yields ``(line number, record)``; ``None`` stands for a line
-    that is not a JSON object. The first bad line raises :class:`TraceError`
-    naming the line and what is wrong.
-    """
-    hands, hakem, trump, plays, winners, meta, lines = [], [], [], [], [], [], []
-    for line, rec in records:
-        w = f"{where} line {line}"
-        if not isinstance(rec, dict):
-            raise TraceError(f"{w}: not a JSON object (a hand written by hokm-sim trace)")
-        missing = [key for key in TRACE_KEYS if key not in rec]
-        if missing:
-            raise TraceError(f"{w}: not a hand written by hokm-sim trace (no {', '.join(missing)})")
-        if "fault" in rec:
-            raise TraceError(f"{w}: the hand stopped at a bot's illegal card; nothing to analyse")
-        h = rec["hakem"]
-        if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h <= 3:
-            raise TraceError(f"{w}: bad hakem {h!r}: expected a seat 0, 1, 2 or 3")
-        try:
-            t = _parse_suit(rec["trump"]) if isinstance(rec["trump"], str) else -1
-        except CardParseError:
-            t = -1
-        if t < 0:
-            raise TraceError(f"{w}: bad trump {rec['trump']!r}: expected C, D, H or S")
-        if not isinstance(rec["hands"], list) or len(rec["hands"]) != 4:
-            raise TraceError(f"{w}: hands: expected 4 lists of 13 cards (by seat)")
-        masks, seen = [], set()
-        for s, cards in enumerate(rec["hands"]):
-            cs = _parse_cards(cards, f"{w}: hand of seat {s}")
-            if len(cs) != 13:
-                raise TraceError(f"{w}: seat {s} holds {len(cs)} cards; a deal gives 13 each")
-            dup = seen.intersection(cs) or (len(set(cs)) < 13 and cs)
-            if dup:
-                c = (
-                    sorted(dup)[0]
-                    if isinstance(dup, set)
-                    else next(x for x in cs if cs.count(x) > 1)
-                )
-                raise TraceError(f"{w}: card {card_str(c)} dealt twice")
-            seen.update(cs)
-            masks.append(sum(1 << c for c in cs))
-        if not isinstance(rec["tricks"], list):
-            raise TraceError(f"{w}: tricks: expected a list of {{leader, cards, winner}}")
-        seq, wins = [], []
-        for i, tr in enumerate(rec["tricks"]):
-            if not isinstance(tr, dict) or "cards" not in tr:
-                raise TraceError(f"{w}: trick {i + 1}: expected {{leader, cards, winner}}")
-            cs = _parse_cards(tr["cards"], f"{w}: trick {i + 1}")
-            if len(cs) != 4:
-                raise TraceError(f"{w}: trick {i + 1} has {len(cs)} cards; a trick has 4")
-            seq += cs
-            wins.append(tr.get("winner"))
-        if len(seq) > 52:
-            raise TraceError(f"{w}: more than 13 tricks")
-        row = np.full(52, -1, np.int64)
-        row[: len(seq)] = seq
-        hands.append(masks)
-        hakem.append(h)
-        trump.append(t)
-        plays.append(row)
-        winners.append(wins)
-        lines.append(line)
-        meta.append({k: rec[k] for k in ("seed", "match", "hand") if k in rec} | {"line": line})
-    n = len(hands)
-    out = Hands(
-        np.array(hands, np.int64).reshape(n, 4),
-        np.array(hakem, np.int64),
-        np.array(trump, np.int64),
-        np.array(plays, np.int64).reshape(n, 52),
-        meta,
-    )
-    got_winners = check(out, [f"{where} line {x}" for x in lines])
-    for i in range(n):
-        for t, claimed in enumerate(winners[i]):
-            if claimed is not None and claimed != int(got_winners[i, t]):
-                raise TraceError(
-                    f"{where} line {lines[i]}: trick {t + 1} is won by seat "
-                    f"{int(got_winners[i, t])}, not {claimed!r}"
-                )
-    return out
-
-
-_CHECK_TEXT = {
-    nb.CHECK_NOT_HELD: "{card} is not in the hand of seat {seat}, whose turn it is",
-    nb.CHECK_ILLEGAL: "seat {seat} plays {card} but holds the suit led and must follow",
-    nb.CHECK_PAST_7: "cards played after a team has 7 tricks (the hand stops there)",
-    nb.CHECK_SHORT: "the hand stops before either team has 7 tricks",
-}
-
-
-def check(h: Hands, where: Sequence[str]) -> np.ndarray:
-    """Trick winners (int64[n, 13], -1 after the last) of hands checked to be legal.
-
-    Raises :class:`TraceError` for the first hand whose cards are not a legal
-    Hokm hand (a card not held, a revoke, cards after 7 tricks, a hand that
-    stops short), naming ``where[i]`` and the trick.
-    """
-    n = len(h)
-    winners = np.zeros((n, 13), np.int64)
-    out = np.zeros((n, 2), np.int64)
-    nb.check_hands_nb(h.hands, h.hakem, h.trump, h.plays, winners, out)
-    bad = np.flatnonzero(out[:, 0] != nb.CHECK_OK)
-    if len(bad):
-        i = int(bad[0])
-        code, p = int(out[i, 0]), int(out[i, 1])
-        seat = (
-            _seat_at(h, i, p, winners[i]) if code in (nb.CHECK_NOT_HELD, nb.CHECK_ILLEGAL) else -1
-        )
-        card = card_str(int(h.plays[i, p])) if code != nb.CHECK_SHORT else ""
-        text = _CHECK_TEXT[code].format(card=card, seat=seat)
-        raise TraceError(f"{where[i]}: not a legal hand: trick {p // 4 + 1}: {text}")
-    return winners
-
-
-def _seat_at(h: Hands, i: int, p: int, winners: np.ndarray) -> int:
-    leader = int(h.hakem[i]) if p < 4 else int(winners[p // 4 - 1])
-    return (leader + p % 4) % 4
+    """:class:`Hands` from ``hokm-sim trace`` records, checked to be legal, complete hands
+    (:func:`hokm_sim.sim.tracecheck.check_records`, which names the first bad line)."""
+    p = check_records(records, where)
+    return Hands(p.hands, p.hakem, p.trump, p.plays, p.meta)
 
 
 SWINGS = 20
@@ -417,7 +277,7 @@ def analyse(h: Hands, threads: int = 1, tt_bits: int = TT_BITS) -> Analysis:
                     h.hands, h.hakem, h.trump, h.plays, lo, min(n, lo + BLOCK), tt_keys,
                     tt_vals, stats, vals, kot, info, trumps, tgrade,
                 )  # fmt: skip
-            nodes[w] = stats[0]
+            nodes[w] = stats[S_NODES]
 
         if workers == 1:
             work(0)
@@ -844,7 +704,7 @@ def hand_points(h: Hands) -> np.ndarray:
 
     winners = np.zeros((len(h), 13), np.int64)
     codes = np.zeros((len(h), 2), np.int64)
-    nb.check_hands_nb(h.hands, h.hakem, h.trump, h.plays, winners, codes)
+    check_hands_nb(h.hands, h.hakem, h.trump, h.plays, winners, codes)
     t1 = ((winners >= 0) & (winners % 2 == 1)).sum(axis=1)
     t0 = (winners >= 0).sum(axis=1) - t1
     pts = np.zeros(len(h), np.int64)
@@ -865,7 +725,7 @@ def read_trace(path: Path) -> Hands:
                     if not text.strip():
                         continue
                     try:
-                        yield line, json.loads(text)
+                        yield line, jsontext.loads(text)
                     except json.JSONDecodeError:
                         yield line, None
         except UnicodeDecodeError:
@@ -898,7 +758,7 @@ def hands_from_folder(folder: Path, deals: int | None = None) -> Hands:
 
     folder = Path(folder)
     try:
-        rec = json.loads((folder / "summary.json").read_text())
+        rec = jsontext.loads((folder / "summary.json").read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         raise InputError(f"{folder} is not a report folder: no readable summary.json") from None
     cfg = rec.get("config") if isinstance(rec, dict) else None

@@ -28,12 +28,13 @@ illegal card or a bad suit stops the hand with an error code in the result.
 
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from hokm_sim.engine.bits import SUIT_MASK, popcount, suit_of
+from hokm_sim.engine.bits import popcount, suit_mask, suit_of
 from hokm_sim.engine.deal import deal, draw_order, first_five, first_hakem, shuffle
 from hokm_sim.engine.records import (
     ERR_BAD_TRUMP,
@@ -210,8 +211,8 @@ def set_trump(view, res, hands, held, hakem, five, trump):
     """Trump is ``trump``: record it and its lengths, and give the seats their 13 cards."""
     view[V_TRUMP] = trump
     res[R_TRUMP] = trump
-    res[R_TRUMP_LEN] = popcount(hands[hakem] & (SUIT_MASK << (13 * trump)))
-    res[R_FIVE_LEN] = popcount(five & (SUIT_MASK << (13 * trump)))
+    res[R_TRUMP_LEN] = popcount(hands[hakem] & suit_mask(trump))
+    res[R_FIVE_LEN] = popcount(five & suit_mask(trump))
     for s in range(4):
         held[s] = hands[s]
 
@@ -304,7 +305,14 @@ def engine_jit(owner: str, **options):
     one's card loop, with the first one's bots. Naming each closure under its
     own engine module (``owner``, whose name hashes the bots) keeps the names
     apart. ``owner`` must be in ``sys.modules`` when numba compiles.
+
+    An owner module whose ``BOUNDSCHECK`` is true (the checking mode of
+    :mod:`hokm_sim.bots.compiled`) gets numba's bounds checks in every
+    closure, and so in every bot inlined into one: an index out of range
+    raises ``IndexError`` instead of reading or writing past the array.
     """
+    if getattr(sys.modules.get(owner), "BOUNDSCHECK", False):
+        options = {**options, "boundscheck": True}
 
     def wrap(fn):
         fn.__module__ = owner

@@ -21,6 +21,7 @@ from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import PARAM_SIZE, V_HAND, V_LEGAL, V_SEAT
 from hokm_sim.errors import InputError
+from hokm_sim.sim.tracecheck import MAX_INDEX
 
 TRUMP, CARD = "trump", "card"
 _NO_PARAMS = np.zeros((2, PARAM_SIZE), np.float64)
@@ -30,12 +31,22 @@ _WAITING = {st.W_NONE: None, st.W_TRUMP_A: TRUMP, st.W_TRUMP_B: TRUMP, st.W_CARD
             st.W_CARD_B: CARD}  # fmt: skip
 
 
+def _whole(value: object, what: str, top: int) -> int:
+    """``value`` if it is a whole number in ``0 .. top`` (a numpy integer too), else
+    :class:`InputError`: ``-1``, ``2**64`` or ``1.5`` would be taken as another seed."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= top:
+        raise InputError(f"bad {what} {value!r}: expected a whole number in 0 .. {top}")
+    return int(value)
+
+
 class Table:
     """A hand (``target`` None) or a match to ``target`` points, decided from outside; a
     match's first Hakem by house rule ``first_hakem`` (``hokm_sim.house.FIRST_HAKEM_METHODS``)."""
 
     def __init__(self, target: int | None = None, first_hakem: int = 0) -> None:
-        if target is not None and not 1 <= target <= 1000:
+        if target is not None and (
+            isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 1000
+        ):
             raise InputError(f"bad match target {target}: expected 1..1000 (or None for hands)")
         self.target = target
         self.first_hakem = first_hakem
@@ -54,9 +65,9 @@ class Table:
         """Play the next deal (or match) to its first decision: deal 0 of ``seed`` when a
         seed is given, deal ``deal`` when given, else the one after the last."""
         if seed is not None:
-            self.seed, self._next = int(seed), 0
+            self.seed, self._next = _whole(seed, "seed", 2**64 - 1), 0
         if deal is not None:
-            self._next = int(deal)
+            self._next = _whole(deal, "deal", MAX_INDEX - 1)
         self.reset(self.seed, self._next)
         self._next += 1
 

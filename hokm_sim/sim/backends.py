@@ -33,7 +33,8 @@ from typing import Any
 
 import numba
 
-from hokm_sim.bots.registry import Strategy, resolve
+from hokm_sim.bots.compiled import CHECKED
+from hokm_sim.bots.registry import Strategy, resolve, spec_path
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.runner import (
     HAND_CHUNK,
@@ -91,7 +92,8 @@ class Work:
 
     ``per_task`` sets the deals (or matches) per batch or task; a regression
     check sets it to a multiple of its check interval. ``codes`` asks for
-    every pair's outcome code (duplicate only).
+    every pair's outcome code (duplicate only). ``checked`` asks for the
+    checking mode's engine, or not (None: see :class:`~hokm_sim.sim.runner.Runner`).
     """
 
     a: Strategy
@@ -105,6 +107,7 @@ class Work:
     per_task: int | None = None
     first_hakem: int = 0
     """Matches: the house rule of the first Hakem (``hokm_sim.house.FIRST_HAKEM_METHODS``)."""
+    checked: bool | None = None
 
 
 TaskFn = Callable[[Runner, int, int], Any]
@@ -127,7 +130,7 @@ class Local:
         self, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = True
     ) -> Iterator[Batch]:
         """Batches of the ranges ``(start, count)``, always in index order."""
-        runner = Runner(work.a, work.b)
+        runner = Runner(work.a, work.b, work.checked)
         for start, count in ranges:
             yield from runner.batches(
                 work.seed,
@@ -152,10 +155,12 @@ class Local:
         *,
         size: int | None = None,
         ordered: bool = True,
+        checked: bool | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """``(start, fn(runner, start, count))`` for tasks of ``size`` cut from the
-        ranges, in index order, on this machine's threads."""
-        runner = Runner(a, b)
+        ranges, in index order, on this machine's threads (and the engine ``checked``
+        asks for)."""
+        runner = Runner(a, b, checked)
         size = size or LOCAL_TASK
         for s, n in ranges:
             for o in range(0, n, size):
@@ -181,7 +186,7 @@ def portable_spec(s: Strategy) -> str:
 
     def part(bot, values: tuple[float, ...]) -> str:
         args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
-        return f"{bot.path}({args})" if args else str(bot.path)
+        return f"{spec_path(bot.path)}({args})" if args else spec_path(bot.path)
 
     return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"
 
@@ -205,7 +210,7 @@ def worker_runner(a_spec: str, a_name: str, b_spec: str, b_name: str, engine: st
     """
     a = dataclasses.replace(resolve(a_spec), name=a_name)
     b = dataclasses.replace(resolve(b_spec), name=b_name)
-    runner = Runner(a, b)
+    runner = Runner(a, b, checked=engine.endswith(CHECKED))
     if runner.engine.__name__ != engine:
         raise EngineMismatch(
             f"a worker built engine {runner.engine.__name__} where the client built {engine}: "
@@ -285,7 +290,10 @@ class Dask:
             work.first_hakem,
         )  # fmt: skip
         size = self.task_size(work, ranges)
-        for _, batch in self.map(work.a, work.b, task, ranges, size=size, ordered=ordered):
+        batches = self.map(
+            work.a, work.b, task, ranges, size=size, ordered=ordered, checked=work.checked
+        )
+        for _, batch in batches:
             yield batch
 
     def map(
@@ -297,9 +305,10 @@ class Dask:
         *,
         size: int | None = None,
         ordered: bool = True,
+        checked: bool | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """``(start, fn(runner, start, count))`` of tasks as they finish on the
-        cluster (in index order if ``ordered``).
+        cluster (in index order if ``ordered``), on the engine ``checked`` asks for.
 
         At most ``IN_FLIGHT`` tasks per worker are queued, so stopping (Ctrl-C,
         a decided sequential test) loses little; leaving the iterator early
@@ -312,7 +321,7 @@ class Dask:
         size = size or self.task_size(Work(a, b, 0), ranges)
         todo = [(s + o, min(size, n - o)) for s, n in ranges for o in range(0, n, size)]
         todo.reverse()
-        runner = Runner(a, b)  # the engine name workers must match
+        runner = Runner(a, b, checked)  # the engine name workers must match
         specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__)
         order = deque(s for s, _ in reversed(todo))
         waiting: dict[int, Any] = {}

@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.engine import records as r
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.errors import InputError
@@ -112,7 +113,7 @@ class Checkpoint:
         """
         path = folder / FILE
         try:
-            raw = json.loads(path.read_bytes().decode("utf-8"))
+            raw = jsontext.loads(path.read_bytes().decode("utf-8"))
         except FileNotFoundError:
             raise CheckpointError(f"{folder} holds no {FILE}: nothing to resume") from None
         except IsADirectoryError:
@@ -123,8 +124,6 @@ class Checkpoint:
             raise CheckpointError(f"cannot read {path}: not a JSON text file") from None
         except json.JSONDecodeError as exc:
             raise CheckpointError(f"cannot read {path}: not JSON ({exc})") from None
-        except RecursionError:
-            raise CheckpointError(f"cannot read {path}: JSON nested too deeply") from None
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise CheckpointError(f"{path} is not a hokm-sim checkpoint (format {FORMAT})")
         total, done, counts, config = _check(raw)

@@ -10,7 +10,7 @@ batch in flight, and returns the counts with the record of what was played
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.checks import check_positive, check_seed, check_size
-from hokm_sim.sim.interrupt import graceful_interrupt
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.version import __version__
 
@@ -175,6 +175,7 @@ def execute(
             graceful_interrupt() as flag,
             open_backend(cfg.scheduler, cfg.threads) as backend,
             saving,
+            suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
             for batch in backend.batches(work, ranges):
                 counts += batch.counts

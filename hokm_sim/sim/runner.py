@@ -26,6 +26,7 @@ from hokm_sim.engine import kernels as k
 from hokm_sim.engine.play import NO_FORCED_TRUMP
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
 from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.sim.interrupt import off_main
 
 HAND_CHUNK = 8192
 """Deals per chunk: small enough to spread over cores, big enough to hide overhead."""
@@ -115,6 +116,8 @@ class BotError(StoppedError):
         where = f"match {index}" if matches else f"hand {index}"
         teams = f"{a} on team {copy}, {b} on team {1 - copy}"
         what = f"raised {error}" if error else "raised an exception"
+        if error and error.startswith("IndexError"):  # caught by the checking mode
+            what += " (an array index past its end: mem and params have 16 slots)"
         super().__init__(
             f"{who} {what} at seed {seed}, {where} ({teams}); trick unknown: the engine "
             "stops at the exception"
@@ -166,13 +169,23 @@ class Batch:
 
 
 class Runner:
-    """Plays A (team 0 first) against B with a compiled engine for the pair."""
+    """Plays A (team 0 first) against B with a compiled engine for the pair.
 
-    def __init__(self, a: Strategy, b: Strategy) -> None:
+    ``checked`` asks for the engine of the checking mode (bounds checked), or
+    not; None leaves it to :func:`~hokm_sim.bots.compiled.checking` (on for the
+    first run of a new or edited bot file). The counts are the same either way.
+    """
+
+    def __init__(self, a: Strategy, b: Strategy, checked: bool | None = None) -> None:
         self.a, self.b = a, b
-        self.engine = compiled.engine_for(a, b)
+        self.engine = compiled.engine_for(a, b, checked)
         self.params_a = a.params_array()
         self.params_b = b.params_array()
+
+    @property
+    def engine_key(self) -> str:
+        """The engine's name without its mode: what a checkpoint records."""
+        return compiled.engine_key(self.engine)
 
     def _fault(
         self, err: np.ndarray, seed: int, matches: bool, target: int, first_hakem: int = 0
@@ -203,16 +216,21 @@ class Runner:
             replay,
         )
 
+    def call(self, entry: str, *args):
+        """The engine's entry point ``entry`` called with ``args``, off the main thread
+        (:func:`~hokm_sim.sim.interrupt.off_main`): Ctrl-C is heard whatever the bots do."""
+        return off_main(getattr(self.engine, entry), *args)
+
     def prepare(self, matches: bool = False) -> None:
         """Compile (or load from the disk cache) the entry point a run will call, by
         playing an empty range: done before Ctrl-C is turned into a stop request, so
         that Ctrl-C during a long compilation stops at once."""
-        run = self.engine.run_matches if matches else self.engine.run_hands
         counts = np.zeros((1, N_COUNTS), np.int64)
         errs = np.zeros((1, k.ERR_SIZE), np.int64)
         how = (7, 0) if matches else (-1,)
         extra = (*how, counts, errs, np.full(0, -1, np.int8))
-        run(self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
+        entry = "run_matches" if matches else "run_hands"
+        self.call(entry, self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
 
     def _locate_raise(
         self,
@@ -226,7 +244,7 @@ class Runner:
     ) -> BotError:
         """The first deal (or match) of a range at which a bot raised, found by halving
         the range with the counting kernel on one thread, then traced for the error."""
-        run = self.engine.run_matches if matches else self.engine.run_hands
+        entry = "run_matches" if matches else "run_hands"
 
         def raises(s: int, n: int) -> bool:
             chunk = max(n, 1)
@@ -234,8 +252,9 @@ class Runner:
             errs = np.zeros((1, k.ERR_SIZE), np.int64)
             how = (target, first_hakem) if matches else (-1,)
             extra = (*how, counts, errs, np.full(0, -1, np.int8))
+            args = (np.uint64(seed), s, n, chunk, duplicate, *extra)
             try:
-                run(self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate, *extra)
+                self.call(entry, self.params_a, self.params_b, *args)
             except Exception:
                 return True
             return False
@@ -251,14 +270,9 @@ class Runner:
         for copy in (0, 1) if duplicate else (0,):
             try:
                 if matches:
-                    self.engine.trace_match(
-                        self.params_a, self.params_b, np.uint64(seed), lo, copy, target,
-                        first_hakem,
-                    )  # fmt: skip
+                    self.trace_match(seed, lo, target, copy, check=False, first_hakem=first_hakem)
                 else:
-                    self.engine.trace_hands(
-                        self.params_a, self.params_b, np.uint64(seed), lo, 1, copy, -1
-                    )
+                    self.trace_hands(seed, lo, 1, copy, check=False)
             except Exception as exc:
                 return BotError(self.a.name, self.b.name, seed, lo, matches, copy, exc)
         return BotError(self.a.name, self.b.name, seed, lo, matches, 0, None)
@@ -313,9 +327,9 @@ class Runner:
                 with numba_threads(threads):
                     if matches:
                         rule = (target, first_hakem)
-                        self.engine.run_matches(*head, *rule, counts, errs, pair_codes)
+                        self.call("run_matches", *head, *rule, counts, errs, pair_codes)
                     else:
-                        self.engine.run_hands(*head, NO_FORCED_TRUMP, counts, errs, pair_codes)
+                        self.call("run_hands", *head, NO_FORCED_TRUMP, counts, errs, pair_codes)
             except StoppedError:
                 raise  # a plain-Python bot's fault, already located
             except Exception as exc:  # a bot raised inside the engine
@@ -352,8 +366,8 @@ class Runner:
         Raises :class:`StrategyFault` at a strategy error, unless ``check`` is
         false: then the rows end with the faulty hand, played up to the fault.
         """
-        rows = self.engine.trace_hands(
-            self.params_a, self.params_b, np.uint64(seed), start, count, copy, -1
+        rows = self.call(
+            "trace_hands", self.params_a, self.params_b, np.uint64(seed), start, count, copy, -1
         )
         if check:
             self._raise_row_error(rows, seed, False, 7, copy)
@@ -370,8 +384,15 @@ class Runner:
     ) -> np.ndarray:
         """Trace rows of every hand of one match (``check`` as for :meth:`trace_hands`;
         the first Hakem by house rule ``first_hakem``)."""
-        rows = self.engine.trace_match(
-            self.params_a, self.params_b, np.uint64(seed), match, copy, target, first_hakem
+        rows = self.call(
+            "trace_match",
+            self.params_a,
+            self.params_b,
+            np.uint64(seed),
+            match,
+            copy,
+            target,
+            first_hakem,
         )
         if check:
             self._raise_row_error(rows, seed, True, target, copy, first_hakem)
@@ -385,9 +406,9 @@ class Runner:
             err[k.E_MATCH] = r[k.T_MATCH] if matches else r[k.T_HAND]
             err[k.E_HAND] = r[k.T_HAND] if matches else 0
             err[k.E_COPY] = copy
-            err[k.E_SEAT] = r[k.T_ERROR + 1]
-            err[k.E_TRICK] = r[k.T_ERROR + 2]
-            err[k.E_CARD] = r[k.T_ERROR + 3]
+            err[k.E_SEAT] = r[k.T_ERR_SEAT]
+            err[k.E_TRICK] = r[k.T_ERR_TRICK]
+            err[k.E_CARD] = r[k.T_ERR_CARD]
             raise self._fault(err, seed, matches, target, first_hakem)
 
 

@@ -14,22 +14,18 @@ from pathlib import Path
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.rules import KIND_NAMES, dealer_of
 from hokm_sim.errors import InputError
 from hokm_sim.sim.runner import Runner
-
-_RECEIVE_ORDER = [(blk, n) for blk, n in ((0, 5), (20, 4), (36, 4))]
-
-
-def _hands_in_order_received(deck: list[int], hakem: int) -> list[list[int]]:
-    hands: list[list[int]] = [[], [], [], []]
-    for start, size in _RECEIVE_ORDER:
-        for i in range(4):
-            seat = (hakem + i) % 4
-            hands[seat].extend(deck[start + i * size : start + (i + 1) * size])
-    return hands
+from hokm_sim.sim.tracecheck import (
+    MAX_INDEX,
+    TraceError,
+    check_records,
+    hands_in_order_received,
+)
 
 
 def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict:
@@ -55,7 +51,7 @@ def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict
         "deck": [card_str(c) for c in deck],
         "first_five": [card_str(c) for c in deck[:5]],
         "trump": SUITS[int(row[k.T_TRUMP])],
-        "hands": [[card_str(c) for c in h] for h in _hands_in_order_received(deck, hakem)],
+        "hands": [[card_str(c) for c in h] for h in hands_in_order_received(deck, hakem)],
         "tricks": tricks,
         "tricks_won": [int(row[k.T_TRICKS]), int(row[k.T_TRICKS + 1])],
         "winner_team": int(row[k.T_WINNER]),
@@ -68,11 +64,13 @@ def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict
     if row[k.T_ERROR] != 0:  # stopped by a bot fault: the cards up to it, and the fault
         rest = plays[4 * len(tricks) :]
         rec["unfinished_trick"] = {"leader": leader, "cards": [card_str(c) for c in rest]}
-        card = int(row[k.T_ERR_CARD])
+        card, trick = int(row[k.T_ERR_CARD]), int(row[k.T_ERR_TRICK])
+        if trick < 0:  # the trump call: no trump was named, and the answer is no card
+            rec["trump"] = None
         rec["fault"] = {
             "seat": int(row[k.T_ERR_SEAT]),
-            "trick": int(row[k.T_ERR_TRICK]),
-            "card": card_str(card) if 0 <= card < 52 else card,
+            "trick": trick,
+            "card": card_str(card) if trick >= 0 and 0 <= card < 52 else card,
         }
     return rec
 
@@ -91,12 +89,16 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
     """A hand for people: the four hands, trump, each trick with its winner, the result."""
     from hokm_sim.cards import parse_card, parse_suit
 
-    trump = parse_suit(rec["trump"])
+    if rec["trump"] is None:
+        shown = "none (the call failed)"
+    else:
+        trump = parse_suit(rec["trump"])
+        shown = f"{SUIT_SYMBOLS[trump]} ({'CDHS'[trump]})"
     lines = [
         f"seed {rec['seed']}  match {rec['match']}  hand {rec['hand']}  "
         f"Hakem seat {rec['hakem']}  dealer seat {rec['dealer']}",
         f"first five: {' '.join(card_symbol(parse_card(c)) for c in rec['first_five'])}   "
-        f"trump: {SUIT_SYMBOLS[trump]} ({'CDHS'[trump]})",
+        f"trump: {shown}",
         "",
     ]
     for seat, hand in enumerate(rec["hands"]):
@@ -146,8 +148,6 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
 
 TRACE_BLOCK = 4096
 """Hands traced per engine call when streaming: bounded memory for any count."""
-MAX_INDEX = 2**62
-"""The largest deal or match index the engine takes."""
 
 
 def trace_records(
@@ -212,7 +212,9 @@ def raise_fault(
 
 
 def read_trace_line(path: Path, line: int) -> dict:
-    """Record ``line`` (from 1) of a trace file; :class:`InputError` names what is wrong."""
+    """Record ``line`` (from 1) of a trace file, checked against the rules
+    (:func:`~hokm_sim.sim.tracecheck.check_records`); :class:`InputError` names what is
+    wrong."""
     try:
         with open(path, encoding="utf-8") as f:
             text = next(itertools.islice(f, line - 1, None), None)
@@ -222,12 +224,11 @@ def read_trace_line(path: Path, line: int) -> dict:
     except UnicodeDecodeError:
         raise InputError(f"{path} is not a text file of JSON lines", "trace") from None
     try:
-        rec = json.loads(text)
+        rec = jsontext.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} line {line} is not JSON: {exc}", "trace") from None
-    if not isinstance(rec, dict) or not set(rec) >= TRACE_KEYS:
-        raise InputError(f"{path} line {line} is not a hand written by hokm-sim trace", "trace")
+    try:
+        check_records([(line, rec)], str(path), shown=True)
+    except TraceError as exc:
+        raise TraceError(exc.message, "trace") from None
     return rec
-
-
-TRACE_KEYS = {"seed", "match", "hand", "hakem", "dealer", "first_five", "trump", "hands", "tricks"}

@@ -10,6 +10,7 @@ keeps the test suite fast. ``pimc`` searches at every card and is tested on
 its own (tests/test_pimc.py).
 """
 
+from hokm_sim.bots.botkit import njit
 from hokm_sim.strategies import (
     aces,
     basic,
@@ -25,8 +26,6 @@ from hokm_sim.strategies import (
     trumps,
     weighted,
 )
-
-from hokm_sim.bots.botkit import njit
 
 DESCRIPTION = "every built-in bot but pimc, picked by a parameter (tests only)"
 PARAMS = {"p0": 0.0, "p1": 0.0, "bot": 0}

@@ -17,6 +17,13 @@ its machine code from the disk cache instead of compiling it again.
 
 from __future__ import annotations
 
+import os
+
+# Two numba threads at least, also on a one-core machine, so that the tests comparing
+# one thread with two compare two different things. Set before numba is imported.
+if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
+    os.environ["NUMBA_NUM_THREADS"] = "2"
+
 import contextlib
 import fcntl
 import hashlib

@@ -115,10 +115,16 @@ def test_run_trace_show_and_the_api_take_exec_specs(tmp_path, ports):
     cli = CliRunner()
     c = ports["c"]
     res = cli.invoke(main, ["run", c, "random", "--hands", "300", "--seed", "5", "--threads",
-                            "2", "--out", str(tmp_path / "run"), "--json"])  # fmt: skip
+                            "2", "--out", str(tmp_path / "run"), "--json", "--bot-timeout",
+                            "30"])  # fmt: skip
     assert res.exit_code == 0, res.output
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["config"]["strategies"]["a"]["play"]["command"] == shlex.split(c[5:])
+    # the recorded command gives the limit again (a slow bot would fault without it)
+    assert summary["command"].endswith("--bot-timeout 30.0"), summary["command"]
+    again = cli.invoke(main, [*shlex.split(summary["command"])[1:], "--out", str(tmp_path / "2")])
+    assert again.exit_code == 0, again.output
+    assert json.loads((tmp_path / "2" / "summary.json").read_text())["counts"] == summary["counts"]
     want = cli.invoke(main, ["show", "--seed", "5", "--hand", "3", "--a", "longest", "--b",
                              "random"])  # fmt: skip
     got = cli.invoke(main, ["show", "--seed", "5", "--hand", "3", "--a", c, "--b", "random"])
@@ -128,6 +134,7 @@ def test_run_trace_show_and_the_api_take_exec_specs(tmp_path, ports):
                              "random"])  # fmt: skip
     assert got.exit_code == 0 and got.output.replace(c, "longest") == want.output
     s = hokm_sim.run(c, "random", hands=300, seed=5, threads=1)
+    assert "--bot-timeout" not in s.command  # the default limit is not written
     assert (
         s.to_dict()["counts"]
         == json.loads((tmp_path / "run" / "summary.json").read_text())["counts"]

@@ -111,9 +111,10 @@ def test_the_fault_is_the_first_by_hand_whatever_the_threads(tmp_path):
 
 def test_the_replay_command_reproduces_the_fault(tmp_path):
     spec = f"exec:{sys.executable} {PROTOBOT} illegal"
-    res = CliRunner().invoke(main, ["run", spec, "random", "--hands", "200", "--seed", "3",
-                                    "--out", str(tmp_path / "r")])  # fmt: skip
+    args = ["run", spec, "random", "--hands", "200", "--seed", "3", "--bot-timeout", "20"]
+    res = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "r")])
     replay = res.output.split("replay it with: ")[1].split(" (partial report")[0]
+    assert replay.endswith("--bot-timeout 20.0"), replay  # the limit it was played with
     again = CliRunner().invoke(main, shlex.split(replay)[1:])
     assert again.exit_code == 4 and "not one of its legal cards" in again.output
 

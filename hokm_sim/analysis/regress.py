@@ -30,8 +30,9 @@ import numpy as np
 from hokm_sim.analysis import scores, sprt
 from hokm_sim.bots import compiled, execspec
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
+from hokm_sim.sim.checks import check_positive
 from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
@@ -53,7 +54,7 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
         return _POINT_CODE, np.arange(13) / 12.0, 36
     if metric == "matches":
         return np.array([0, 1, 1, 2]), np.array([0.0, 0.5, 1.0]), 4
-    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
+    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}", "metric")
 
 
 def _git(cwd: Path | str, *args: str) -> bytes:
@@ -69,50 +70,50 @@ def _git_problem(exc: Exception) -> str:
     return detail.strip().splitlines()[-1] if detail.strip() else str(exc)
 
 
-def check_ref(ref: str) -> str:
-    """``ref`` of ``--baseline git:REF`` if it can name a commit; never an option.
+def check_rev(rev: str) -> str:
+    """``rev`` (of a baseline ``git:REV``) if it can name a commit; never an option.
 
-    Raises :class:`StrategyError` for an empty ref, one that starts with ``-``
+    Raises :class:`StrategyError` for an empty rev, one that starts with ``-``
     (git would read it as an option: ``git:--output=FILE`` writes a file), or
     one with spaces or control characters.
     """
-    if not ref:
+    if not rev:
         raise StrategyError("git: names no commit; give git:REF, such as git:HEAD or git:HEAD~1")
-    if ref.startswith("-") or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in ref):
+    if rev.startswith("-") or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in rev):
         raise StrategyError(
-            f"git:{ref}: not a git revision (a commit, branch or tag, such as HEAD~1)"
+            f"git:{rev}: not a git revision (a commit, branch or tag, such as HEAD~1)"
         )
-    return ref
+    return rev
 
 
-def _commit(top: Path | str, ref: str) -> str:
-    """The commit a checked ``ref`` names in the repository at ``top``, found by ``git
+def _commit(top: Path | str, rev: str) -> str:
+    """The commit a checked ``rev`` names in the repository at ``top``, found by ``git
     rev-parse --verify --end-of-options`` before git reads anything else of it."""
     found = subprocess.run(
         ["git", "-C", str(top), "rev-parse", "--verify", "--quiet", "--end-of-options",
-         f"{ref}^{{commit}}"],
+         f"{rev}^{{commit}}"],
         capture_output=True,
         text=True,
     )  # fmt: skip
     if found.returncode != 0:
-        raise StrategyError(f"git:{ref} names no commit of the repository {top}")
+        raise StrategyError(f"git:{rev} names no commit of the repository {top}")
     return found.stdout.strip()
 
 
-def git_baseline(candidate: Path, ref: str) -> Path:
-    """The candidate bot file as it was at git ``ref``, written to the cache with the
-    files beside it as they were then (its helper modules and data files, as
-    :mod:`hokm_sim.bots.compiled` hashes them), so the baseline imports its own.
+def git_baseline(candidate: Path, rev: str) -> Path:
+    """The candidate bot file as it was at git revision ``rev``, written to the cache
+    with the files beside it as they were then (its helper modules and data files,
+    as :mod:`hokm_sim.bots.compiled` hashes them), so the baseline imports its own.
 
-    The ref is checked (:func:`check_ref`, :func:`_commit`) before git reads it.
+    The rev is checked (:func:`check_rev`, :func:`_commit`) before git reads it.
     Raises :class:`StrategyError` naming the problem when git cannot give it.
     """
     cand = candidate.resolve()
-    ref = check_ref(ref)
+    rev = check_rev(rev)
     try:
         top = _git(cand.parent, "rev-parse", "--show-toplevel").decode().strip()
         rel = cand.relative_to(Path(top).resolve())
-        commit = _commit(top, ref)
+        commit = _commit(top, rev)
         blob = _git(top, "show", f"{commit}:{rel.as_posix()}")
         folder = rel.parent.as_posix() + "/" if rel.parent != Path(".") else ""
         listing = _git(top, "ls-tree", "-l", "-z", commit, "--", folder or ".")
@@ -131,7 +132,7 @@ def git_baseline(candidate: Path, ref: str) -> Path:
     except StrategyError:
         raise
     except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as exc:
-        raise StrategyError(f"cannot load {candidate} at git:{ref}: {_git_problem(exc)}") from None
+        raise StrategyError(f"cannot load {candidate} at git:{rev}: {_git_problem(exc)}") from None
     h = hashlib.sha256(blob)
     for name in sorted(beside):
         h.update(name.encode() + b"\0" + hashlib.sha256(beside[name]).digest())
@@ -145,18 +146,18 @@ def git_baseline(candidate: Path, ref: str) -> Path:
     return path
 
 
-def git_exec_baseline(argv: tuple[str, ...], ref: str) -> tuple[str, ...]:
-    """An ``exec:`` command as it was at git ``ref``: each argument that names a file
-    tracked by git is replaced by that file at ``ref``, taken with the tracked files of
-    its folder there (a bot in several files keeps its other files of that commit),
-    written to ``<cache>/baselines/<tree>/``. Arguments that name no tracked file (a
-    program on PATH, a built binary, a data file outside git) stay as they are.
+def git_exec_baseline(argv: tuple[str, ...], rev: str) -> tuple[str, ...]:
+    """An ``exec:`` command as it was at git revision ``rev``: each argument that names a
+    file tracked by git is replaced by that file at ``rev``, taken with the tracked
+    files of its folder there (a bot in several files keeps its other files of that
+    commit), written to ``<cache>/baselines/<tree>/``. Arguments that name no tracked
+    file (a program on PATH, a built binary, a data file outside git) stay as they are.
 
-    The ref is checked as for a bot file (:func:`check_ref`, :func:`_commit`).
+    The rev is checked as for a bot file (:func:`check_rev`, :func:`_commit`).
     Raises :class:`StrategyError` when no argument is a tracked file or git cannot
-    give the file at ``ref``.
+    give the file at ``rev``.
     """
-    ref = check_ref(ref)
+    rev = check_rev(rev)
     out = list(argv)
     for i, arg in enumerate(argv):
         p = Path(arg).expanduser()
@@ -170,14 +171,14 @@ def git_exec_baseline(argv: tuple[str, ...], ref: str) -> tuple[str, ...]:
         except (subprocess.CalledProcessError, FileNotFoundError, ValueError):
             continue  # not in a repository, or not tracked
         try:
-            out[i] = str(_folder_at(top, rel, _commit(top, ref)))
+            out[i] = str(_folder_at(top, rel, _commit(top, rev)))
         except (subprocess.CalledProcessError, FileNotFoundError) as exc:
-            raise StrategyError(f"cannot load {arg} at git:{ref}: {_git_problem(exc)}") from None
+            raise StrategyError(f"cannot load {arg} at git:{rev}: {_git_problem(exc)}") from None
     if out == list(argv):
         raise StrategyError(
-            f"--baseline git:{ref} needs the exec command to name a file tracked by git (its "
-            "source or script); for a built program, build the baseline and give it as "
-            "--baseline exec:COMMAND"
+            f"git:{rev} needs the exec command to name a file tracked by git (its source or "
+            "script); for a built program, build the baseline and give it as exec:COMMAND",
+            "baseline",
         )
     return tuple(out)
 
@@ -226,13 +227,26 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
         cand = Path(candidate_spec)
         if not cand.is_file():
             raise StrategyError(
-                f"--baseline {spec} needs the candidate to be a bot file path or an exec: "
-                f"command, not {candidate_spec!r}"
+                f"{spec} needs the candidate to be a bot file path or an exec: command, "
+                f"not {candidate_spec!r}",
+                "baseline",
             )
         path = git_baseline(cand, spec[4:])
         s = resolve(str(path))
         return Strategy(name=f"{cand.stem}@{spec}", trump=s.trump, play=s.play)
     return resolve(spec)
+
+
+def check_test(elo0: float, elo1: float, alpha: float, beta: float) -> None:
+    """The hypotheses and error rates of a sequential test: ``elo0 < elo1``,
+    ``0 < alpha, beta`` and ``alpha + beta < 1``."""
+    if not elo0 < elo1:
+        raise InputError(f"need {ref('elo0')} < {ref('elo1')}, got {elo0} and {elo1}")
+    if not (alpha > 0 and beta > 0 and alpha + beta < 1):
+        raise InputError(
+            f"need 0 < {ref('alpha')}, {ref('beta')} and {ref('alpha')} + {ref('beta')} < 1, "
+            f"got {alpha} and {beta}"
+        )
 
 
 @dataclass
@@ -253,9 +267,7 @@ class SprtConfig:
     scheduler: str | None = None
 
     def __post_init__(self) -> None:
-        if self.nelo0 >= self.nelo1:
-            raise InputError(f"need --elo0 < --elo1, got {self.nelo0} and {self.nelo1}")
-        sprt.sprt_bounds(self.alpha, self.beta)  # validates
+        check_test(self.nelo0, self.nelo1, self.alpha, self.beta)
         metric_support(self.metric)
         if self.max_pairs is None:
             exp = max(
@@ -263,8 +275,9 @@ class SprtConfig:
                 for x in (self.nelo0, self.nelo1)
             )
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
-        if self.max_pairs <= 0 or self.check_every <= 0:
-            raise InputError("--max-pairs and --check-every must be positive")
+        check_positive(self.max_pairs, "max_pairs")
+        check_positive(self.check_every, "check_every")
+        check_positive(self.target, "target")
         self.scheduler = check_scheduler(self.scheduler)
 
 

@@ -9,17 +9,11 @@ trick, and the ``hokm-sim show`` command that replays that hand.
 
 from __future__ import annotations
 
-import shlex
-
 import numpy as np
 
+from hokm_sim.commands import command_line
 from hokm_sim.errors import StoppedError
 from hokm_sim.house import FIRST_HAKEM_METHODS
-
-
-def quote(spec: str) -> str:
-    """A strategy spec quoted for a POSIX shell when it needs it."""
-    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else shlex.quote(spec)
 
 
 def replay_command(
@@ -31,17 +25,24 @@ def replay_command(
     hand: int,
     target: int,
     first_hakem: int = 0,
+    bot_timeout: float | None = None,
 ) -> str:
     """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``, whose
-    first Hakem was found by house rule ``first_hakem``)."""
-    ab = f"--a {quote(a)} --b {quote(b)}"
-    if copy == 1:
-        ab += " --copy 1"  # the swapped copy of the duplicate pair, with its own streams
-    if match is not None:
-        if first_hakem:
-            ab += f" --first-hakem {FIRST_HAKEM_METHODS[first_hakem]}"
-        return f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
-    return f"hokm-sim show --seed {seed} --hand {hand} {ab}"
+    first Hakem was found by house rule ``first_hakem``, an engine code); copy 1 is
+    the swapped copy of the duplicate pair, with its own streams; ``bot_timeout``, the
+    protocol bots' limit the hand was played with, if not the default."""
+    return command_line(
+        "show",
+        bot_timeout=bot_timeout,
+        seed=seed,
+        match=match,
+        hand=hand,
+        target=target if match is not None else None,
+        a=a,
+        b=b,
+        copy=copy or None,
+        first_hakem=FIRST_HAKEM_METHODS[first_hakem] if match is not None and first_hakem else None,
+    )
 
 
 def shown(value: object, typed: bool = True) -> str:

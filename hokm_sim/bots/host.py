@@ -20,6 +20,7 @@ the stepper turns either into the one-line fault of the run.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -73,9 +74,21 @@ def timeout_limits(seconds: float | None) -> Limits:
     10 ms per request for each message (None: the limits now)."""
     if seconds is None:
         return _limits
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
-        raise InputError(f"bad bot timeout {seconds!r}: expected a number of seconds > 0")
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not 0 < seconds < math.inf
+    ):
+        raise InputError(
+            f"bad bot timeout {seconds!r}: expected a number of seconds > 0", "bot_timeout"
+        )
     return Limits(startup=float(seconds), per_message=float(seconds))
+
+
+def given_timeout() -> float | None:
+    """The seconds of ``--bot-timeout`` (``bot_timeout=``) in force, None for the default
+    limits: what a recorded command must give again to play as this one did."""
+    return None if _limits == Limits() else _limits.per_message
 
 
 @contextmanager

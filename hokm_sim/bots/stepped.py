@@ -44,7 +44,7 @@ from hokm_sim.bots.faults import (
     replay_command,
     shown,
 )
-from hokm_sim.bots.host import ExecHost
+from hokm_sim.bots.host import ExecHost, given_timeout
 from hokm_sim.bots.observation import Observation, Observations
 from hokm_sim.bots.pyrules import is_batched
 from hokm_sim.bots.registry import Strategy
@@ -238,7 +238,7 @@ class SteppedEngine:
         place = f"match {match}, hand {hand}" if matches else f"hand {hand}"
         where = "at trump choice" if fail.trick < 0 else f"trick {fail.trick + 1}"
         replay = replay_command(seed, self.a.name, self.b.name, fail.copy, match, hand, target,
-                                method)  # fmt: skip
+                                method, given_timeout())  # fmt: skip
         raise PythonBotError(
             f"strategy {fail.strategy!r} {fail.what} (seat {fail.seat}) at seed {seed}, "
             f"{place}, {where}; replay it with: {replay}"

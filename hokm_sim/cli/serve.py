@@ -12,12 +12,12 @@ from hokm_sim.cli.options import CONTEXT, POSITIVE, SEED, bot_timeout_option
 
 @click.command(context_settings=CONTEXT)
 @click.argument("bot")
-@click.option("--http", "port", type=click.IntRange(0, 65535), help="Answer POST /decide on "
+@click.option("--http", type=click.IntRange(0, 65535), help="Answer POST /decide on "
               "this port (0: any free one) instead of standard input and output.")  # fmt: skip
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind with --http.")  # fmt: skip
 @bot_timeout_option
-def serve(bot: str, port: int | None, host: str) -> None:
+def serve(bot: str, http: int | None, host: str, bot_timeout: float | None) -> None:
     """Answer the hokm-bot/1 protocol with strategy BOT, so that a game or a host in any
     language can play hokm-sim's bots.
 
@@ -41,13 +41,12 @@ def serve(bot: str, port: int | None, host: str) -> None:
     def ready(url: str) -> None:
         click.echo(f"serving {bot} on {url} (Ctrl-C stops)", err=True)
 
-    serve_bot(bot, http=port, host=host, on_ready=ready)
+    serve_bot(bot, http=http, host=host, on_ready=ready, bot_timeout=bot_timeout)
 
 
 @click.command("check-bot", context_settings=CONTEXT)
 @click.argument("spec")
-@click.option("--bot-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
-              show_default=True, metavar="SECONDS",
+@click.option("--bot-timeout", type=float, default=10.0, show_default=True, metavar="SECONDS",
               help="Limit for hello and for each message (plus 10 ms a request).")  # fmt: skip
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the positions.")
 @click.option("--batch", type=POSITIVE, default=1000, show_default=True,

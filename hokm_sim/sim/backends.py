@@ -45,13 +45,13 @@ from hokm_sim.sim.runner import (
     BotError,
     Runner,
     StrategyFault,
-    check_threads,
+    numba_threads,
 )
 
 LOCAL = "local:"
 """Prefix of ``--scheduler local:N``: start N local Dask worker processes."""
 DASK_MISSING = (
-    "--scheduler needs Dask, which is not installed: "
+    "needs Dask, which is not installed: "
     "pip install 'hokm-sim[dask]' (or pip install 'dask[distributed]')"
 )
 TASK_CHUNKS = 64
@@ -84,7 +84,7 @@ def check_scheduler(value: str | None) -> str | None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise SchedulerError(DASK_MISSING) from None
+        raise SchedulerError(DASK_MISSING, "scheduler") from None
     return value
 
 
@@ -163,11 +163,12 @@ class Local:
         ranges, in index order, on this machine's threads (and the engine ``checked``
         asks for)."""
         runner = Runner(a, b, checked)
-        numba.set_num_threads(check_threads(self.threads))
         size = size or LOCAL_TASK
         for s, n in ranges:
             for o in range(0, n, size):
-                yield s + o, fn(runner, s + o, min(size, n - o))
+                with numba_threads(self.threads):
+                    result = fn(runner, s + o, min(size, n - o))
+                yield s + o, result
 
 
 def portable_spec(s: Strategy) -> str:
@@ -232,10 +233,10 @@ def run_task(
     """One task on a worker with one numba thread, protocol bots held to the client's
     limits: its result, or the strategy's fault."""
     runner = worker_runner(*specs[:5])
-    numba.set_num_threads(1)
     old = set_limits(specs[5])
     try:
-        return fn(runner, start, count)
+        with numba_threads(1):
+            return fn(runner, start, count)
     except _FAULTS as fault:
         return fault  # a result: retrying would only find it again
     finally:

@@ -24,6 +24,7 @@ def first_hakem_code(name: str | None) -> int:
         return 0
     if name not in FIRST_HAKEM_METHODS:
         raise InputError(
-            f"bad first-Hakem rule {name!r}: expected one of {', '.join(FIRST_HAKEM_METHODS)}"
+            f"bad first-Hakem rule {name!r}: expected one of {', '.join(FIRST_HAKEM_METHODS)}",
+            "first_hakem",
         )
     return FIRST_HAKEM_METHODS.index(name)

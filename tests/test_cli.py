@@ -330,6 +330,13 @@ USAGE_ERRORS = [
     (["play", "--first-hakem", "two-aces"], ["--first-hakem", "highest-two"]),
     (["games", "--data", "nowhere"], ["no games yet", "hokm-sim play"]),
     (["games", "--format", "csv"], ["--format", "csv"]),
+    (["run", "exec:/no/such/bot", "random", "--hands", "10"], ["exec command", "does not exist"]),
+    (["run", "exec:", "random", "--hands", "10"], ["empty exec command"]),
+    (["run", "longest", "random", "--hands", "10", "--bot-timeout", "0"], ["--bot-timeout"]),
+    (["serve", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["serve", "longest", "--http", "70000"], ["--http", "70000"]),
+    (["check-bot", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["check-bot", "exec:no-such-program-anywhere"], ["not on PATH"]),
 ]  # fmt: skip
 """(command line, fragments the one ``Error:`` line must contain)."""
 
@@ -362,3 +369,41 @@ def test_show_trace_line_past_the_end(tmp_path):
     result = invoke("show", "--trace", str(out), "--line", "3", ok=False)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "2 lines" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["run", "nope", "random"], "Error: A: unknown strategy 'nope'"),
+        (["trace", "--seed", "1", "--hands", "1", "--a", "nope"], "Error: --a: unknown strategy"),
+        (
+            ["run", "--hands", "10", "--target", "5"],
+            "Error: --target: sets the score a match is played to: give it with --matches",
+        ),
+        (["trace", "--seed", "1"], "Error: give --hands or --matches"),
+        (["analyse", "--seed", "1"], "Error: --hands: give it too"),
+        (
+            ["analyse", "--trace", "t.jsonl", "--hands", "2"],
+            "Error: --hands: picks deals of FOLDER or --seed; a trace is read whole",
+        ),
+        (["analyse", "r"], "Error: FOLDER: r has no saved hands (hands.parquet): run with "),
+        (["run", "--resume", "r"], "Error: --resume: r holds no checkpoint.json"),
+        (
+            ["analyse", "--seed", "1", "--hands", "1", "--html", "full"],
+            "Error: --html: report folder full already exists; choose another or add --force",
+        ),
+        (["show", "--trace", "t.jsonl", "--line", "9"], "Error: --line: t.jsonl has 1 lines"),
+        (["sprt", "--wins", "1,2,3", "--alpha", "0.6", "--beta", "0.6"], "--alpha + --beta < 1"),
+    ],
+)
+def test_library_errors_are_told_in_the_command_flags(tmp_path, monkeypatch, args, line):
+    """The library names Python parameters; each command shows its own flags."""
+    monkeypatch.chdir(tmp_path)
+    invoke("trace", "--seed", "1", "--hands", "1", "-o", "t.jsonl")
+    invoke("run", *LR[1::2], "--hands", "100", "--seed", "1", "--out", "r")
+    (tmp_path / "r" / "checkpoint.json").unlink()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("")
+    res = invoke(*args, ok=False)
+    assert res.exit_code == 2, res.output
+    assert len(res.stderr.splitlines()) == 1 and line in res.stderr, res.stderr

@@ -60,10 +60,10 @@ from pathlib import Path
 from typing import Any
 
 from hokm_sim.analysis import tournament
-from hokm_sim.analysis.comparison import RunConfig, execute
-from hokm_sim.analysis.summary import Summary
+from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import resolve
 from hokm_sim.errors import InputError
+from hokm_sim.sim.run import RunConfig, execute
 
 RUN_KEYS = {"a", "b", "hands", "matches", "target", "duplicate", "seed"}
 TOP_KEYS = {
@@ -279,6 +279,14 @@ class Experiment:
         return int(self.spec.get("seed", 1))
 
     @property
+    def deals(self) -> int:
+        """Deals (or matches) the experiment plays in all: for a progress bar."""
+        if self.runs:
+            return sum(c.total for c in self.runs)
+        k = len(self.spec["strategies"])
+        return int(self.spec.get("hands", 100_000)) * k * (k - 1) // 2
+
+    @property
     def name(self) -> str:
         """The experiment's title."""
         return self.spec.get("name", self.path.stem)
@@ -301,5 +309,6 @@ def run_experiment(
     out = []
     for cfg in exp.runs:
         a, b = resolve(cfg.a, exp.path.parent), resolve(cfg.b, exp.path.parent)
-        out.append(execute(cfg, a, b, progress=progress))
+        played = execute(cfg, a, b, progress=progress)
+        out.append(summarize(played.counts, played.record))
     return out, None

@@ -20,21 +20,12 @@ import numpy as np
 
 from hokm_sim.analysis.ratings import bradley_terry, bradley_terry_intervals, holm
 from hokm_sim.analysis.scores import pair_score
+from hokm_sim.analysis.summary import pair_counts
 from hokm_sim.bots.registry import Strategy
-from hokm_sim.engine import records as r
 from hokm_sim.sim.backends import Work, open_backend
 
 N_BLOCKS = 32
 """Blocks of deal indices per pairing: the units the bootstrap resamples."""
-
-
-def pair_counts(counts: np.ndarray) -> np.ndarray:
-    """``[LL, split, WW]`` of the first strategy from a duplicate run's counts."""
-    pair = counts[r.C_PAIR : r.C_PAIR + r.C_PAIR_SIZE].reshape(6, 6)
-    win = np.array(r.POINT_VALUES) > 0
-    ll = int(pair[~win][:, ~win].sum())
-    ww = int(pair[win][:, win].sum())
-    return np.array([ll, int(pair.sum()) - ll - ww, ww], np.int64)
 
 
 @dataclass

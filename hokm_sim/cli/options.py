@@ -108,6 +108,13 @@ def strategy_options(f):
     return f
 
 
+def given(ctx: click.Context, **values: object) -> dict[str, object]:
+    """``values`` by option name, those the user did not type (left at their click
+    default) as None: for an API call that tells an option given from one left out."""
+    typed = click.core.ParameterSource.COMMANDLINE
+    return {k: v if ctx.get_parameter_source(k) is typed else None for k, v in values.items()}
+
+
 def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
     """At most this machine's cores, refused as a bad value of the option itself."""
     if value is not None:
@@ -176,3 +183,12 @@ def emit_lines(lines: Iterable[str], output: Path | None) -> None:
     with AtomicWriter(output, "--output") as f:
         for line in lines:
             f.write(line + "\n")
+
+
+bot_timeout_option = click.option(
+    "--bot-timeout",
+    type=float,
+    metavar="SECONDS",
+    help="How long an exec: bot may take to answer hello, and each message (plus 10 ms a "
+    "request) [default: 10].",
+)

@@ -231,7 +231,7 @@ def _check(raw: dict[str, Any]) -> tuple[int, list[tuple[int, int]], np.ndarray,
     :class:`CheckpointError` says which key is wrong."""
 
     def bad(what: str) -> CheckpointError:
-        return CheckpointError(f"damaged checkpoint: {what}; start the run again without --resume")
+        return CheckpointError(f"damaged checkpoint: {what}; start the run again (not resumed)")
 
     for key in ("total", "done", "counts", "config"):
         if key not in raw:
@@ -289,6 +289,9 @@ def _check_run(config: dict[str, Any], total: int, bad) -> None:
         raise bad("no 'config.command'")
     if "save_hands" in config and not isinstance(config["save_hands"], bool):
         raise bad("'config.save_hands' is not true or false")
+    analyse = config.get("analyse")
+    if analyse is not None and (not _is_int(analyse) or analyse < 1):
+        raise bad("'config.analyse' is not a positive number of deals")
     run = config.get("run")
     if not isinstance(run, dict):
         raise bad("'config.run' is missing or not an object")

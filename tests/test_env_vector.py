@@ -8,6 +8,7 @@ or at a team's seats against a plain-Python bot).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,7 @@ from hokm_sim.sim.runner import Runner  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 PYRANDOM = str(ROOT / "tests" / "bots" / "pyrandom.py")  # random, in plain Python
 PYFAULTY = str(ROOT / "tests" / "bots" / "pyfaulty.py")  # faults on purpose, by mode
+PROTOBOT = ROOT / "tests" / "bots" / "protobot.py"  # exec: clubs, the lowest card; faults by mode
 
 
 def _trace(seed: int, a: str, b: str, *extra: str) -> list[dict]:
@@ -140,6 +142,32 @@ def test_self_play_and_a_team_against_a_python_bot_play_the_traced_hands():
     records = {(rec["hand"], 0): rec for rec in _trace(12, "random", "longest", "--hands", "16")}
     env = HokmVectorEnv(num_envs=6, opponents=PYRANDOM, seat=(1, 3))
     assert _replay(env, records, 12, lambda d, h: (d, 0)) == 16
+
+
+@pytest.mark.usefixtures("reap_bots")
+def test_a_protocol_bot_plays_the_traced_hands_and_is_sent_bye(tmp_path):
+    """``exec:`` opponents: the hands ``hokm-sim trace`` plays with the same bot, asked in
+    one message a call for every table waiting for it; close() says bye to it; a bad
+    answer is one line, and reset() goes on with a new process."""
+    marker = tmp_path / "messages"
+    bot = f"exec:{sys.executable} {PROTOBOT} ok {marker}"
+    records = {(rec["hand"], 0): rec for rec in _trace(13, PYRANDOM, bot, "--hands", "12")}
+    traced = marker.read_text().splitlines()
+    env = HokmVectorEnv(num_envs=4, seat=(0, 2), opponents=bot)
+    assert _replay(env, records, 13, lambda d, h: (d, 0)) == 12
+    env.close()
+    got = marker.read_text().splitlines()[len(traced) :]
+    assert got[0] == "hello" and got[-1] == "bye" and set(got[1:-1]) == {"decide"}
+    faulty = f"exec:{sys.executable} {PROTOBOT} illegal {tmp_path / 'faulty'}"
+    env = HokmVectorEnv(num_envs=3, seat=(0, 2), opponents=faulty)
+    obs, _ = env.reset(seed=4)
+    says = r"protobot.py illegal .*' .*a card it does not hold.* \(seat 1\) at seed 4, hand \d+"
+    with pytest.raises(StoppedError, match=says + ", trick 3; call reset"):
+        for _ in range(20):
+            obs, *_ = env.step(obs["action_mask"].argmax(axis=1))
+    obs, _ = env.reset(seed=5)
+    env.step(obs["action_mask"].argmax(axis=1))
+    env.close()
 
 
 def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -99,10 +99,13 @@ def python_parts(a: Strategy | None, b: Strategy | None) -> dict[int, _Part]:
     return out
 
 
-def exec_parts(a: Strategy, b: Strategy) -> dict[int, _Part]:
-    """The parts of A and B played by protocol bots, by the stepper's wait code."""
+def exec_parts(a: Strategy | None, b: Strategy | None) -> dict[int, _Part]:
+    """The parts of A and B played by protocol bots, by the stepper's wait code (None: as
+    for :func:`python_parts`)."""
     out = {}
     for side, s in enumerate((a, b)):
+        if s is None:
+            continue
         for row, bot in enumerate((s.trump, s.play)):
             if bot.kind == "exec":
                 out[_WAIT_CODES[2 * side + row]] = _Part(bot, True, s.name, (), row, side)

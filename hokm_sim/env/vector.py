@@ -7,7 +7,9 @@ a team (``(0, 2)`` or ``(1, 3)``: the agent plays both hands of its side
 against ``opponents``) or all four seats (self-play). One :meth:`step`
 takes an action per table, plays every table on to the agent's next
 decision in one numba call (compiled strategies decide inside it; plain-Python
-ones, batched, between calls) and returns every observation as arrays.
+ones, batched, between calls, and protocol bots, ``exec:``, one message a call
+to a process kept for the environment's life) and returns every observation
+as arrays.
 
 Spaces, observations, actions and rewards are those of
 :class:`~hokm_sim.env.gym.HokmGymEnv`, one row per table: the observation is
@@ -33,6 +35,7 @@ or ``DISABLED`` (``reset(options={"reset_mask": done})``). See docs/env.md.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 import gymnasium as gym
@@ -41,8 +44,15 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from hokm_sim.bots import compiled
+from hokm_sim.bots.host import ExecHost, Lease
 from hokm_sim.bots.registry import Strategy
-from hokm_sim.bots.stepped import PythonBotError, decide, one_blas_thread, python_parts
+from hokm_sim.bots.stepped import (
+    PythonBotError,
+    decide,
+    exec_parts,
+    one_blas_thread,
+    python_parts,
+)
 from hokm_sim.cards import card_str, cards_of
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
@@ -131,10 +141,15 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         self.strategies = tuple(by_team)
         """The strategies of team 0 and team 1 (None for a team the agent plays alone)."""
         bots = [part for s in by_team for part in ((s.trump, s.play) if s else (None, None))]
-        py = tuple(bot is None or bot.kind == "python" for bot in bots)
+        py = tuple(bot is None or bot.kind != "numba" for bot in bots)
         self._step = compiled.vector_module(bots, py).vector_step
         self._params = [s.params_array() if s else _NO_PARAMS for s in by_team]
         self._parts = python_parts(*by_team)
+        self._exec = exec_parts(*by_team)
+        self._host = ExecHost({c: p.fn for c, p in self._exec.items()}) if self._exec else None
+        self._lease = Lease(self._host) if self._host is not None else None
+        if self._host is not None:  # bye to the protocol bots when the environment goes
+            weakref.finalize(self, self._host.close)
         self._part_params = {
             code: dict(zip(p.names, self._params[p.side][p.row], strict=False))
             for code, p in self._parts.items()
@@ -224,8 +239,11 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         return self._t.masks.astype(bool)
 
     def close_extras(self, **kwargs) -> None:
-        """Let go of the tables' arrays; the environment cannot be used after."""
+        """End the protocol bots' processes; the environment cannot be used after."""
         self._live = False
+        if self._host is not None:
+            self._lease.release()
+            self._host.close()
 
     def __repr__(self) -> str:
         seats = self.seats[0] if len(self.seats) == 1 else self.seats
@@ -280,7 +298,7 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         return t
 
     def _run(self, t: vk.Tables) -> None:
-        """One kernel call, and more while plain-Python bots have decisions due; ``t``
+        """One kernel call, and more while bots outside numba have decisions due; ``t``
         becomes the tables' arrays once no action was refused."""
         slots = self._slots
         seed = np.uint64(self._seed)
@@ -308,6 +326,14 @@ class HokmVectorEnv(gym.vector.VectorEnv):
                         if failed:
                             self._live = False
                             raise self._python_fault(part, *failed[0])
+            if self._lease is not None:
+                failed = self._lease.decide(slots, np.where(bots, slots.wait, st.W_NONE))
+                if failed:
+                    i, code, what = failed[0]
+                    self._live = False
+                    self._host.close()  # a reset starts new processes
+                    self._lease = Lease(self._host)
+                    raise self._python_fault(self._exec[code], i, what)
 
     def _illegal(self, i: int, action: int) -> None:
         view = self._slots.bot_view[i]

@@ -5,8 +5,12 @@ uniformly random legal action per table (drawn in numba, outside the timed
 call), and prints the agent's decisions per CPU second inside ``step()``
 (observations, masks and infos included; a step that only starts a table's
 next episode, as the default ``NEXT_STEP`` autoreset does, is not counted),
-the hands finished per second, and each figure over the one-table ``gym``
-one when that was measured in the same run.
+the hands finished per second, each figure over the one-table ``gym`` one
+when that was measured in the same run, and the CPU seconds of the set-up
+(creating the environment, the first reset and 20 untimed steps): the
+compiled code loaded from the disk cache, or compiled (run with
+``HOKM_SIM_CACHE`` set to an empty folder for the figures of cold caches,
+where the first configuration also compiles what all of them share).
 CPU time of this process (``time.process_time``), so other work on the
 machine counts less; pin it to one core for the one-core figure:
 
@@ -60,14 +64,21 @@ def random_legal(mask, u):
     return out
 
 
-def vector(tables: int, seconds: float, **kw) -> tuple[float, float]:
-    """Agent decisions and hands per CPU second inside ``step()``."""
-    env = HokmVectorEnv(num_envs=tables, **kw)
+WARM = 20
+"""Untimed steps after the first reset."""
+
+
+def vector(tables: int, seconds: float, **kw) -> tuple[float, float, float]:
+    """Agent decisions and hands per CPU second inside ``step()``, and the CPU seconds of
+    the set-up (see :func:`main`)."""
+    random_legal(np.ones((1, 56), np.int8), np.zeros(1))  # compiled apart from the kernel
     rng = np.random.default_rng(1)
+    t = time.process_time()
+    env = HokmVectorEnv(num_envs=tables, **kw)
     obs, _ = env.reset(seed=1)
-    random_legal(obs["action_mask"], rng.random(tables))
-    for _ in range(20):  # past the first deals, whose starts are all at once
+    for _ in range(WARM):  # past the first deals, whose starts are all at once
         obs, *_ = env.step(random_legal(obs["action_mask"], rng.random(tables)))
+    ready = time.process_time() - t
     cpu = 0.0
     steps = hands = 0
     over = np.zeros(tables, bool)
@@ -81,14 +92,20 @@ def vector(tables: int, seconds: float, **kw) -> tuple[float, float]:
         if "hand" in info:
             hands += int(info["_hand"].sum())
     env.close()
-    return steps / cpu, hands / cpu
+    return steps / cpu, hands / cpu, ready
 
 
-def single(seconds: float) -> tuple[float, float]:
+def single(seconds: float) -> tuple[float, float, float]:
     """The same for ``HokmGymEnv`` (one table, ``expert`` partner, ``longest`` opponents)."""
-    env = HokmGymEnv(partner="expert", opponents="longest", seat=0)
     rng = np.random.default_rng(1)
+    t = time.process_time()
+    env = HokmGymEnv(partner="expert", opponents="longest", seat=0)
     obs, _ = env.reset(seed=1)
+    for _ in range(WARM):  # the seats' bots are compiled, or loaded, at their first decision
+        obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if done:
+            obs, _ = env.reset()
+    ready = time.process_time() - t
     cpu = 0.0
     steps = hands = 0
     while cpu < seconds:
@@ -100,7 +117,7 @@ def single(seconds: float) -> tuple[float, float]:
             hands += 1
         cpu += time.process_time() - t
         steps += 1
-    return steps / cpu, hands / cpu
+    return steps / cpu, hands / cpu, ready
 
 
 def main() -> None:
@@ -113,17 +130,20 @@ def main() -> None:
     unknown = sorted(set(names) - set(CONFIGS) - {"gym"})
     if unknown:
         ap.error(f"unknown configuration {unknown[0]!r}: expected {', '.join(['gym', *CONFIGS])}")
-    print(f"{'configuration':<14} {'tables':>7} {'agent steps/s':>14} {'hands/s':>10} {'x gym':>7}")
+    print(f"{'configuration':<14} {'tables':>7} {'agent steps/s':>14} {'hands/s':>10} {'x gym':>7}"
+          f" {'ready s':>8}")  # fmt: skip
     gym = None
     for name in names:
         if name == "gym":
-            steps, hands = gym = single(args.seconds)
-            print(f"{name:<14} {1:>7} {steps:>14,.0f} {hands:>10,.0f}", flush=True)
+            steps, hands, ready = gym = single(args.seconds)
+            print(f"{name:<14} {1:>7} {steps:>14,.0f} {hands:>10,.0f} {'':>7} {ready:>8.1f}",
+                  flush=True)  # fmt: skip
             continue
         for tables in (int(x) for x in args.tables.split(",")):
-            steps, hands = vector(tables, args.seconds, **CONFIGS[name])
-            ratio = f"{steps / gym[0]:>7.1f}" if gym else ""
-            print(f"{name:<14} {tables:>7} {steps:>14,.0f} {hands:>10,.0f} {ratio}", flush=True)
+            steps, hands, ready = vector(tables, args.seconds, **CONFIGS[name])
+            ratio = f"{steps / gym[0]:>7.1f}" if gym else f"{'':>7}"
+            print(f"{name:<14} {tables:>7} {steps:>14,.0f} {hands:>10,.0f} {ratio} {ready:>8.1f}",
+                  flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -50,13 +50,17 @@ from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, default_folder, read_record
 from hokm_sim.report.markdown import markdown as run_markdown
+from hokm_sim.sim.backends import check_scheduler
 from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
 from hokm_sim.sim.checks import (
+    DEFAULT_TARGET,
+    MAX_SEED,
     check_first_hakem,
     check_match_only,
     check_positive,
     check_seed,
     check_size,
+    check_target,
     fresh_seed,
 )
 from hokm_sim.sim.run import Played, RunConfig, checkpoint_record, execute, resume_config
@@ -378,16 +382,30 @@ def tournament(
     by Bradley-Terry ratings with bootstrap intervals."""
     from hokm_sim.analysis import tournament as tour
 
+    if isinstance(strategies, str | Strategy):
+        raise InputError(
+            f"expected a list of strategies, got the one {strategies!r}: "
+            "a tournament needs at least two",
+            "strategies",
+        )
     if len(strategies) < 2:
         raise InputError("a tournament needs at least two strategies", "strategies")
-    strats = []
+    strats: list[Strategy] = []
     for i, s in enumerate(strategies):
         try:
             strats.append(strategy(s))
         except InputError as exc:
             raise type(exc)(f"strategy {i + 1}: {exc.message}", "strategies") from None
+        first = [t.name for t in strats].index(strats[-1].name)
+        if first < i:
+            raise InputError(
+                f"strategy {i + 1} ({strats[-1].name}) is strategy {first + 1} again: "
+                "each entry plays once",
+                "strategies",
+            )
     check_positive(hands, "hands")
     seed = check_seed(seed)
+    check_scheduler(scheduler)
     folder = _folder(out, force, "tournament", str(len(strats)), seed)
     k = len(strats)
     counter = _counter(progress, hands * k * (k - 1) // 2, "deals", 2)
@@ -417,7 +435,7 @@ def regress(
     max_pairs: int | None = None,
     check_every: int = 100,
     seed: int | None = None,
-    target: int = 7,
+    target: int | None = None,
     threads: int | None = None,
     scheduler: str | None = None,
     out: str | Path | bool | None = None,
@@ -440,6 +458,7 @@ def regress(
 
     if candidate is None:
         raise InputError("give the strategy to check", "candidate")
+    target = _match_target(metric, target)
     seed = check_seed(seed)
     cfg = SprtConfig(
         nelo0=elo0,
@@ -510,6 +529,18 @@ def regress(
     return result
 
 
+def _match_target(metric: str, target: int | None) -> int:
+    """The match target of a sequential test: only for ``metric="matches"`` (7 by default)."""
+    if target is None:
+        return DEFAULT_TARGET
+    if metric != "matches":
+        raise InputError(
+            f"sets the score a match is played to: give it with {ref('metric')} matches",
+            "target",
+        )
+    return check_target(target)
+
+
 def calibrate(
     name: str | Strategy,
     *,
@@ -522,7 +553,7 @@ def calibrate(
     max_pairs: int | None = None,
     check_every: int = 100,
     seed: int | None = None,
-    target: int = 7,
+    target: int | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> CalibrationResult:
@@ -532,7 +563,14 @@ def calibrate(
     from hokm_sim.analysis.regress import SprtConfig, sequential
 
     check_positive(runs, "runs")
+    target = _match_target(metric, target)
     first = check_seed(seed)
+    if first + runs - 1 > MAX_SEED:
+        raise InputError(
+            f"runs {ref('seed')} .. {ref('seed')} + {ref('runs')} - 1 would pass the largest "
+            f"seed, 2**64-1: give a seed of at most {MAX_SEED - runs + 1}",
+            "seed",
+        )
     cfg = SprtConfig(
         nelo0=elo0,
         nelo1=elo1,
@@ -609,7 +647,7 @@ def sprt(
     metric, given, want = ("wins", wins, 3) if wins is not None else ("points", points, 13)
     try:
         c = np.asarray(given, dtype=np.int64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 1e23 pairs is no count of pairs
         c = np.zeros(0, np.int64)
     if c.shape != (want,) or (c < 0).any():
         raise InputError(f"expected {want} non-negative counts, got {list(given)}", metric)
@@ -675,6 +713,8 @@ def trump_study(
     check_positive(hands, "hands")
     check_positive(eval_hands, "eval_hands")
     seed = check_seed(seed)
+    check_threads(threads)
+    check_scheduler(scheduler)
     folder = _folder(out, force, "trump-study", play.name, seed)
     counter = _counter(progress, hands * (4 + len(heur)), "hands")
     data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
@@ -1064,7 +1104,7 @@ def show(
             raise InputError(f"expected 0 or 1, got {copy!r}", "copy")
         if match is None:
             check_match_only(target, first_hakem, "match")
-        tgt = 7 if target is None else check_positive(target, "target")
+        tgt = 7 if target is None else check_target(target)
         rule = first_hakem_code(check_first_hakem(first_hakem))
         sa = strategy("longest" if a is None else a, "a")
         sb = strategy("longest" if b is None else b, "b")

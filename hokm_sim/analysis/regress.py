@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import numbers
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from hokm_sim.bots import compiled
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
 from hokm_sim.errors import InputError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
-from hokm_sim.sim.checks import check_positive
+from hokm_sim.sim.checks import check_positive, check_target
 from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
@@ -152,6 +153,9 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
 def check_test(elo0: float, elo1: float, alpha: float, beta: float) -> None:
     """The hypotheses and error rates of a sequential test: ``elo0 < elo1``,
     ``0 < alpha, beta`` and ``alpha + beta < 1``."""
+    for name, x in (("elo0", elo0), ("elo1", elo1), ("alpha", alpha), ("beta", beta)):
+        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
+            raise InputError(f"expected a finite number, got {x!r}", name)
     if not elo0 < elo1:
         raise InputError(f"need {ref('elo0')} < {ref('elo1')}, got {elo0} and {elo1}")
     if not (alpha > 0 and beta > 0 and alpha + beta < 1):
@@ -189,7 +193,7 @@ class SprtConfig:
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
         check_positive(self.max_pairs, "max_pairs")
         check_positive(self.check_every, "check_every")
-        check_positive(self.target, "target")
+        check_target(self.target)
         self.scheduler = check_scheduler(self.scheduler)
 
 

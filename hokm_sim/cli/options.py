@@ -9,12 +9,10 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.house import FIRST_HAKEM_METHODS
+from hokm_sim.house import FIRST_HAKEM_METHODS, MAX_TARGET
+from hokm_sim.sim.checks import MAX_SEED, MAX_SIZE
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-MAX_SEED = 2**64 - 1
-MAX_SIZE = 2**62
-"""The largest count any size option takes (far beyond what any run could play)."""
 
 _SIZE_RE = re.compile(r"^(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?(?P<suf>[kKmMgG]?)$")
 _SUFFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
@@ -144,7 +142,9 @@ first_hakem_option = click.option(
     help="House rule that finds a match's first Hakem (docs/rules.md) [default: first-ace].",
 )
 target_option = click.option(
-    "--target", type=POSITIVE, help="Match target score (with --matches) [default: 7]."
+    "--target",
+    type=POSITIVE,
+    help=f"Match target score, 1..{MAX_TARGET} (with --matches) [default: 7].",
 )
 
 

@@ -22,7 +22,7 @@ from hokm_sim.errors import StoppedError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
-from hokm_sim.sim.checks import check_positive, check_seed, check_size
+from hokm_sim.sim.checks import check_positive, check_seed, check_size, check_target
 from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.version import __version__
@@ -58,7 +58,7 @@ class RunConfig:
         mode, size, _, _ = check_size(self.hands, self.matches)
         if mode == "hands":
             self.hands = size
-        self.target = check_positive(self.target, "target")
+        self.target = check_target(self.target)
         self.seed = check_seed(self.seed)
         self.threads = check_threads(self.threads)
         self.scheduler = check_scheduler(self.scheduler)

@@ -1,0 +1,188 @@
+"""What a user types into the API and the commands, past the first obvious values:
+addresses, test bounds, seeds near 2**64, huge counts and targets, lists given as one
+string, entries given twice, options of another mode. Each bad one is one
+:class:`InputError` naming the Python parameter (the API) or one line and exit 2 naming
+the flag (the CLI), found before any engine compiles and before a report folder is
+made."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import hokm_sim
+from hokm_sim.cli import main
+from hokm_sim.errors import InputError
+from hokm_sim.house import MAX_TARGET
+
+
+def _fails(args: list, *needles: str) -> str:
+    res = CliRunner().invoke(main, [str(a) for a in args])
+    assert res.exit_code == 2, (res.exit_code, res.output)
+    err = res.stderr.strip()
+    assert err.startswith("Error:") and "\n" not in err and "Traceback" not in err, err
+    for n in needles:
+        assert n in err, err
+    return err
+
+
+@pytest.fixture(autouse=True)
+def _nothing_compiles(monkeypatch):
+    """Every check here comes before an engine is built."""
+    from hokm_sim.sim import runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("an engine was built before the input was checked")
+
+    monkeypatch.setattr(runner.Runner, "__init__", refuse)
+
+
+BAD_SCHEDULERS = [
+    ("garbage", "missing port"),
+    ("tcp://localhost", "missing port"),
+    ("http://127.0.0.1:8786", "unknown address scheme 'http'"),
+    ("tcp://[::1", "invalid address"),
+    ("tcp://127.0.0.1:0", "port 0"),
+]
+
+
+@pytest.mark.parametrize(("address", "why"), BAD_SCHEDULERS)
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["run", "longest", "random", "--hands", "10"],
+        ["tournament", "longest", "random", "--hands", "10"],
+        ["regress", "longest", "--baseline", "random"],
+        ["trump-study", "--hands", "10"],
+    ],
+    ids=["run", "tournament", "regress", "trump-study"],
+)
+def test_a_bad_scheduler_address_is_one_line_and_no_folder(cmd, address, why, tmp_path):
+    out = tmp_path / "r"
+    _fails([*cmd, "--scheduler", address, "--out", out], "bad scheduler", why)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("flags", "needle"),
+    [
+        (["--elo1", "inf"], "--elo1: expected a finite number, got inf"),
+        (["--elo0", "nan"], "--elo0: expected a finite number, got nan"),
+        (["--elo0", "-inf"], "--elo0: expected a finite number"),
+        (["--alpha", "nan"], "--alpha: expected a finite number"),
+        (["--alpha", "-0.1"], "0 < --alpha"),
+        (["--alpha", "1"], "0 < --alpha"),
+        (["--beta", "0.96"], "--alpha + --beta < 1"),
+    ],
+)
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["regress", "longest", "--baseline", "random"],
+        ["regress", "--calibrate", "random"],
+        ["sprt", "--wins", "1,2,3"],
+    ],
+    ids=["regress", "calibrate", "sprt"],
+)
+def test_the_bounds_of_a_test_are_checked_the_same_everywhere(cmd, flags, needle):
+    _fails([*cmd, *flags], needle)
+
+
+def test_calibration_seeds_stay_within_64_bits():
+    err = _fails(["regress", "--calibrate", "random", "--runs", "3", "--seed", 2**64 - 2],
+                 "--seed", "2**64-1", "at most 18446744073709551613")  # fmt: skip
+    assert "--runs" in err
+
+
+def test_sprt_counts_past_64_bits_are_refused():
+    _fails(["sprt", "--wins", "99999999999999999999999,1,1"], "--wins", "non-negative counts")
+
+
+@pytest.mark.parametrize("target", [MAX_TARGET + 1, 2**63, 10**20])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["run", "longest", "random", "--matches", "2"],
+        ["trace", "--seed", "1", "--matches", "1"],
+        ["show", "--seed", "1", "--match", "0", "--hand", "0"],
+        ["regress", "longest", "--baseline", "random", "--metric", "matches"],
+    ],
+    ids=["run", "trace", "show", "regress"],
+)
+def test_match_targets_past_the_limit_are_refused(cmd, target):
+    _fails([*cmd, "--target", target], "--target", f"at most {MAX_TARGET}")
+
+
+def test_regress_takes_a_target_only_for_matches():
+    _fails(["regress", "longest", "--baseline", "random", "--target", "9"],
+           "--target", "--metric matches")  # fmt: skip
+    _fails(["regress", "--calibrate", "random", "--target", "9"], "--target", "--metric matches")
+
+
+@pytest.mark.parametrize(
+    ("flags", "needle"),
+    [
+        (["longest", "--runs", "3"], "--runs"),
+        (["--calibrate", "random", "--baseline", "longest"], "drop --baseline"),
+        (["--calibrate", "random", "--scheduler", "local:1"], "drop --scheduler"),
+        (["--calibrate", "random", "--out", "x"], "drop --out"),
+    ],
+)
+def test_calibration_options_go_with_calibrate_only(flags, needle):
+    _fails(["regress", *flags], needle)
+
+
+def test_a_tournament_entry_given_twice_is_refused(tmp_path):
+    out = tmp_path / "t"
+    _fails(["tournament", "longest", "random", "longest", "--hands", "10", "--out", out],
+           "strategy 3 (longest) is strategy 1 again")  # fmt: skip
+    assert not out.exists()
+    with pytest.raises(InputError, match="^strategies: strategy 2 .* again") as e:
+        hokm_sim.tournament(["random", "random"], hands=10)
+    assert e.value.param == "strategies"
+
+
+def test_a_tournament_of_one_string_is_refused_as_such():
+    with pytest.raises(InputError, match="^strategies: expected a list of strategies, got "):
+        hokm_sim.tournament("longest", hands=10)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "param", "needle"),
+    [
+        ({"seed": 1.5}, "seed", "whole number"),
+        ({"seed": "abc"}, "seed", "whole number"),
+        ({"seed": True}, "seed", "whole number"),
+        ({"seed": 2**64}, "seed", "2**64-1"),
+        ({"hands": 1.5}, "hands", "positive whole number"),
+        ({"hands": True}, "hands", "positive whole number"),
+        ({"hands": "10k"}, "hands", "the command line reads '10k'; Python takes 10_000"),
+        ({"hands": 2**63 - 1}, "hands", "too large"),
+        ({"matches": 2, "target": 2**63}, "target", f"at most {MAX_TARGET}"),
+        ({"out": ""}, "out", "not an empty one"),
+    ],
+)
+def test_run_refuses_what_is_not_a_count_seed_or_folder(kwargs, param, needle):
+    kwargs = {"hands": 10} | kwargs if "matches" not in kwargs else kwargs
+    with pytest.raises(InputError) as e:
+        hokm_sim.run("longest", "random", **kwargs)
+    assert e.value.param == param and needle in e.value.message, str(e.value)
+
+
+RUN = '[[runs]]\na = "longest"\nb = "random"\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        (f"{RUN}hands = 100\ntarget = 5\n", "run 1: target: sets the score a match is played to"),
+        (f"target = 5\n{RUN}", "run 1: target: sets the score a match is played to"),
+        (f"{RUN}hands = {2**63 - 1}\n", "too large: at most"),
+        (f"{RUN}matches = 2\ntarget = {MAX_TARGET + 1}\n", f"at most {MAX_TARGET}"),
+    ],
+)
+def test_experiment_files_are_checked_as_the_command_line_is(tmp_path, text, needle):
+    spec = tmp_path / "e.toml"
+    spec.write_text(text)
+    _fails(["experiment", spec, "--out", tmp_path / "r"], needle)
+    assert not (tmp_path / "r").exists()

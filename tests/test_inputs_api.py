@@ -186,3 +186,34 @@ def test_experiment_files_are_checked_as_the_command_line_is(tmp_path, text, nee
     spec.write_text(text)
     _fails(["experiment", spec, "--out", tmp_path / "r"], needle)
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.usefixtures("runner")
+def test_a_dash_output_is_standard_output(tmp_path, monkeypatch):
+    """``-o -`` prints, as most tools do, instead of writing a file named ``-``."""
+    monkeypatch.undo()  # these play (the session's longest/random pair)
+    monkeypatch.chdir(tmp_path)
+    args = ["--seed", "3", "--hands", "1", "--a", "longest", "--b", "random"]
+    shown = CliRunner().invoke(main, ["trace", *args])
+    res = CliRunner().invoke(main, ["trace", *args, "-o", "-"])
+    assert res.exit_code == 0 and res.stdout == shown.stdout != ""
+    (tmp_path / "t.jsonl").write_text(shown.stdout)
+    res = CliRunner().invoke(
+        main, ["analyse", "--trace", "t.jsonl", "--format", "jsonl", "-o", "-"]
+    )
+    assert res.exit_code == 0 and res.stdout.startswith("{")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.jsonl"]
+
+
+def test_a_verdict_names_the_score_it_gives():
+    """Matches not in duplicate score the match-win rate: not a "hand score"."""
+    from hokm_sim.report.markdown import verdict
+
+    est = {"value": 0.325, "low": 0.178, "high": 0.472}
+    data = {"a": {"name": "x"}, "b": {"name": "y"}, "pair_score": est, "elo": est,
+            "nelo": {}, "pairs": 0, "config": {"mode": "matches"}}  # fmt: skip
+    assert "match score 0.3250" in verdict(data)
+    data["config"]["mode"] = "hands"
+    assert "hand score 0.3250" in verdict(data)
+    data["pair_score"] = {"value": 1.0, "low": None}
+    assert "no interval" not in verdict(data) and "too few" in verdict(data)

@@ -6,7 +6,15 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_options, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SEED,
+    SIZE,
+    emit_lines,
+    output_option,
+    strategy_options,
+    threads_option,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -35,12 +43,7 @@ from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_optio
     help="text: every hand graded, then accuracy per strategy; jsonl: one JSON line per "
     "hand; summary: accuracy per strategy only.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)
+@output_option
 @click.option(
     "--html",
     type=click.Path(file_okay=False, path_type=Path),

@@ -172,6 +172,20 @@ def out_options(f):
     return f
 
 
+def _dash_is_stdout(ctx: click.Context, param: click.Parameter, value: Path | None):
+    """``-o -`` is standard output, as for most tools (never a file named ``-``)."""
+    return None if value is not None and str(value) == "-" else value
+
+
+output_option = click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    callback=_dash_is_stdout,
+    help="Write to FILE (atomically) instead of standard output (- for it).",
+)
+
+
 def emit_lines(lines: Iterable[str], output: Path | None) -> None:
     """Lines to standard output, or to ``output`` (``-o``), written atomically."""
     if output is None:

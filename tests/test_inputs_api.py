@@ -217,3 +217,29 @@ def test_a_verdict_names_the_score_it_gives():
     assert "hand score 0.3250" in verdict(data)
     data["pair_score"] = {"value": 1.0, "low": None}
     assert "no interval" not in verdict(data) and "too few" in verdict(data)
+
+
+@pytest.mark.usefixtures("runner")
+def test_an_interrupted_save_hands_run_does_not_offer_a_resume_that_is_refused(
+    tmp_path, monkeypatch
+):
+    """Ctrl-C (a stop after the first batch) of a --save-hands run says the truth."""
+    import contextlib
+    import types
+
+    from hokm_sim.sim import run as sim_run
+
+    monkeypatch.undo()  # this one plays (the session's longest/random pair)
+
+    @contextlib.contextmanager
+    def stopped():
+        yield types.SimpleNamespace(stop=True)
+
+    monkeypatch.setattr(sim_run, "graceful_interrupt", stopped)
+    out = tmp_path / "r"
+    args = ["run", "longest", "random", "--hands", "100000", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--save-hands", "--out", str(out)])
+    assert res.exit_code == 130, res.output
+    assert "--resume" not in res.stderr and "cannot be resumed: run it again" in res.stderr
+    resumed = CliRunner().invoke(main, ["run", "--resume", str(out)])
+    assert resumed.exit_code == 2 and "cannot be resumed" in resumed.stderr

@@ -136,11 +136,10 @@ def run(
             click.echo(f"analysis: {summary.folder / 'analysis' / 'index.html'}")
         click.echo(f"report: {summary.folder}")
     if summary.partial:
-        click.echo(
-            f"interrupted: the report covers only the finished batches; "
-            f"continue with hokm-sim run --resume {summary.folder}",
-            err=True,
-        )
+        then = f"continue with hokm-sim run --resume {summary.folder}"
+        if save_hands:  # its rows cannot be resumed (api.resume refuses them)
+            then = "a --save-hands run cannot be resumed: run it again to finish it"
+        click.echo(f"interrupted: the report covers only the finished batches; {then}", err=True)
         sys.exit(130)
 
 

@@ -302,7 +302,11 @@ def resume(
             "folder",
         )
     cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task)
-    sa, sb = strategy(cfg.a, "a"), strategy(cfg.b, "b")
+    base = Path(rec["cwd"]) if "cwd" in rec else None  # where the run began
+    try:
+        sa, sb = resolve(cfg.a, base), resolve(cfg.b, base)
+    except InputError as exc:
+        raise type(exc)(f"the run's strategy: {exc.message}", "folder") from None
     engine = Runner(sa, sb).engine_key
     if engine != rec["engine"]:
         raise InputError(

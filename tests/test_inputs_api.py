@@ -243,3 +243,35 @@ def test_an_interrupted_save_hands_run_does_not_offer_a_resume_that_is_refused(
     assert "--resume" not in res.stderr and "cannot be resumed: run it again" in res.stderr
     resumed = CliRunner().invoke(main, ["run", "--resume", str(out)])
     assert resumed.exit_code == 2 and "cannot be resumed" in resumed.stderr
+
+
+@pytest.mark.usefixtures("runner")
+def test_a_resume_from_another_folder_finds_the_bot_files(tmp_path, monkeypatch):
+    """Bot paths of a resumed run are taken from where the run began (its checkpoint)."""
+    import contextlib
+    import shutil
+    import types
+    from pathlib import Path
+
+    from hokm_sim.sim import run as sim_run
+
+    monkeypatch.undo()  # this one plays (the session's pyrandom/random pair)
+    started, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    (started / "bots").mkdir(parents=True)
+    elsewhere.mkdir()
+    shutil.copy(Path(__file__).parent / "bots" / "pyrandom.py", started / "bots")
+
+    @contextlib.contextmanager
+    def stopped():
+        yield types.SimpleNamespace(stop=True)
+
+    monkeypatch.chdir(started)
+    with monkeypatch.context() as m:
+        m.setattr(sim_run, "graceful_interrupt", stopped)
+        args = ["run", "bots/pyrandom.py", "random", "--hands", "3000", "--task-size", "1000"]
+        res = CliRunner().invoke(main, [*args, "--seed", "1", "--threads", "1", "--out", "r"])
+    assert res.exit_code == 130, res.output
+    monkeypatch.chdir(elsewhere)
+    res = CliRunner().invoke(main, ["run", "--resume", str(started / "r")])
+    assert res.exit_code == 0, res.output
+    assert "pyrandom" in res.stdout

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -124,8 +125,11 @@ RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk
 
 def checkpoint_record(cfg: RunConfig, engine: str, **extra: Any) -> dict[str, Any]:
     """What a checkpoint keeps of a run to resume it: the configuration that decides
-    its counts, and the engine module name (a hash of engine and bot files)."""
-    return {"run": {f: getattr(cfg, f) for f in RESUMABLE}, "engine": engine, **extra}
+    its counts, the engine module name (a hash of engine and bot files) and the
+    folder relative bot paths were given from (``cwd``), so that a resume from
+    anywhere finds the same files."""
+    run = {f: getattr(cfg, f) for f in RESUMABLE}
+    return {"run": run, "engine": engine, "cwd": str(Path.cwd()), **extra}
 
 
 def resume_config(record: dict[str, Any], **how: Any) -> RunConfig:

@@ -19,7 +19,8 @@ Long work reports its progress to ``progress`` as :class:`Tick` records.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,6 +160,23 @@ def _folder(out: str | Path | bool | None, force: bool, what: str, against: str,
     if out is None or out is False:
         return None
     return ReportFolder.create(default_folder(what, against, seed) if out is True else out, force)
+
+
+@contextmanager
+def _partial_kept(folder: ReportFolder | None, report: Callable[[Any], Any]) -> Iterator[None]:
+    """A :class:`StoppedError` (a bot fault, a failed cluster) leaves the report of what
+    finished before it (its ``partial``, written by ``report``) in ``folder``, and says
+    where; a folder with nothing in it is not left behind."""
+    try:
+        yield
+    except StoppedError as exc:
+        if folder is not None:
+            if exc.partial is not None:
+                report(exc.partial)
+                exc.folder = folder.path
+            else:
+                folder.discard()
+        raise
 
 
 def _with_command(data: dict[str, Any], command: str) -> dict[str, Any]:
@@ -413,15 +431,19 @@ def tournament(
     folder = _folder(out, force, "tournament", str(len(strats)), seed)
     k = len(strats)
     counter = _counter(progress, hands * k * (k - 1) // 2, "deals", 2)
-    t = tour.play(strats, seed, hands, check_threads(threads), counter, scheduler)
     command = command_line(
         "tournament", strategies=[s.name for s in strats], hands=hands, seed=seed
     )
-    result = TournamentResult(_with_command(t.summary(), command))
-    if folder is not None:
-        folder.save(result.to_dict(), pages.tournament(result.data, command), command)
-        result.folder = folder.path
-    return result
+
+    def report(t: tour.Tournament) -> TournamentResult:
+        result = TournamentResult(_with_command(t.summary(), command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.tournament(result.data, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(tour.play(strats, seed, hands, check_threads(threads), counter, scheduler))
 
 
 # --- regression checks ---------------------------------------------------------------

@@ -275,3 +275,58 @@ def test_a_resume_from_another_folder_finds_the_bot_files(tmp_path, monkeypatch)
     res = CliRunner().invoke(main, ["run", "--resume", str(started / "r")])
     assert res.exit_code == 0, res.output
     assert "pyrandom" in res.stdout
+
+
+def _stopping(module, monkeypatch, *, fault: bool):
+    """``module``'s backend plays one batch, then stops: Ctrl-C, or a bot fault."""
+    import contextlib
+    import types
+
+    from hokm_sim.errors import StoppedError
+
+    real = module.open_backend
+
+    @contextlib.contextmanager
+    def one_batch(*args, **kwargs):
+        with real(*args, **kwargs) as backend:
+
+            def batches(*a, **k):
+                for batch in backend.batches(*a, **k):
+                    yield batch
+                    if fault:
+                        raise StoppedError("the bot raised, at seed 1, hand 9")
+                    flag.stop = True
+
+            yield types.SimpleNamespace(batches=batches)
+
+    flag = types.SimpleNamespace(stop=False)
+
+    @contextlib.contextmanager
+    def graceful():
+        yield flag
+
+    monkeypatch.setattr(module, "open_backend", one_batch)
+    monkeypatch.setattr(module, "graceful_interrupt", graceful)
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize("fault", [False, True], ids=["ctrl-c", "bot-fault"])
+def test_a_stopped_tournament_keeps_a_partial_report(tmp_path, monkeypatch, fault):
+    import json
+
+    from hokm_sim.analysis import tournament
+
+    monkeypatch.undo()  # this one plays (the session's longest/random pair)
+    _stopping(tournament, monkeypatch, fault=fault)
+    out = tmp_path / "t"
+    args = ["tournament", "longest", "random", "--hands", "50000", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and 0 < summary["done"] < 50_000
+    if fault:
+        assert res.exit_code == 4, res.output
+        assert f"(partial report: {out})" in res.stderr
+    else:
+        assert res.exit_code == 130, res.output
+        assert "partial: stopped after" in res.stdout
+        assert "cannot be resumed: run it again" in res.stderr

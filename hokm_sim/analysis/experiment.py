@@ -127,21 +127,21 @@ class _Checker:
             raise self.fail(
                 key, v, f"bad size; expected a whole number of {unit} as {INTEGER}", run
             )
-        self.checked(check_positive, d, key, run)
+        self.checked(check_positive, d, key, run, "bad size")
 
     def target(self, d: dict, run: int | None = None) -> None:
         if "target" in d and not _is_int(d["target"]):
             raise self.fail("target", d["target"], f"bad target; expected {INTEGER}", run)
-        self.checked(check_target, d, "target", run)
+        self.checked(check_target, d, "target", run, "bad target")
 
-    def checked(self, check: Any, d: dict, key: str, run: int | None = None) -> None:
+    def checked(self, check: Any, d: dict, key: str, run: int | None, what: str) -> None:
         """``check(d[key], key)``, the check the API and the command line make (one
         place for the ranges), its error told as this file's."""
         if key in d:
             try:
                 check(d[key], key)
             except InputError as exc:
-                raise self.fail(key, d[key], exc.message, run) from None
+                raise self.fail(key, d[key], f"{what}; {exc.message}", run) from None
 
     def match_rules(self, merged: dict, run: int) -> None:
         """A run's sizes and target as the API takes them: a target only with matches."""

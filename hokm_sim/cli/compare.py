@@ -10,6 +10,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
@@ -65,6 +66,7 @@ def tournament(
         click.echo(json.dumps(result.to_dict(), indent=1))
     else:
         click.echo(format_summary(result.data) + f"\nreport: {result.folder}")
+    interrupted(result.data, "a tournament cannot be resumed: run it again to finish it")
 
 
 @click.command(context_settings=CONTEXT)

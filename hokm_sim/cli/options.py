@@ -197,3 +197,11 @@ def emit_lines(lines: Iterable[str], output: Path | None) -> None:
     with AtomicWriter(output, "--output") as f:
         for line in lines:
             f.write(line + "\n")
+
+
+def interrupted(data: dict, then: str) -> None:
+    """After the report of work stopped by Ctrl-C (``data["partial"]``): one line on
+    standard error saying so and ``then`` (how to continue), and exit 130."""
+    if data.get("partial"):
+        click.echo(f"interrupted: the report covers only the finished batches; {then}", err=True)
+        raise SystemExit(130)

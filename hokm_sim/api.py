@@ -515,25 +515,6 @@ def regress(
         if progress is not None:
             progress(Tick(used, int(cfg.max_pairs or 0), "pairs", 2, note=f"LLR {llr:+.3f}"))
 
-    res = sequential(Runner(cand, base), cfg, told)
-    values, counts = np.array(res.values), np.array(res.counts)
-    res.estimates = estimates(counts, values)
-    res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
-    res.config = {
-        "candidate": cand.name,
-        "baseline": base.name,
-        "seed": seed,
-        "metric": metric,
-        "elo0": elo0,
-        "elo1": elo1,
-        "alpha": alpha,
-        "beta": beta,
-        "max_pairs": cfg.max_pairs,
-        "check_every": check_every,
-        "target": target,
-        "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
-        "version": __version__,
-    }
     command = command_line(
         "regress",
         candidate=cand_spec,
@@ -548,11 +529,34 @@ def regress(
         check_every=check_every,
         target=target if metric == "matches" else None,
     )
-    result = RegressResult(_with_command(res.to_dict(), command))
-    if folder is not None:
-        folder.save(result.to_dict(), pages.regress(result.data, command), command)
-        result.folder = folder.path
-    return result
+
+    def report(res: Any) -> RegressResult:
+        values, counts = np.array(res.values), np.array(res.counts)
+        res.estimates = estimates(counts, values)
+        res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
+        res.config = {
+            "candidate": cand.name,
+            "baseline": base.name,
+            "seed": seed,
+            "metric": metric,
+            "elo0": elo0,
+            "elo1": elo1,
+            "alpha": alpha,
+            "beta": beta,
+            "max_pairs": cfg.max_pairs,
+            "check_every": check_every,
+            "target": target,
+            "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
+            "version": __version__,
+        }
+        result = RegressResult(_with_command(res.to_dict(), command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.regress(result.data, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(sequential(Runner(cand, base), cfg, told))
 
 
 def _match_target(metric: str, target: int | None) -> int:

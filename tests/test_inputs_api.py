@@ -330,3 +330,27 @@ def test_a_stopped_tournament_keeps_a_partial_report(tmp_path, monkeypatch, faul
         assert res.exit_code == 130, res.output
         assert "partial: stopped after" in res.stdout
         assert "cannot be resumed: run it again" in res.stderr
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize("fault", [False, True], ids=["ctrl-c", "bot-fault"])
+def test_a_stopped_regression_check_keeps_a_partial_report(tmp_path, monkeypatch, fault):
+    import json
+
+    from hokm_sim.analysis import regress
+
+    monkeypatch.undo()  # this one plays (the session's random pair, checked)
+    _stopping(regress, monkeypatch, fault=fault)
+    out = tmp_path / "r"
+    args = ["regress", "random", "--baseline", "random", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--elo0", "-1", "--elo1", "1", "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and summary["verdict"] == "stopped before a verdict"
+    assert summary["pairs"] > 0
+    if fault:
+        assert res.exit_code == 4, res.output
+        assert f"(partial report: {out})" in res.stderr
+    else:
+        assert res.exit_code == 130, res.output
+        assert res.stdout.startswith("STOPPED BEFORE A VERDICT")
+        assert "no verdict: run the check again" in res.stderr

@@ -19,6 +19,7 @@ import math
 import numbers
 import subprocess
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,10 @@ import numpy as np
 from hokm_sim.analysis import scores, sprt
 from hokm_sim.bots import compiled
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
-from hokm_sim.errors import InputError, ref
+from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checks import check_positive, check_target
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
@@ -210,6 +212,8 @@ class SprtResult:
     config: dict[str, Any] = field(default_factory=dict)
     estimates: dict[str, Any] = field(default_factory=dict)
     identical: bool = False
+    partial: bool = False
+    """Stopped (Ctrl-C, a bot fault) before a verdict or the cap: no verdict at all."""
 
     @property
     def exit_code(self) -> int:
@@ -219,13 +223,14 @@ class SprtResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record."""
         return {
-            "verdict": VERDICTS[self.verdict],
+            "verdict": "stopped before a verdict" if self.partial else VERDICTS[self.verdict],
             "hypothesis_accepted": self.verdict,
             "exit_code": self.exit_code,
             "llr": self.llr,
             "bounds": list(self.bounds),
             "pairs": self.pairs,
             "identical_play": self.identical,
+            "partial": self.partial,
             "counts": self.counts,
             "values": self.values,
             **self.estimates,
@@ -320,26 +325,41 @@ def sequential(
         per_task=per_batch,
         checked=True,  # a regression check plays in the checking mode (docs/bots.md)
     )
-    with open_backend(cfg.scheduler, cfg.threads) as backend:
-        for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):
-            idx = code_map[batch.codes.astype(np.int64)]
-            for off in range(0, batch.count, step):
-                counts += np.bincount(idx[off : off + step], minlength=len(values))
-                used += min(step, batch.count - off)
-                llr = sprt.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
-                v = sprt.sprt_verdict(llr, a, b)
-                mirrored = counts.sum() == counts[values == 0.5].sum()
-                if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
-                    v, identical = "H1", True
-                if v != "continue":
-                    verdict = v
+
+    def so_far(partial: bool) -> SprtResult:
+        res = SprtResult(
+            verdict, float(llr), (a, b), used, [int(x) for x in counts], [float(x) for x in values]
+        )
+        res.identical = identical and verdict == "H1"
+        res.partial = partial
+        return res
+
+    if cfg.scheduler is None:
+        Runner(runner.a, runner.b, True).prepare(matches)  # compile before Ctrl-C is "stop"
+    try:
+        with (
+            graceful_interrupt() as flag,
+            open_backend(cfg.scheduler, cfg.threads) as backend,
+            suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
+        ):
+            for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):
+                idx = code_map[batch.codes.astype(np.int64)]
+                for off in range(0, batch.count, step):
+                    counts += np.bincount(idx[off : off + step], minlength=len(values))
+                    used += min(step, batch.count - off)
+                    llr = sprt.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
+                    v = sprt.sprt_verdict(llr, a, b)
+                    mirrored = counts.sum() == counts[values == 0.5].sum()
+                    if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
+                        v, identical = "H1", True
+                    if v != "continue":
+                        verdict = v
+                        break
+                if progress:
+                    progress(used, llr, counts, values)
+                if verdict != "inconclusive" or flag.stop:
                     break
-            if progress:
-                progress(used, llr, counts, values)
-            if verdict != "inconclusive":
-                break
-    res = SprtResult(
-        verdict, float(llr), (a, b), used, [int(x) for x in counts], [float(x) for x in values]
-    )
-    res.identical = identical and verdict == "H1"
-    return res
+    except StoppedError as exc:
+        exc.partial = so_far(True)  # the pairs before the stop, for the partial report
+        raise
+    return so_far(flag.stop and verdict == "inconclusive")

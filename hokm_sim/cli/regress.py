@@ -13,6 +13,7 @@ from hokm_sim.cli.options import (
     POSITIVE,
     SIZE,
     given,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
@@ -190,6 +191,9 @@ def regress(
         )
     else:
         click.echo(sprt_line(res.data))
+        if res.data.get("partial"):
+            click.echo(f"report: {res.folder}")
+    interrupted(res.data, "no verdict: run the check again")
     sys.exit(0 if calibrate is not None else res.exit_code)
 
 

@@ -1019,18 +1019,26 @@ def experiment(
     exp = Experiment.load(path, threads)
     folder = _folder(out, force, "experiment", path.stem, exp.seed)
     counter = _counter(progress, exp.deals, "deals", 2)
-    runs, tour = run_experiment(exp, threads, counter)
     command = command_line("experiment", file=path)
-    data = {
-        "experiment": exp.spec | {"name": exp.name},
-        "runs": [s.to_dict() for s in runs] if runs else None,
-        "tournament": tour,
-    }
-    result = ExperimentResult(_with_command(data, command))
-    if folder is not None:
-        folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
-        result.folder = folder.path
-    return result
+
+    def report(played: tuple) -> ExperimentResult:
+        runs, tour = played
+        partial = bool(tour and tour.get("partial")) or len(runs or ()) < len(exp.runs)
+        partial = partial or any(s.partial for s in runs or ())
+        data = {
+            "experiment": exp.spec | {"name": exp.name},
+            "runs": [s.to_dict() for s in runs] if runs else None,
+            "tournament": tour,
+            "partial": partial,
+        }
+        result = ExperimentResult(_with_command(data, command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(run_experiment(exp, threads, counter))
 
 
 # --- single hands, speed, the strategies -------------------------------------------

@@ -354,3 +354,40 @@ def test_a_stopped_regression_check_keeps_a_partial_report(tmp_path, monkeypatch
         assert res.exit_code == 130, res.output
         assert res.stdout.startswith("STOPPED BEFORE A VERDICT")
         assert "no verdict: run the check again" in res.stderr
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize("fault", [False, True], ids=["ctrl-c", "bot-fault"])
+def test_a_stopped_experiment_keeps_its_finished_runs_and_stops(tmp_path, monkeypatch, fault):
+    """Run 1 plays whole; run 2 stops after a batch: the report holds both, and there
+    is no run 3 (Ctrl-C once stopped run 1 only and played the rest in full)."""
+    import json
+
+    from hokm_sim.sim import run as sim_run
+
+    monkeypatch.undo()  # these play (the session's longest/random pair)
+    spec = tmp_path / "e.toml"
+    one = '[[runs]]\na = "longest"\nb = "random"\nhands = {}\n'
+    spec.write_text("seed = 1\n" + one.format(100) + one.format(40_000) + one.format(100))
+    real = sim_run.execute
+    calls = []
+
+    def execute(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            _stopping(sim_run, monkeypatch, fault=fault)
+            args[0].task = 8192  # batches of 8192 deals: the stop comes after the first
+        return real(*args, **kwargs)
+
+    from hokm_sim.analysis import experiment
+
+    monkeypatch.setattr(experiment, "execute", execute)
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["experiment", str(spec), "--threads", "1", "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and len(calls) == 2
+    assert [r["partial"] for r in summary["runs"]] == [False, True]
+    if fault:
+        assert res.exit_code == 4 and f"(partial report: {out})" in res.stderr, res.output
+    else:
+        assert res.exit_code == 130 and "cannot be resumed: run it again" in res.stderr

@@ -62,7 +62,7 @@ from typing import Any
 from hokm_sim.analysis import tournament
 from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import resolve
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.checks import check_positive, check_size, check_target
 from hokm_sim.sim.run import RunConfig, execute
 
@@ -309,20 +309,37 @@ class Experiment:
 def run_experiment(
     exp: Experiment, threads: int | None = None, progress=None
 ) -> tuple[list[Summary] | None, dict | None]:
-    """Play the experiment: its run summaries, or its tournament summary."""
+    """Play the experiment: its run summaries, or its tournament summary.
+
+    A run stopped by Ctrl-C ends the experiment there: the runs so far are
+    returned, the last one partial. A :class:`~hokm_sim.errors.StoppedError`
+    carries them (or the tournament so far) as its ``partial``, in the form
+    returned here.
+    """
     if exp.spec.get("kind", "runs") == "tournament":
         strategies = [resolve(s, exp.path.parent) for s in exp.spec["strategies"]]
-        t = tournament.play(
-            strategies,
-            int(exp.spec.get("seed", 1)),
-            int(exp.spec.get("hands", 100_000)),
-            threads,
-            progress,
-        )
+        try:
+            t = tournament.play(
+                strategies,
+                int(exp.spec.get("seed", 1)),
+                int(exp.spec.get("hands", 100_000)),
+                threads,
+                progress,
+            )
+        except StoppedError as exc:
+            exc.partial = (None, exc.partial.summary())
+            raise
         return None, t.summary()
-    out = []
+    out: list[Summary] = []
     for cfg in exp.runs:
         a, b = resolve(cfg.a, exp.path.parent), resolve(cfg.b, exp.path.parent)
-        played = execute(cfg, a, b, progress=progress)
+        try:
+            played = execute(cfg, a, b, progress=progress)
+        except StoppedError as exc:
+            part = exc.partial
+            exc.partial = ([*out, summarize(part.counts, part.record)], None)
+            raise
         out.append(summarize(played.counts, played.record))
+        if played.partial:  # Ctrl-C: the experiment stops with this run
+            break
     return out, None

@@ -86,6 +86,7 @@ def experiment(file: Path, threads: int | None, out: Path | None, force: bool) -
         result = api.experiment(file, threads=threads, out=out or True, force=force, progress=prog)
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")
+    interrupted(result.data, "an experiment cannot be resumed: run it again to finish it")
 
 
 COMMANDS = (tournament, experiment)

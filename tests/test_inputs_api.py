@@ -9,21 +9,12 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from test_cli_inputs import _fails  # one line naming the problem, exit 2
 
 import hokm_sim
 from hokm_sim.cli import main
 from hokm_sim.errors import InputError
 from hokm_sim.house import MAX_TARGET
-
-
-def _fails(args: list, *needles: str) -> str:
-    res = CliRunner().invoke(main, [str(a) for a in args])
-    assert res.exit_code == 2, (res.exit_code, res.output)
-    err = res.stderr.strip()
-    assert err.startswith("Error:") and "\n" not in err and "Traceback" not in err, err
-    for n in needles:
-        assert n in err, err
-    return err
 
 
 @pytest.fixture(autouse=True)

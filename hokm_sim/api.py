@@ -163,15 +163,18 @@ def _folder(out: str | Path | bool | None, force: bool, what: str, against: str,
 
 
 @contextmanager
-def _partial_kept(folder: ReportFolder | None, report: Callable[[Any], Any]) -> Iterator[None]:
+def _partial_kept(
+    folder: ReportFolder | None, report: Callable[[Any], Any] | None
+) -> Iterator[None]:
     """A :class:`StoppedError` (a bot fault, a failed cluster) leaves the report of what
     finished before it (its ``partial``, written by ``report``) in ``folder``, and says
-    where; a folder with nothing in it is not left behind."""
+    where; a folder with nothing in it (no ``report``, or nothing finished) is not left
+    behind."""
     try:
         yield
     except StoppedError as exc:
         if folder is not None:
-            if exc.partial is not None:
+            if exc.partial is not None and report is not None:
                 report(exc.partial)
                 exc.folder = folder.path
             else:
@@ -747,7 +750,8 @@ def trump_study(
     check_scheduler(scheduler)
     folder = _folder(out, force, "trump-study", play.name, seed)
     counter = _counter(progress, hands * (4 + len(heur)), "hands")
-    data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
+    with _partial_kept(folder, None):  # a fault keeps nothing: no folder left empty
+        data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
     s = ts.summarize(data, play.name)
     table = ts.learn_table(data)
     learned = ts.table_strategy(table, play, folder.path if folder else None)
@@ -828,7 +832,8 @@ def dd_study(
     check_positive(hands, "hands")
     seed = check_seed(seed)
     folder = _folder(out, force, "dd-study", "perfect", seed)
-    s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
+    with _partial_kept(folder, None):  # a fault keeps nothing: no folder left empty
+        s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
     command = command_line("dd_study", heuristics=[h.name for h in heur], hands=hands, seed=seed)
     result = DDStudyResult(_with_command(s, command))
     if folder is not None:

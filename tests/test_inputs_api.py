@@ -382,3 +382,40 @@ def test_a_stopped_experiment_keeps_its_finished_runs_and_stops(tmp_path, monkey
         assert res.exit_code == 4 and f"(partial report: {out})" in res.stderr, res.output
     else:
         assert res.exit_code == 130 and "cannot be resumed: run it again" in res.stderr
+
+
+@pytest.mark.usefixtures("runner")
+def test_a_stopped_dd_study_keeps_the_deals_solved(tmp_path, monkeypatch):
+    """Ctrl-C is heard between solver calls of a few deals each, not after the whole study."""
+    import contextlib
+    import json
+    import types
+
+    from hokm_sim.dd import study
+
+    monkeypatch.undo()  # this one solves
+    monkeypatch.setattr(study, "graceful_interrupt", contextlib.contextmanager(
+        lambda: (yield types.SimpleNamespace(stop=True))))  # fmt: skip
+    out = tmp_path / "d"
+    args = ["dd-study", "--heuristics", "longest", "--hands", "12", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert res.exit_code == 130, res.output
+    assert "Partial: stopped (Ctrl-C) after 4 of 12 deals" in res.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and summary["deals"] == study.DEALS_PER_CALL
+    full = hokm_sim.dd_study(["longest"], hands=4, seed=1, threads=1)  # the same 4 deals
+    assert full.data["heuristics"] == summary["heuristics"] and not full.data["partial"]
+
+
+def test_a_trump_study_stopped_by_a_fault_leaves_no_empty_folder(tmp_path, monkeypatch):
+    from hokm_sim.analysis import trumpstudy
+    from hokm_sim.errors import StoppedError
+
+    def fault(*args, **kwargs):
+        raise StoppedError("the bot raised, at seed 1, hand 9")
+
+    monkeypatch.setattr(trumpstudy, "collect", fault)
+    out = tmp_path / "s"
+    res = CliRunner().invoke(main, ["trump-study", "--hands", "10", "--out", str(out)])
+    assert res.exit_code == 4 and "the bot raised" in res.stderr, res.output
+    assert not out.exists()

@@ -12,6 +12,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
     SPECS,
+    interrupted,
     out_options,
     seed_option,
     threads_option,
@@ -91,6 +92,7 @@ def dd_study(
     )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")
+    interrupted(result.data, "a study cannot be resumed: run it again to finish it")
 
 
 COMMANDS = (dd, dd_study)

@@ -10,6 +10,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SEED,
     SIZE,
+    bot_timeout_option,
     emit_lines,
     output_option,
     strategy_options,
@@ -53,6 +54,7 @@ from hokm_sim.cli.options import (
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing --html folder.")
 @threads_option
+@bot_timeout_option
 def analyse(
     folder: Path | None,
     trace_file: Path | None,
@@ -65,6 +67,7 @@ def analyse(
     html: Path | None,
     force: bool,
     threads: int | None,
+    bot_timeout: float | None,
 ) -> None:
     """Grade every card of played hands against double-dummy play (all hands open).
 
@@ -97,6 +100,7 @@ def analyse(
         threads=threads,
         out=html,
         force=force,
+        bot_timeout=bot_timeout,
     )
 
     def lines():

@@ -199,6 +199,15 @@ def emit_lines(lines: Iterable[str], output: Path | None) -> None:
             f.write(line + "\n")
 
 
+bot_timeout_option = click.option(
+    "--bot-timeout",
+    type=float,
+    metavar="SECONDS",
+    help="How long an exec: bot may take to answer hello, and each message (plus 10 ms a "
+    "request) [default: 10].",
+)
+
+
 def interrupted(data: dict, then: str) -> None:
     """After the report of work stopped by Ctrl-C (``data["partial"]``): one line on
     standard error saying so and ``then`` (how to continue), and exit 130."""

@@ -42,9 +42,9 @@ import numpy as np
 
 from hokm_sim.bots.faults import shown
 from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
-from hokm_sim.engine.jitcache import strategies_dir
 from hokm_sim.engine.view import PARAM_SIZE
 from hokm_sim.errors import InputError
+from hokm_sim.sources import strategies_dir
 
 
 class StrategyError(InputError):

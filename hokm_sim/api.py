@@ -1113,12 +1113,13 @@ def bench(
 
 
 def list_strategies() -> StrategiesResult:
-    """Every built-in strategy: its name, its one-line description, its parameters."""
-    from hokm_sim.bots.registry import builtin_bots
+    """Every built-in strategy: its name, its one-line description, its parameters (read
+    from the bot files, none of which is imported)."""
+    from hokm_sim.bots.registry import builtin_listing
 
     rows = [
-        {"name": name, "description": bot.description, "params": dict(bot.params)}
-        for name, bot in builtin_bots().items()
+        {"name": name, "description": description, "params": params}
+        for name, (description, params) in builtin_listing().items()
     ]
     return StrategiesResult(_with_command({"strategies": rows}, command_line("list_strategies")))
 

@@ -9,9 +9,8 @@ schedulers are checked where they are used (:func:`.runner.check_threads`,
 from __future__ import annotations
 
 import secrets
+from numbers import Integral
 from typing import Any
-
-import numpy as np
 
 from hokm_sim.errors import InputError, ref
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
@@ -31,14 +30,14 @@ def check_seed(seed: Any, param: str = "seed") -> int:
     """``seed`` as an ``int`` in 0 .. 2**64-1; None draws a fresh one."""
     if seed is None:
         return fresh_seed()
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= seed < 2**64:
         raise InputError(f"bad seed {seed!r}: expected a whole number in 0 .. 2**64-1", param)
     return int(seed)
 
 
 def check_positive(n: Any, param: str) -> int:
     """``n`` as a positive ``int``."""
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n <= 0:
+    if isinstance(n, bool) or not isinstance(n, Integral) or n <= 0:
         raise InputError(f"expected a positive whole number, got {n!r}", param)
     return int(n)
 

@@ -34,17 +34,20 @@ import types
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numba
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.bots.registry import BotFile, Strategy
-from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.engine.bits import HAS_PDEP
 from hokm_sim.engine.jitcache import cache_root
 from hokm_sim.errors import InputError
 from hokm_sim.sources import digest_files, source_closure
+
+if TYPE_CHECKING:
+    from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.writing import atomic_text
 
 _KERNELS = Path(__file__).resolve().parents[1] / "engine" / "kernels.py"
@@ -278,6 +281,8 @@ def engine_for(a: Strategy, b: Strategy, checked: bool | None = None) -> ModuleT
                 checked=checked,
             ),
         )  # fmt: skip
+    from hokm_sim.bots.stepped import SteppedEngine  # a table with plain-Python parts only
+
     return SteppedEngine(a, b, stepper_module(bots, py, checked), name)
 
 

@@ -5,7 +5,7 @@ that inlines ``dd/search.py``, which inlines ``engine/rules.py``, would keep
 running the old machine code after an edit to ``rules.py``. Here every
 function of the package that asks for ``cache=True`` is stamped with a digest
 of its file and of every file it imports, directly or not, within the
-package (:func:`hokm_sim.sources.source_closure`): an edit to any of them
+package (:func:`hokm_sim.source_closure`): an edit to any of them
 makes the cached code stale, and numba compiles anew.
 
 The stamp is worked out when numba first looks in the cache (a call that
@@ -24,7 +24,17 @@ from pathlib import Path
 
 from numba.core import caching
 
-from hokm_sim import sources
+# By its module path: `from hokm_sim import sources` would put hokm_sim/__init__.py, and
+# through its lazy API every module, into the key of every kernel (test_cache_keys.py).
+from hokm_sim.sources import (
+    PACKAGE,
+    changed_since_start,
+    in_package,
+    note_start,
+    package_digest,
+    source_closure,
+    strategies_dir,
+)
 
 
 def cache_root() -> Path:
@@ -74,8 +84,8 @@ _PROCESS = os.urandom(8).hex()
 @cache
 def _stamp(path: Path) -> str:
     """:class:`Stamp`'s value for ``path``, once per process."""
-    digest = sources.package_digest(path)
-    if sources.changed_since_start(sources.source_closure(path)):
+    digest = package_digest(path)
+    if changed_since_start(source_closure(path)):
         return f"{digest} changed while process {_PROCESS} ran"
     return digest
 
@@ -93,10 +103,10 @@ class ClosureCacheLocator(caching._CacheLocator):
     def __init__(self, py_func, path: Path) -> None:
         self._path = path
         self._lineno = py_func.__code__.co_firstlineno
-        if path.is_relative_to(sources.PACKAGE):
-            rel = path.relative_to(sources.PACKAGE).parent
+        if path.is_relative_to(PACKAGE):
+            rel = path.relative_to(PACKAGE).parent
         else:
-            rel = Path("strategies") / path.relative_to(sources.strategies_dir()).parent
+            rel = Path("strategies") / path.relative_to(strategies_dir()).parent
         self._cache_path = str(cache_root() / "package" / rel)
 
     def ensure_cache_path(self) -> None:
@@ -122,7 +132,7 @@ class ClosureCacheLocator(caching._CacheLocator):
         beside the package in a source checkout); None for any other file."""
         try:
             path = _resolved(py_file)
-            inside = sources.in_package(path)
+            inside = in_package(path)
         except (OSError, ValueError):
             return None
         if not inside:
@@ -137,8 +147,8 @@ class ClosureCacheLocator(caching._CacheLocator):
 
 def install() -> None:
     """Put :class:`ClosureCacheLocator` first among numba's cache locators (once), and
-    note the package's files as they are (see :func:`hokm_sim.sources.note_start`)."""
+    note the package's files as they are (see :func:`hokm_sim.note_start`)."""
     classes = caching.CacheImpl._locator_classes
     if ClosureCacheLocator not in classes:
-        sources.note_start()
+        note_start()
         classes.insert(0, ClosureCacheLocator)

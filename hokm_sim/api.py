@@ -25,9 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from hokm_sim.analysis.results import (
     BenchResult,
@@ -45,19 +43,10 @@ from hokm_sim.analysis.results import (
     TrumpStudyResult,
     from_dict,
 )
-from hokm_sim.analysis.summary import Summary, summarize
-from hokm_sim.bots.faults import replay_command
-from hokm_sim.bots.host import bot_timeout as host_timeout
-from hokm_sim.bots.host import given_timeout, timeout_limits
-from hokm_sim.bots.registry import Strategy, from_object, resolve
 from hokm_sim.commands import COMMANDS, command_line
 from hokm_sim.errors import InputError, StoppedError, ref
-from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, default_folder, read_record
-from hokm_sim.report.markdown import markdown as run_markdown
 from hokm_sim.serving import serve
-from hokm_sim.sim.backends import check_scheduler
-from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
 from hokm_sim.sim.checks import (
     DEFAULT_TARGET,
     MAX_SEED,
@@ -69,9 +58,15 @@ from hokm_sim.sim.checks import (
     check_target,
     fresh_seed,
 )
-from hokm_sim.sim.run import Played, RunConfig, checkpoint_record, execute, resume_config
-from hokm_sim.sim.runner import Runner, check_threads
 from hokm_sim.version import __version__
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from hokm_sim.analysis.summary import Summary
+    from hokm_sim.bots.registry import Strategy
+    from hokm_sim.sim.checkpoint import Checkpoint
+    from hokm_sim.sim.run import Played, RunConfig
 
 __all__ = [
     "Tick",
@@ -108,6 +103,8 @@ def _bot_timeout(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def with_timeout(*args: Any, bot_timeout: float | None = None, **kwargs: Any) -> Any:
+        from hokm_sim.bots.host import bot_timeout as host_timeout  # loads the engine
+
         with host_timeout(bot_timeout):
             return fn(*args, **kwargs)
 
@@ -145,6 +142,8 @@ def _command(function: str, **values: Any) -> str:
     limit in force (``bot_timeout=``) written too when the command takes one: a run
     that needed a longer limit needs it again."""
     if any(p.name == "bot_timeout" for p in COMMANDS[function].params):
+        from hokm_sim.bots.host import given_timeout  # such a command plays: engine loaded
+
         values.setdefault("bot_timeout", given_timeout())
     return command_line(function, **values)
 
@@ -177,6 +176,8 @@ def strategy(spec: str | Strategy | object, param: str | None = None) -> Strateg
 
     ``param`` is the parameter the spec came from, named in the error.
     """
+    from hokm_sim.bots.registry import Strategy, from_object, resolve
+
     if isinstance(spec, Strategy):
         return spec
     try:
@@ -221,6 +222,8 @@ def _with_command(data: dict[str, Any], command: str) -> dict[str, Any]:
 
 
 def _summary(played: Played, command: str) -> Summary:
+    from hokm_sim.analysis.summary import summarize
+
     s = summarize(played.counts, played.record)
     s.data.update(command=command, version=__version__)
     return s
@@ -267,6 +270,10 @@ def run(
     raises :class:`~hokm_sim.sim.runner.StrategyFault`, after the partial
     report.
     """
+    from hokm_sim.sim.checkpoint import Checkpoint
+    from hokm_sim.sim.run import RunConfig, checkpoint_record, execute
+    from hokm_sim.sim.runner import Runner
+
     sa, sb = strategy(a, "a"), strategy(b, "b")
     mode, size, target, rule = check_size(hands, matches, target, first_hakem)
     if save_hands and mode == "matches":
@@ -342,6 +349,11 @@ def resume(
     the run asked for one). Refuses a folder whose engine or bot files
     changed since the run started.
     """
+    from hokm_sim.bots.registry import resolve
+    from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
+    from hokm_sim.sim.run import resume_config
+    from hokm_sim.sim.runner import Runner
+
     path = Path(folder)
     try:
         checkpoint = Checkpoint.load(path)
@@ -392,7 +404,10 @@ def _play(
     progress: Callable[[int], None] | None,
     on_batch: Callable[[int, int], None] | None,
 ) -> Summary:
+    from hokm_sim.report.markdown import markdown as run_markdown
     from hokm_sim.sim.handrows import HandWriter
+    from hokm_sim.sim.run import execute
+    from hokm_sim.sim.runner import Runner
 
     writer = None
     if save_hands:
@@ -443,6 +458,10 @@ def tournament(
     """Every pair of strategies in duplicate on the same ``hands`` deals, ranked
     by Bradley-Terry ratings with bootstrap intervals."""
     from hokm_sim.analysis import tournament as tour
+    from hokm_sim.bots.registry import Strategy
+    from hokm_sim.report import pages
+    from hokm_sim.sim.backends import check_scheduler
+    from hokm_sim.sim.runner import check_threads
 
     if isinstance(strategies, str | Strategy):
         raise InputError(
@@ -513,6 +532,8 @@ def regress(
     commit). The verdict's exit code (``result.exit_code``): 0 no regression,
     1 regression, 3 inconclusive (the cap was reached).
     """
+    import numpy as np
+
     from hokm_sim.analysis.regress import (
         SprtConfig,
         estimates,
@@ -520,6 +541,9 @@ def regress(
         sequential,
         stop_adjusted,
     )
+    from hokm_sim.bots.registry import Strategy
+    from hokm_sim.report import pages
+    from hokm_sim.sim.runner import Runner
 
     if candidate is None:
         raise InputError("give the strategy to check", "candidate")
@@ -629,8 +653,11 @@ def calibrate(
 ) -> CalibrationResult:
     """``name`` against itself on ``runs`` consecutive seeds: how often does the
     check call a false regression (the bounds promise about ``beta``)?"""
+    import numpy as np
+
     from hokm_sim.analysis.intervals import wilson
     from hokm_sim.analysis.regress import SprtConfig, sequential
+    from hokm_sim.sim.runner import Runner
 
     check_positive(runs, "runs")
     target = _match_target(metric, target)
@@ -708,6 +735,8 @@ def sprt(
     ``wins``: the LL, split, WW counts of pairs scored by hand wins; or
     ``points``: 13 counts of pairs by points difference D = -6..6.
     """
+    import numpy as np
+
     from hokm_sim.analysis.regress import EXIT_CODES, VERDICTS, check_test
     from hokm_sim.analysis.scores import pair_score
     from hokm_sim.analysis.sprt import gsprt_llr, llr_approx, sprt_bounds, sprt_verdict
@@ -774,8 +803,13 @@ def trump_study(
     ``out`` the report folder gets the figures and the learned table bot.
     """
     from hokm_sim.analysis import trumpstudy as ts
-    from hokm_sim.report import plots
+    from hokm_sim.analysis.summary import summarize
+    from hokm_sim.bots.registry import Strategy, resolve
+    from hokm_sim.report import pages, plots
     from hokm_sim.report.markdown import verdict
+    from hokm_sim.sim.backends import check_scheduler
+    from hokm_sim.sim.run import RunConfig, execute
+    from hokm_sim.sim.runner import check_threads
 
     play = strategy(player, "player")
     heur = [strategy(h, "heuristics") for h in heuristics]
@@ -864,6 +898,8 @@ def dd_study(
     """Trump calls judged by the double-dummy solver: with all hands open, can the
     Hakem's team force 7 tricks with the suit each heuristic calls?"""
     from hokm_sim.dd import study
+    from hokm_sim.report import pages
+    from hokm_sim.sim.runner import check_threads
 
     heur = [strategy(h, "heuristics") for h in heuristics]
     if not heur:
@@ -897,6 +933,7 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
     import json
 
     from hokm_sim.dd import api as ddapi
+    from hokm_sim.sim.runner import check_threads
 
     nthreads = check_threads(threads)
     path = Path(deals) if isinstance(deals, str | Path) else None
@@ -944,6 +981,7 @@ def analyse(
     """
     from hokm_sim.dd import analyse as an
     from hokm_sim.report import analysis as pages_
+    from hokm_sim.sim.runner import Runner, check_threads
 
     given = [x for x in (folder, trace, seed) if x is not None]
     if len(given) != 1:
@@ -1028,8 +1066,11 @@ def _analyse_sample(
     """The analysis of a seeded sample of the deals of a run of hands (its config
     record), written into its folder if there is one; ``command`` is the run's
     command with its ``--analyse``."""
+    import numpy as np
+
     from hokm_sim.dd import analyse as an
     from hokm_sim.report import analysis as pages_
+    from hokm_sim.sim.runner import Runner, check_threads
 
     total, run_seed = int(cfg.get("done") or cfg["size"]), int(cfg["seed"])
     rng = np.random.default_rng([run_seed % 2**63, 17])
@@ -1061,6 +1102,7 @@ def experiment(
 ) -> ExperimentResult:
     """Run an experiment file (TOML: a list of runs, or a tournament)."""
     from hokm_sim.analysis.experiment import Experiment, run_experiment
+    from hokm_sim.report import pages
 
     path = Path(file)
     exp = Experiment.load(path, threads)
@@ -1110,6 +1152,7 @@ def trace(
     ``lines()``), a block at a time, so a trace of any length fits in memory.
     """
     from hokm_sim.house import first_hakem_code
+    from hokm_sim.sim.runner import Runner
     from hokm_sim.sim.trace import trace_records
 
     seed = check_seed(seed)
@@ -1161,8 +1204,11 @@ def show(
     ``html`` a page that replays the hand, every card graded double dummy, is
     written to that file.
     """
+    from hokm_sim.bots.faults import replay_command
+    from hokm_sim.bots.host import given_timeout
     from hokm_sim.house import first_hakem_code
     from hokm_sim.sim import trace as tr
+    from hokm_sim.sim.runner import Runner
 
     if trace is not None:
         seeded = {"seed": seed, "hand": hand, "match": match, "a": a, "b": b}
@@ -1228,7 +1274,7 @@ def bench(
     the fastest of ``repeat`` runs of ``hands`` independent hands, with the median.
     The engine is the fast one, never the checking mode's (``HOKM_SIM_BOUNDSCHECK=1``
     times that one)."""
-    from hokm_sim.sim.runner import measure
+    from hokm_sim.sim.runner import Runner, check_threads, measure
 
     check_positive(hands, "hands")
     check_positive(repeat, "repeat")
@@ -1242,12 +1288,13 @@ def bench(
 
 
 def list_strategies() -> StrategiesResult:
-    """Every built-in strategy: its name, its one-line description, its parameters."""
-    from hokm_sim.bots.registry import builtin_bots
+    """Every built-in strategy: its name, its one-line description, its parameters (read
+    from the bot files, none of which is imported)."""
+    from hokm_sim.bots.registry import builtin_listing
 
     rows = [
-        {"name": name, "description": bot.description, "params": dict(bot.params)}
-        for name, bot in builtin_bots().items()
+        {"name": name, "description": description, "params": params}
+        for name, (description, params) in builtin_listing().items()
     ]
     return StrategiesResult(_with_command({"strategies": rows}, _command("list_strategies")))
 
@@ -1283,6 +1330,7 @@ def check_bot(
     import sys
 
     from hokm_sim.bots import execspec
+    from hokm_sim.bots.host import timeout_limits
     from hokm_sim.protocol.check import check_bot as check
 
     if execspec.is_exec(spec):

@@ -9,9 +9,8 @@ schedulers are checked where they are used (:func:`.runner.check_threads`,
 from __future__ import annotations
 
 import secrets
+from numbers import Integral
 from typing import Any
-
-import numpy as np
 
 from hokm_sim.errors import InputError, ref
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, MAX_TARGET, first_hakem_code
@@ -36,11 +35,7 @@ def check_seed(seed: Any, param: str = "seed") -> int:
     """``seed`` as an ``int`` in 0 .. 2**64-1; None draws a fresh one."""
     if seed is None:
         return fresh_seed()
-    if (
-        isinstance(seed, bool)
-        or not isinstance(seed, int | np.integer)
-        or not 0 <= seed <= MAX_SEED
-    ):
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= seed <= MAX_SEED:
         raise InputError(f"bad seed {seed!r}: expected a whole number in 0 .. 2**64-1", param)
     return int(seed)
 
@@ -48,7 +43,7 @@ def check_seed(seed: Any, param: str = "seed") -> int:
 def check_positive(n: Any, param: str, most: int = MAX_SIZE) -> int:
     """``n`` as a positive ``int``, at most ``most``. A string (``"10k"``) is refused:
     counts with suffixes are the command line's (:class:`hokm_sim.cli.options.SizeType`)."""
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n <= 0:
+    if isinstance(n, bool) or not isinstance(n, Integral) or n <= 0:
         hint = " (the command line reads '10k'; Python takes 10_000)" if isinstance(n, str) else ""
         raise InputError(f"expected a positive whole number, got {n!r}{hint}", param)
     if n > most:

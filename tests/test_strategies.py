@@ -51,7 +51,7 @@ from hokm_sim.engine.view import (
 HEAVY = {"pimc"}  # searches at every card: tests/test_pimc.py checks it on fewer deals
 BOTS = sorted(set(builtin_bots()) - HEAVY)
 TIP_BOTS = ("basic", "aces", "partner", "ruff", "trumps", "kotfight", "early", "expert")
-FIELD_BOTS = ("drawer", "eager", "signal", "kots", "cautious")
+FIELD_BOTS = ("drawer", "eager", "signal", "kots", "cautious", "sharp")
 
 
 # --------------------------------------------------------------------------- views
@@ -568,6 +568,22 @@ def test_cautious_leads_safe_and_ruffs_only_when_sure():
     assert c.play(position("3S 9S 4C 8D", S, 0, history=hist, trick=(3, "QH"))) == card("4C")
     # Never the king's last guard: the king of clubs keeps its small card.
     assert c.play(position("KC 4C 8D 6D 5D", S, 0, trick=(2, "AH 3H"))) == card("5D")
+
+
+def test_sharp_draws_trumps_first_covers_honours_and_ruffs_from_the_nine():
+    sh = bot("sharp")
+    # The Hakem with a side ace and K 8 4 of trumps: a trump before the ace (expert: the ace).
+    v = position("AD 5D KS 8S 4S 9C", S, 0)
+    assert sh.play(v) == card("4S")
+    assert bot("expert").play(v) == card("AD")
+    # Second hand over a led jack: the king covers it (expert plays low).
+    v = position("KH 2H 5C", S, 0, trick=(3, "JH"))
+    assert sh.play(v) == card("KH")
+    assert bot("expert").play(v) == card("2H")
+    # Void second hand over a led nine: ruff (expert waits for the jack).
+    v = position("3S 9S 4C", S, 0, trick=(3, "9H"))
+    assert sh.play(v) == card("3S")
+    assert bot("expert").play(v) == card("4C")
 
 
 def POSITIONS() -> list[np.ndarray]:  # noqa: N802

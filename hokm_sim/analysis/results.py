@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 
-def _e(d: dict[str, Any] | None, fmt: str = "{:.4f}") -> str:
+def estimate_text(d: dict[str, Any] | None, fmt: str = "{:.4f}") -> str:
+    """An estimate record as ``value [low, high]`` (``n/a`` when it has no value)."""
     if not d or d.get("value") is None:
         return "n/a"
     if d.get("low") is None:
@@ -121,7 +122,7 @@ class CalibrationResult(Result):
         d = self.data
         return (
             f"{d['strategy']} against itself, {d['runs']} runs: {d['false_regressions']} false "
-            f"'regression' verdicts, rate {_e(d['false_alarm_rate'], '{:.3f}')}"
+            f"'regression' verdicts, rate {estimate_text(d['false_alarm_rate'], '{:.3f}')}"
         )
 
 
@@ -170,7 +171,7 @@ class DDStudyResult(Result):
     def headline(self) -> str:
         return (
             f"{self.data['deals']:,} deals, seed {self.data['seed']}: perfect call forces 7 "
-            f"at {_e(self.data['perfect'])}"
+            f"at {estimate_text(self.data['perfect'])}"
         )
 
 
@@ -215,6 +216,33 @@ class ExperimentResult(Result):
         return f"{exp.get('name', 'experiment')}: {what}"
 
 
+class FieldResult(Result):
+    """A candidate against every bot of a field: each pair score and the weakest."""
+
+    kind = "field"
+
+    def to_frame(self):
+        """One row per opponent: the pair scores with their intervals, points, Elo."""
+        import pandas as pd
+
+        rows = []
+        for p in self.data["pairs"]:
+            row: dict[str, Any] = {"opponent": p["opponent"], "pairs": p["pairs"]}
+            for key in ("wins", "points", "matches", "points_per_hand", "elo"):
+                if key in p:
+                    _estimate_columns(row, key, p[key])
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("opponent")
+
+    def headline(self) -> str:
+        low = self.data["weakest"]
+        worst = f"weakest {low['opponent']} at {estimate_text(low)}" if low else "nothing played"
+        return (
+            f"{self.data['candidate']} against {len(self.data['members'])} bots, "
+            f"seed {self.data['seed']}: {worst} ({self.data['metric']})"
+        )
+
+
 def from_dict(data: dict[str, Any]) -> Result:
     """The result object of a record (``summary.json``), whichever kind wrote it.
 
@@ -231,6 +259,7 @@ def from_dict(data: dict[str, Any]) -> Result:
             TrumpStudyResult,
             DDStudyResult,
             ExperimentResult,
+            FieldResult,
         )
     }
     kind = data.get("kind") or _guess_kind(data)

@@ -26,6 +26,7 @@ from hokm_sim.strategies import (
     points,
     random,
     ruff,
+    sharp,
     signal,
     table,
     trumps,
@@ -53,6 +54,7 @@ BOTS = (
     "points",
     "random",
     "ruff",
+    "sharp",
     "signal",
     "table",
     "trumps",
@@ -93,12 +95,14 @@ def choose_trump(view, params, mem, rng):
     if b == 13:
         return ruff.choose_trump(view, params, mem, rng)
     if b == 14:
-        return signal.choose_trump(view, params, mem, rng)
+        return sharp.choose_trump(view, params, mem, rng)
     if b == 15:
-        return table.choose_trump(view, params, mem, rng)
+        return signal.choose_trump(view, params, mem, rng)
     if b == 16:
-        return trumps.choose_trump(view, params, mem, rng)
+        return table.choose_trump(view, params, mem, rng)
     if b == 17:
+        return trumps.choose_trump(view, params, mem, rng)
+    if b == 18:
         return weighted.choose_trump(view, params, mem, rng)
     return -1
 
@@ -136,11 +140,13 @@ def play_card(view, params, mem, rng):
     if b == 13:
         return ruff.play_card(view, params, mem, rng)
     if b == 14:
-        return signal.play_card(view, params, mem, rng)
+        return sharp.play_card(view, params, mem, rng)
     if b == 15:
-        return table.play_card(view, params, mem, rng)
+        return signal.play_card(view, params, mem, rng)
     if b == 16:
-        return trumps.play_card(view, params, mem, rng)
+        return table.play_card(view, params, mem, rng)
     if b == 17:
+        return trumps.play_card(view, params, mem, rng)
+    if b == 18:
         return weighted.play_card(view, params, mem, rng)
     return -1

@@ -100,3 +100,8 @@ def test_pair_stats_on_points_has_the_thirteen_point_support():
     table[2, 2] = 10  # A lost both plain hands: D = -2
     ps = fld.pair_stats(counts, "points")
     assert ps.score.value == pytest.approx(((4 + 6) / 12 + (-2 + 6) / 12) / 2)
+
+
+def test_the_default_field_leaves_out_the_candidate():
+    assert fld.FieldConfig("expert", hands=10).members == [m for m in fld.FIELD if m != "expert"]
+    assert fld.FieldConfig("pimc", hands=10).members == list(fld.FIELD)

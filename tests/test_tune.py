@@ -74,7 +74,7 @@ def test_whole_parameters_are_rounded_and_specs_round_trip():
     assert p.whole and p.role == "both" and p.start == 3
     assert p.value(0.49) == 4.0
     t = tune.with_values(s, [p, tune.parse_param("length=1:8", s)], [5.0, 2.5])
-    assert t.name == "sharp(length=2.5,strength=1,draw=5,cover=9,ruff2=7)"
+    assert t.name == "sharp(length=2.5,strength=0.78,draw=5,cover=8,ruff2=7)"
     assert resolve(t.name).play_params == t.play_params
 
 

@@ -2,7 +2,8 @@
 
 A bot tuned against one opponent can learn that opponent's slips rather
 than the game. The field is a set of sound players in different styles
-(:data:`FIELD`: ``expert`` and the five style bots of docs/bots.md); the
+(:data:`FIELD`: ``expert``, ``sharp`` and the five style bots of
+docs/bots.md); the
 candidate plays each of them on the same seeded deals (or matches), each
 pairing exactly the ``run`` of the candidate against that bot with the same
 seed, and the one number worth quoting is the **weakest** of its pair
@@ -20,7 +21,7 @@ Scores, all from the candidate's point of view (docs/statistics.md):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,8 +35,8 @@ from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine import records as r
 from hokm_sim.errors import InputError
 
-FIELD = ("expert", "drawer", "eager", "signal", "kots", "cautious")
-"""The default field: the strongest built-in heuristic and the five style bots."""
+FIELD = ("expert", "sharp", "drawer", "eager", "signal", "kots", "cautious")
+"""The default field: ``expert``, the strongest heuristic (``sharp``) and the five style bots."""
 METRICS = ("wins", "points", "matches")
 """What a pair score is taken on (see the module docstring)."""
 
@@ -80,7 +81,8 @@ class FieldConfig:
     """What to play: the candidate against each member, ``hands`` deals or ``matches``."""
 
     candidate: str
-    members: list[str] = field(default_factory=lambda: list(FIELD))
+    members: list[str] | None = None
+    """The opponents; by default :data:`FIELD` without the candidate itself."""
     hands: int | None = None
     matches: int | None = None
     seed: int | None = None
@@ -89,6 +91,8 @@ class FieldConfig:
     metric: str | None = None
 
     def __post_init__(self) -> None:
+        if self.members is None:
+            self.members = [m for m in FIELD if m != self.candidate]
         if not self.members:
             raise InputError("the field is empty: give at least one opponent")
         if len(set(self.members)) != len(self.members):

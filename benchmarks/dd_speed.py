@@ -19,7 +19,9 @@ import numpy as np
 
 from hokm_sim.analysis.trumpstudy import longest_suit
 from hokm_sim.dd.deals import engine_deals
-from hokm_sim.dd.solver import new_table, reach_nb
+from hokm_sim.dd.search import S_NODES
+from hokm_sim.dd.solver import reach_nb
+from hokm_sim.dd.table import new_table
 
 
 def main() -> None:
@@ -43,11 +45,11 @@ def main() -> None:
     for i in range(args.deals):
         trump = int(trumps[i])
         h = int(hakem[i])
-        stats[0] = 0
+        stats[S_NODES] = 0
         t = time.perf_counter()
         yes += reach_nb(hands[i], trump, h, trick, 0, h & 1, 7, False, tt_keys, tt_vals, stats)
         times[i] = time.perf_counter() - t
-        nodes[i] = stats[0]
+        nodes[i] = stats[S_NODES]
     ms = times * 1000
     print(f"deals {args.deals} (seed {args.seed}), first call {warm:.2f} s (compile or load)")
     print(

@@ -37,7 +37,9 @@ import numpy as np
 
 from hokm_sim.analysis.trumpstudy import longest_suit
 from hokm_sim.dd.deals import engine_deals
-from hokm_sim.dd.solver import new_table, reach_nb
+from hokm_sim.dd.search import S_NODES
+from hokm_sim.dd.solver import reach_nb
+from hokm_sim.dd.table import new_table
 
 _RANKS = "23456789TJQKA"
 
@@ -84,11 +86,11 @@ def run_ours(hands, hakem, trumps, tt_bits: int):
         h = int(hakem[i])
         hd = hands[i]
         tr = int(trumps[i])
-        stats[0] = 0
+        stats[S_NODES] = 0
         t = time.perf_counter()
         a = reach_nb(hd, tr, h, trick, 0, h & 1, 7, False, tt_keys, tt_vals, stats)
         times[i] = time.perf_counter() - t
-        nodes[i] = stats[0]
+        nodes[i] = stats[S_NODES]
         ans[i] = a
     return times * 1000, nodes, ans
 

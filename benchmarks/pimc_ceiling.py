@@ -24,7 +24,9 @@ import numpy as np
 
 from hokm_sim.analysis.intervals import wilson
 from hokm_sim.bots.registry import resolve
-from hokm_sim.dd.solver import card_values_nb, new_table
+from hokm_sim.dd.search import STATS_SIZE
+from hokm_sim.dd.solver import card_values_nb
+from hokm_sim.dd.table import new_table
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.view import V_LEADER, V_NTRICK, V_TRICK, V_TRUMP
 from hokm_sim.env.table import TRUMP, SeatBot, Table
@@ -32,8 +34,8 @@ from hokm_sim.env.table import TRUMP, SeatBot, Table
 
 def open_card(table: Table, expert: SeatBot, keys, vals, stats, values) -> int:
     """The double-dummy card on the real deal for the seat to play."""
-    view = table.slots[0][0]
-    hands = table.slots[9][0].astype(np.int64)
+    view = table.slots.bot_view[0]
+    hands = table.slots.held[0].astype(np.int64)
     ntrick = int(view[V_NTRICK])
     trick = np.array([view[V_TRICK + i] for i in range(3)], np.int64)
     card_values_nb(hands, view[V_TRUMP], view[V_LEADER], trick, ntrick, keys, vals, stats, values)
@@ -53,7 +55,7 @@ def main() -> None:
     expert = SeatBot(resolve("expert"))
     table = Table(target=7)
     keys, vals = new_table(18)
-    stats = np.zeros(3, np.int64)
+    stats = np.zeros(STATS_SIZE, np.int64)
     values = np.zeros(52, np.int64)
     wins = hands = 0
     points = []

@@ -1,8 +1,9 @@
 """hokm-sim: a bot-strategy simulator and analytics toolkit for four-player Hokm.
 
 The public API (:mod:`hokm_sim.api`) is re-exported here and imported on
-first use, since it loads numba: ``hokm_sim.run(...)``, ``hokm_sim.tournament``,
-``regress``, ``trump_study``, ``dd_study``, ``analyse``, ``experiment``, ``load``.
+first use, since it loads numba: ``hokm_sim.run(...)``, ``tournament``,
+``regress``, ``trump_study``, ``solve``, ``analyse``, ``trace``, ``show``,
+``load`` and the rest of :data:`__all__`.
 """
 
 from hokm_sim.version import __version__
@@ -15,11 +16,21 @@ _API = (
     "calibrate",
     "sprt",
     "trump_study",
+    "plot",
     "dd_study",
+    "solve",
     "analyse",
+    "analyse_run",
+    "analyse_hand",
     "experiment",
+    "trace",
+    "show",
+    "bench",
+    "list_strategies",
     "load",
     "strategy",
+    "fresh_seed",
+    "Tick",
 )
 
 __all__ = ["__version__", *_API]
@@ -32,3 +43,9 @@ def __getattr__(name: str):
 
         return getattr(api, name)
     raise AttributeError(f"module 'hokm_sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names with the API's, which are imported on first use (so that tab
+    completion finds them)."""
+    return sorted({*globals(), *_API})

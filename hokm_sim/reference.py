@@ -1,13 +1,13 @@
 """The rules of four-player Hokm, written to be read: the test oracle.
 
-This module is a slow, plain-Python statement of ``shared/RULES.md``. It exists
+This module is a slow, plain-Python statement of the rules in docs/rules.md. It exists
 so that the fast numba engine has something obviously correct to be checked
 against, and it is itself checked against the golden cases in ``golden/``.
 Clarity wins over speed everywhere: cards are card indices (``int``, see
 :mod:`hokm_sim.cards`), hands and tricks are Python lists, and there are no
 bit tricks.
 
-Conventions (all from RULES.md):
+Conventions (all from docs/rules.md):
 
 - Card index ``suit * 13 + rank``; suits 0..3 are C D H S, ranks 0..12 are 2..A.
 - Seats 0..3. Play and dealing pass from seat ``s`` to seat ``(s + 1) % 4``.
@@ -126,21 +126,60 @@ def deal(deck: Sequence[int], hakem: int) -> list[list[int]]:
     return hands
 
 
-def first_hakem_by_first_ace(deck: Sequence[int], start_seat: int) -> int:
-    """The first Hakem of a match by the first-ace method.
+def first_hakem_draw(
+    deck: Sequence[int], start_seat: int, method: str = "first-ace"
+) -> tuple[int, list[tuple[int, int]]]:
+    """The first Hakem of a match by a house rule, and the cards turned to find it.
 
     Cards are turned face up from the top of ``deck``, one at a time, to the
-    seats in play order starting with ``start_seat``; the first seat to
-    receive an ace is Hakem. (These cards are not the hand; the deck is
-    shuffled again before the first deal.)
+    seats in play order starting with ``start_seat``. (These cards are not
+    the hand; the deck is shuffled again before the first deal.) ``method``:
+
+    - ``first-ace``: until a seat receives an ace; that seat is Hakem.
+    - ``highest-card``: one card to each seat; the highest rank is Hakem.
+    - ``highest-two``: two rounds, two cards to each seat; the highest sum of
+      ranks is Hakem.
+
+    With the two "highest" rules, seats tied for the best score are each given
+    one more card, in play order, and the highest of those wins, again while a
+    tie remains; should the deck run out, the first tied seat in play order
+    from ``start_seat`` is Hakem. Returns ``(hakem, [(seat, card), ...])``.
     """
     cards = _check_deck(deck)
-    seat = _check_seat(start_seat, "start_seat")
-    for card in cards:
-        if rank_of(card) == ACE:
-            return seat
-        seat = (seat + 1) % N_SEATS
-    raise AssertionError("a full deck always holds an ace")  # pragma: no cover
+    start = _check_seat(start_seat, "start_seat")
+    order = [(start + k) % N_SEATS for k in range(N_SEATS)]
+    turned: list[tuple[int, int]] = []
+    if method == "first-ace":
+        for i, card in enumerate(cards):
+            turned.append((order[i % N_SEATS], card))
+            if rank_of(card) == ACE:
+                return order[i % N_SEATS], turned
+        raise AssertionError("a full deck always holds an ace")  # pragma: no cover
+    rounds = {"highest-card": 1, "highest-two": 2}.get(method)
+    if rounds is None:
+        raise ValueError(f"unknown first-Hakem method {method!r}")
+    score = dict.fromkeys(order, 0)
+    position = 0
+    for _ in range(rounds):
+        for seat in order:
+            turned.append((seat, cards[position]))
+            score[seat] += rank_of(cards[position])
+            position += 1
+    tied = order
+    while True:
+        best = max(score[seat] for seat in tied)
+        tied = [seat for seat in tied if score[seat] == best]
+        if len(tied) == 1 or position + len(tied) > N_CARDS:
+            return tied[0], turned
+        for seat in tied:
+            turned.append((seat, cards[position]))
+            score[seat] = rank_of(cards[position])
+            position += 1
+
+
+def first_hakem_by_first_ace(deck: Sequence[int], start_seat: int) -> int:
+    """The first Hakem of a match by the first-ace method (see :func:`first_hakem_draw`)."""
+    return first_hakem_draw(deck, start_seat, "first-ace")[0]
 
 
 # --------------------------------------------------------------------------- one trick

@@ -8,9 +8,8 @@ still follow its suit; each round of the suit played makes a void (and a
 ruff) likelier, and ``basic`` would hold the ace until it is led into.
 """
 
-from hokm_sim.strategies._tips import basic_play, longest_trump, tip_aces
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, longest_trump, tip_aces
 
 DESCRIPTION = "basic + cash off-trump aces early (lead them while opponents still follow)"
 

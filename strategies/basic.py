@@ -11,9 +11,8 @@ ruffs). Why: each tip bot (``aces``, ``partner``, ``ruff``, ``trumps``,
 of a tip bot against ``basic`` measures that tip alone.
 """
 
-from hokm_sim.strategies._tips import basic_play, longest_trump
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, longest_trump
 
 DESCRIPTION = "neutral baseline: trump = longest; lead low from length, follow low, never ruff"
 

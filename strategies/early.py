@@ -11,9 +11,8 @@ opponent runs out of the suit, or be squeezed out by discards; a sure trick
 now is worth more than a likely one later.
 """
 
-from hokm_sim.strategies._tips import basic_play, longest_trump, tip_early
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, longest_trump, tip_early
 
 DESCRIPTION = "basic + take sure winners early (masters) instead of holding them"
 

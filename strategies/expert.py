@@ -51,17 +51,6 @@ with selects and ``max`` over per-suit keys rather than data-dependent
 branches.
 """
 
-from hokm_sim.strategies._tips import (
-    is_master,
-    ruff_threats,
-    safest_master,
-    seat_voids,
-    side_masters,
-    suit_key,
-    suits_held,
-    weighted_trump,
-)
-
 from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAKEM,
@@ -86,6 +75,16 @@ from hokm_sim.bots.botkit import (
     suit_cards,
     suit_mask,
     suit_of,
+)
+from hokm_sim.strategies._tips import (
+    is_master,
+    ruff_threats,
+    safest_master,
+    seat_voids,
+    side_masters,
+    suit_key,
+    suits_held,
+    weighted_trump,
 )
 
 DESCRIPTION = "all tips together plus seat-aware following and leads (the strongest built-in)"

@@ -11,9 +11,8 @@ team) into a normal loss (1 point); the highest cards give the best chance to
 get that trick before it is too late.
 """
 
-from hokm_sim.strategies._tips import basic_play, longest_trump, tip_kotfight
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, longest_trump, tip_kotfight
 
 DESCRIPTION = "basic + facing a Kot (them >= 4 tricks, us 0), play the highest cards to get one"
 

@@ -2,7 +2,7 @@
 
 Trump: the suit with the most cards among the Hakem's five; ties go to the
 higher rank sum (2 counts 0 ... A counts 12), then to the lower suit (C D H S).
-Play (the same simple heuristic as the C yardstick in shared/bench):
+Play (the same simple heuristic as the C reference program of docs/performance.md):
 
 - lead an off-trump ace if holding one; holding only trumps, the lowest
   trump; otherwise the lowest card of the longest side suit;

@@ -11,9 +11,8 @@ trick the opponents hold is only taken back by beating their card, and the
 cheapest card that does so keeps the higher ones for later.
 """
 
-from hokm_sim.strategies._tips import basic_play, longest_trump, tip_partner
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, longest_trump, tip_partner
 
 DESCRIPTION = "basic + cover: follow low when partner wins, else with the cheapest winning card"
 

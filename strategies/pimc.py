@@ -21,15 +21,15 @@ are hardest) it plays and calls as ``expert`` does. ``ms`` (0: none) is a
 time budget per decision in milliseconds: sampling stops when it is spent,
 and the decision uses the samples finished by then. Runs with ``ms`` set
 depend on the machine's speed and load and are not reproducible from the
-seed. The work lives in :mod:`hokm_sim.dd.pimc`; docs/dd.md gives strength
-and cost against ``expert``.
+seed. The work lives in :mod:`hokm_sim.dd.pimc`, with ``expert`` bound in as
+the model of the other seats in ``_pimc.py``; docs/dd.md gives strength and
+cost against ``expert``.
 """
 
-import numpy as np
+from hokm_sim.bots.botkit import njit
+from hokm_sim.dd.pimc import pimc_trump
 from hokm_sim.strategies import expert
-
-from hokm_sim.bots.botkit import PARAM_SIZE, njit
-from hokm_sim.dd.pimc import pimc_card, pimc_trump
+from hokm_sim.strategies._pimc import EXPERT_PARAMS, pimc_card
 
 PARAMS = {
     "k": 26,
@@ -51,9 +51,6 @@ PARAM_LIMITS = {
     "model": (0, 2, True),
     "departs": (0, 99, True),
 }
-
-EXPERT_PARAMS = np.zeros(PARAM_SIZE)
-EXPERT_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())
 
 
 @njit

@@ -7,9 +7,8 @@ which the length rule ignores. Card play is the neutral ``basic`` baseline,
 so a duplicate run against ``basic`` measures the trump rule alone.
 """
 
-from hokm_sim.strategies._tips import basic_play, points_trump
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, points_trump
 
 DESCRIPTION = "trump = most honour points (A4 K3 Q2 J1) among the five; play as basic"
 

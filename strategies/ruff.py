@@ -8,9 +8,8 @@ is ``basic``. Why: a void turns small trumps into tricks, the main source of
 tricks for the trump holder; ``basic`` never ruffs and throws those tricks away.
 """
 
-from hokm_sim.strategies._tips import basic_play, longest_trump, tip_ruff
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, longest_trump, tip_ruff
 
 DESCRIPTION = "basic + ruff: void and partner not winning, trump with the cheapest trump that wins"
 

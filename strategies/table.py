@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 
 import numpy as np
-from hokm_sim.strategies.expert import play_card  # noqa: F401  (the card play)
 
 from hokm_sim.bots.botkit import V_HAND, njit, popcount, suit_counts_rank_sums
+from hokm_sim.strategies.expert import play_card  # noqa: F401  (the card play)
 
 DESCRIPTION = "trump from a table learned by trump-study; plays like expert"
 

@@ -9,9 +9,8 @@ keep can ruff one of your side-suit winners; drawing them while you hold
 the top trumps (or the length) makes your high side cards safe.
 """
 
-from hokm_sim.strategies._tips import basic_play, longest_trump, tip_trumps
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, longest_trump, tip_trumps
 
 DESCRIPTION = "basic + count trumps and lead them to draw the opponents' trumps when on top"
 

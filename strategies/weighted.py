@@ -9,9 +9,8 @@ strength=0)`` is the longest-suit rule and ``length=0`` the points rule.
 Card play is the neutral ``basic`` baseline.
 """
 
-from hokm_sim.strategies._tips import basic_play, weighted_trump
-
 from hokm_sim.bots.botkit import V_HAND, njit
+from hokm_sim.strategies._tips import basic_play, weighted_trump
 
 DESCRIPTION = "trump = max length*cards + strength*honour points among the five; play as basic"
 PARAMS = {"length": 2.0, "strength": 1.0}

@@ -6,7 +6,9 @@ asks :func:`runner` for its pairs instead of building its own, and the suite
 keeps to a few pairs: ``longest``/``random`` (and the reverse), ``longest``
 against itself, ``random`` against itself, ``expert``/``random``, and
 ``tests/bots/every.py`` (every built-in bot behind one parameter) for what
-must see every bot.
+must see every bot. Engines are compiled in the fast mode only
+(``HOKM_SIM_BOUNDSCHECK=0``, for subprocesses too), except in
+``test_checking_mode.py``.
 
 Under pytest-xdist two workers often need the same engine at the same
 moment; :func:`_compile_once` makes the second wait for the first and load
@@ -15,9 +17,17 @@ its machine code from the disk cache instead of compiling it again.
 
 from __future__ import annotations
 
+import os
+
+# Two numba threads at least, also on a one-core machine, so that the tests comparing
+# one thread with two compare two different things. Set before numba is imported.
+if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
+    os.environ["NUMBA_NUM_THREADS"] = "2"
+
 import contextlib
 import fcntl
 import hashlib
+import os
 import tempfile
 from collections.abc import Callable
 from functools import cache
@@ -30,6 +40,10 @@ from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
+
+# Each pair is compiled once, in the fast mode, in every process of the suite (the
+# checking mode would compile a new bot's pair twice); test_checking_mode.py sets it.
+os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
 
 
 @cache

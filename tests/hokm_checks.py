@@ -62,7 +62,7 @@ def error_plays(row: np.ndarray) -> list[int]:
     the seats before the faulty one in that trick (the leader is the Hakem,
     then the last trick's winner).
     """
-    seat, trick = int(row[k.T_ERROR + 1]), int(row[k.T_ERROR + 2])
+    seat, trick = int(row[k.T_ERR_SEAT]), int(row[k.T_ERR_TRICK])
     if trick < 0:  # bad trump: nothing was played
         n = 0
     else:
@@ -103,7 +103,7 @@ def check_row(row: np.ndarray, seed: int, target: int | None = None) -> dict:
     whether the slots after them are clean is :func:`check_row_tail`'s job.
     """
     assert row.shape == (k.TRACE_SIZE,)
-    assert row[k.T_ERROR] == 0, f"row carries a strategy error: {row[k.T_ERROR : k.T_ERROR + 4]}"
+    assert row[k.T_ERROR] == 0, f"row carries a strategy error: {row[k.T_ERROR : k.T_ERR_CARD + 1]}"
     n_tricks = int(row[k.T_TRICKS] + row[k.T_TRICKS + 1])
     assert 7 <= n_tricks <= 13
     assert (row[k.T_PLAYS : k.T_PLAYS + 4 * n_tricks] >= 0).all(), "a -1 among the cards played"
@@ -360,8 +360,9 @@ def match_base(seed: int, match: int) -> int:
     return mix64(seed ^ mix64((match + 1) * MATCH_MUL))
 
 
-def expected_first_hakem(seed: int, match: int) -> int:
-    """The first Hakem of a match: a uniform start seat, then first ace (reference rule)."""
+def expected_first_hakem(seed: int, match: int, method: str = "first-ace") -> int:
+    """The first Hakem of a match: a uniform start seat, then the reference rule ``method``
+    (first ace by default) on a shuffled deck."""
     stream = Stream(match_base(seed, match), engine_rng.FIRST_HAKEM_INDEX)
     start = stream.bounded(4)
-    return ref.first_hakem_by_first_ace(stream.shuffled_deck(), start)
+    return ref.first_hakem_draw(stream.shuffled_deck(), start, method)[0]

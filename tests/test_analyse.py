@@ -116,7 +116,8 @@ def test_kot_bits_follow_the_solver(graded):
             new = list(hands)
             new[seat] &= ~(1 << chosen)
             # after the card the trick is still open: ask from the next seat's view
-            from hokm_sim.dd.solver import new_table, reach_nb
+            from hokm_sim.dd.solver import reach_nb
+            from hokm_sim.dd.table import new_table
 
             tt = new_table(16)
             t = np.zeros(3, np.int64)

@@ -1,12 +1,13 @@
 """An edited bot file must take effect in the next run: the stale-cache trap.
 
-``shared/NUMBA-NOTES.md`` item 2: numba's on-disk cache does not notice edits
-to functions defined in other files, so an engine compiled with a strategy
-can silently keep playing the old strategy after its file changed. Each run
-here is a new process (as a user's runs are), sharing one compile cache
-(``HOKM_SIM_CACHE`` in a temporary folder): edit the bot or a helper file
-beside it, and the traced hands must change; run again unchanged, and the
-engine is loaded from the cache and gives the same hands.
+The second numba fact of docs/architecture.md ("The numba cache"): numba's
+on-disk cache does not notice edits to functions defined in other files, so
+an engine compiled with a strategy can silently keep playing the old
+strategy after its file changed. Each run here is a new process (as a
+user's runs are), sharing one compile cache (``HOKM_SIM_CACHE`` in a
+temporary folder): edit the bot or a helper file beside it, and the traced
+hands must change; run again unchanged, and the engine is loaded from the
+cache and gives the same hands.
 """
 
 from __future__ import annotations

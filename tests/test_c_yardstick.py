@@ -1,4 +1,4 @@
-"""The engine against the C yardstick in ``shared/bench/hokm_ref.c``.
+"""The engine against the C reference program (``hokm_ref.c``, see docs/performance.md).
 
 The engine deals with the same stream scheme as the C program and the
 longest bot plays the same heuristic, so with that bot in every seat the

@@ -102,6 +102,7 @@ DAMAGE = {
     ),
     "target zero": lambda raw: _set(raw, "config.run.target", 0),
     "unknown run key": lambda raw: _set(raw, "config.run.colour", "red"),
+    "unknown first-Hakem rule": lambda raw: _set(raw, "config.run.first_hakem", "two-aces"),
     "save_hands a string": lambda raw: _set(raw, "config.save_hands", "no"),
 }
 
@@ -144,6 +145,10 @@ def test_the_real_checkpoint_and_its_consistent_edits_load(finished, tmp_path):
     (folder / "checkpoint.json").write_text(json.dumps(split))
     back = Checkpoint.load(folder)
     assert back.done == [(0, TOTAL)] and np.array_equal(back.counts, cp.counts)
+    # a checkpoint written before the first-Hakem house rules has no rule: first ace
+    assert raw["config"]["run"]["first_hakem"] == "first-ace"
+    (folder / "checkpoint.json").write_text(json.dumps(_set(raw, "config.run.first_hakem", DELETE)))
+    assert Checkpoint.load(folder).done == [(0, TOTAL)]
 
 
 @pytest.mark.parametrize("key", ["engine", "command"])

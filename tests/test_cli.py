@@ -107,9 +107,8 @@ def _parse_only(argv: list[str]) -> dict:
         values = params.get(name)
         for spec in [values] if isinstance(values, str) else values or ():
             strategy(spec)
-    for spec in (params.get("heuristics") or "").split(","):
-        if spec.strip():
-            strategy(spec.strip())
+    for spec in params.get("heuristics") or ():  # already cut by the SPECS option type
+        strategy(spec)
     baseline = params.get("baseline")
     if baseline and not baseline.startswith("git:"):
         strategy(baseline)
@@ -323,6 +322,14 @@ USAGE_ERRORS = [
     (["analyse"], ["one source of hands"]),
     (["analyse", "--seed", "1"], ["--hands"]),
     (["analyse", "--seed", "1", "--hands", "2", "--a", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["run", "longest", "random", "--matches", "5", "--first-hakem", "x"], ["--first-hakem"]),
+    (["trace", "--seed", "1", "--hands", "2", "--first-hakem", "highest-card"], ["--matches"]),
+    (["play", "--target", "4"], ["--target", "4"]),
+    (["play", "--daily", "--seed", "1"], ["--daily", "--seed"]),
+    (["play", "--partner", "nosuchbot"], ["--partner", "nosuchbot"]),
+    (["play", "--first-hakem", "two-aces"], ["--first-hakem", "highest-two"]),
+    (["games", "--data", "nowhere"], ["no games yet", "hokm-sim play"]),
+    (["games", "--format", "csv"], ["--format", "csv"]),
 ]  # fmt: skip
 """(command line, fragments the one ``Error:`` line must contain)."""
 
@@ -355,3 +362,41 @@ def test_show_trace_line_past_the_end(tmp_path):
     result = invoke("show", "--trace", str(out), "--line", "3", ok=False)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "2 lines" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["run", "nope", "random"], "Error: A: unknown strategy 'nope'"),
+        (["trace", "--seed", "1", "--hands", "1", "--a", "nope"], "Error: --a: unknown strategy"),
+        (
+            ["run", "--hands", "10", "--target", "5"],
+            "Error: --target: sets the score a match is played to: give it with --matches",
+        ),
+        (["trace", "--seed", "1"], "Error: give --hands or --matches"),
+        (["analyse", "--seed", "1"], "Error: --hands: give it too"),
+        (
+            ["analyse", "--trace", "t.jsonl", "--hands", "2"],
+            "Error: --hands: picks deals of FOLDER or --seed; a trace is read whole",
+        ),
+        (["analyse", "r"], "Error: FOLDER: r has no saved hands (hands.parquet): run with "),
+        (["run", "--resume", "r"], "Error: --resume: r holds no checkpoint.json"),
+        (
+            ["analyse", "--seed", "1", "--hands", "1", "--html", "full"],
+            "Error: --html: report folder full already exists; choose another or add --force",
+        ),
+        (["show", "--trace", "t.jsonl", "--line", "9"], "Error: --line: t.jsonl has 1 lines"),
+        (["sprt", "--wins", "1,2,3", "--alpha", "0.6", "--beta", "0.6"], "--alpha + --beta < 1"),
+    ],
+)
+def test_library_errors_are_told_in_the_command_flags(tmp_path, monkeypatch, args, line):
+    """The library names Python parameters; each command shows its own flags."""
+    monkeypatch.chdir(tmp_path)
+    invoke("trace", "--seed", "1", "--hands", "1", "-o", "t.jsonl")
+    invoke("run", *LR[1::2], "--hands", "100", "--seed", "1", "--out", "r")
+    (tmp_path / "r" / "checkpoint.json").unlink()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("")
+    res = invoke(*args, ok=False)
+    assert res.exit_code == 2, res.output
+    assert len(res.stderr.splitlines()) == 1 and line in res.stderr, res.stderr

@@ -54,8 +54,8 @@ def test_bad_sizes(text, why):
         SIZE.convert(text, None, None)
 
 
-def _fails(args: list[str], *needles: str) -> str:
-    res = CliRunner().invoke(main, args)
+def _fails(args: list, *needles: str) -> str:
+    res = CliRunner().invoke(main, [str(a) for a in args])
     assert res.exit_code == 2, (res.exit_code, res.output)
     err = res.stderr.strip()
     assert err.startswith("Error:") and "\n" not in err and "Traceback" not in err, err
@@ -131,3 +131,39 @@ def test_force_clears_what_an_earlier_report_wrote(tmp_path):
     assert not (out / "hands.parquet").exists()  # nothing stale beside the new report
     assert (out / "notes.txt").read_text() == "mine"  # and nothing that was not ours
     assert json.loads((out / "summary.json").read_text())["config"]["seed"] == 1
+
+
+@pytest.mark.parametrize("cmd", [["run", "--hands", "10"], ["trump-study", "--hands", "10"],
+                                 ["tournament", "longest", "random", "--hands", "10"]])  # fmt: skip
+@pytest.mark.parametrize("out", ["", "  "])
+def test_an_empty_out_folder_is_refused(cmd, out, tmp_path, monkeypatch):
+    """An empty --out would be the working directory (and --force would clear it)."""
+    monkeypatch.chdir(tmp_path)
+    _fails([*cmd, "--out", out, "--force"], "--out", "not an empty one")
+    assert list(tmp_path.iterdir()) == []
+
+
+DEEP = "[" * 100_000 + "\n"
+"""A line of JSON nested far deeper than Python's parser can follow."""
+
+
+def test_dd_refuses_text_that_is_not_utf8_or_nested_too_deeply(tmp_path):
+    binary = tmp_path / "deals.bin"
+    binary.write_bytes(b'{"hands": [], "trump": "H", "leader": 0}\n\xff\xfe\x00\x81 junk\n')
+    _fails(["dd", str(binary)], "not UTF-8 text")
+    res = CliRunner().invoke(main, ["dd"], input=binary.read_bytes())  # standard input
+    assert res.exit_code == 2 and res.stderr.startswith("Error: the input is not UTF-8 text")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(DEEP)
+    _fails(["dd", str(deep)], "line 1: bad JSON: nested too deeply")
+
+
+def test_traces_and_report_folders_nested_too_deeply_are_refused(tmp_path):
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(DEEP)
+    _fails(["show", "--trace", str(deep)], "is not JSON")
+    _fails(["analyse", "--trace", str(deep)], "not a JSON object")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "summary.json").write_text(DEEP)
+    _fails(["plot", str(folder)], "cannot be read")

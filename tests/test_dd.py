@@ -25,7 +25,8 @@ from hokm_sim.cli import main
 from hokm_sim.dd.api import Deal, analyse, can_reach, card_values, parse_deal, tricks
 from hokm_sim.dd.bits import pdep, pdep_loop, pext, pext_loop
 from hokm_sim.dd.deals import engine_deals
-from hokm_sim.dd.solver import new_table, reach_nb, tricks_nb
+from hokm_sim.dd.solver import reach_nb, tricks_nb
+from hokm_sim.dd.table import new_table
 
 
 def _random_ending(rng: np.random.Generator, n: int):

@@ -16,7 +16,7 @@ from dd_minimax import team_run
 from dds_ref import most_tricks
 
 from hokm_sim.cards import cards_of
-from hokm_sim.dd.solver import _guarded_trump, _quick_tricks
+from hokm_sim.dd.bounds import guarded_trump, quick_tricks
 
 
 def _position(rng: np.random.Generator, n: int) -> tuple[np.ndarray, int]:
@@ -55,7 +55,7 @@ def _quick_cases(rng: np.random.Generator, count: int, most: int, kot: bool, tru
                 hands[partner] ^= (1 << c) | (1 << t)
                 hands[s] ^= (1 << c) | (1 << t)
         want = int(rng.integers(1, n + 1))
-        qt, _ = _quick_tricks(hands, trump, leader, kot, want)
+        qt, _ = quick_tricks(hands, trump, leader, kot, want)
         yield hands, trump, leader, want, qt
 
 
@@ -92,7 +92,7 @@ def test_a_guarded_second_trump_takes_a_trick_against_the_leaders_side():
         n = int(rng.integers(2, 8))
         hands, trump = _position(rng, n)
         for team in (0, 1):
-            if _guarded_trump(hands, trump, team) == 0:
+            if guarded_trump(hands, trump, team) == 0:
                 continue
             leader = int(rng.choice([s for s in range(4) if s & 1 != team]))
             assert most_tricks(hands, trump, leader) <= n - 1, (hands, trump, leader)
@@ -104,7 +104,8 @@ def test_trick_counts_agree_with_dds_on_trump_heavy_endings():
     # (the guarded second trump only against the side on lead), so the
     # whole search is checked too, on positions the bounds decide often.
     pytest.importorskip("endplay")
-    from hokm_sim.dd.solver import new_table, tricks_nb
+    from hokm_sim.dd.solver import tricks_nb
+    from hokm_sim.dd.table import new_table
 
     rng = np.random.default_rng(34)
     tt = new_table(16)

@@ -5,8 +5,9 @@ and every card is checked with :mod:`hokm_sim.reference`: the deal, who holds
 each card, following suit, every trick's winner, the hand stopping the moment
 a team has 7 tricks, and the score. Whole matches (``Runner.trace_match``)
 are checked for succession, scores and stopping at the target. The longest
-bot's trump must follow the longest-suit rule, and the first Hakem (first ace)
-must be spread evenly over the seats.
+bot's trump must follow the longest-suit rule, the first Hakem (first ace)
+must be spread evenly over the seats, and the other house rules of the first
+Hakem must pick the reference's seat.
 """
 
 from __future__ import annotations
@@ -17,8 +18,13 @@ import numpy as np
 import pytest
 from hokm_checks import check_match_rows, check_row, expected_first_hakem, longest_suit
 
-from hokm_sim.cards import parse_card, parse_suit
+from hokm_sim import reference as ref
+from hokm_sim.cards import parse_card, parse_cards, parse_suit
+from hokm_sim.engine import deal
 from hokm_sim.engine import kernels as k
+from hokm_sim.engine import stepper as st
+from hokm_sim.env.table import Table
+from hokm_sim.house import FIRST_HAKEM_METHODS
 from hokm_sim.sim.trace import row_to_record
 
 N_HANDS = 6000
@@ -81,7 +87,7 @@ def test_longest_bot_names_the_longest_suit(traced, copy):
 
 
 def test_longest_trump_rule_worked_case():
-    """RULES.md worked case 1: A♥ Q♥ 9♥ K♣ 4♦ names hearts."""
+    """docs/rules.md, worked example 1: A♥ Q♥ 9♥ K♣ 4♦ names hearts."""
     five = [parse_card(c) for c in ("AH", "QH", "9H", "KC", "4D")]
     assert longest_suit(five) == parse_suit("H")
 
@@ -133,6 +139,44 @@ def test_match_record_fields(runner):
     rows = runner("random", "random").trace_match(MATCH_SEED, 0, 7)
     rec = row_to_record(rows[-1], MATCH_SEED, 7)
     assert rec["target"] == 7 and max(rec["scores"]) >= 7
+
+
+@pytest.mark.parametrize("rule", ["highest-card", "highest-two"])
+def test_house_rules_of_the_first_hakem_follow_the_reference(runner, rule):
+    """Each house rule's first Hakem is the reference's on the same draw, in matches
+    played by the compiled engine and by the stepper, and the matches follow the rules."""
+    code = FIRST_HAKEM_METHODS.index(rule)
+    r = runner("random", "random")
+    seats = []
+    for m in range(300):
+        rows = r.trace_match(MATCH_SEED, m, 1, first_hakem=code)
+        seats.append(int(rows[0, k.T_HAKEM]))
+        assert seats[-1] == expected_first_hakem(MATCH_SEED, m, rule), m
+    assert set(seats) == {0, 1, 2, 3}
+    for m in range(10):
+        rows = r.trace_match(MATCH_SEED, m, 3, first_hakem=code)
+        check_match_rows(rows, MATCH_SEED, m, 3, expected_first_hakem(MATCH_SEED, m, rule))
+    table = Table(target=1, first_hakem=code)
+    for m in range(40):
+        table.reset(MATCH_SEED, m)
+        assert int(table.slots.ctl[0, st.K_HAKEM]) == expected_first_hakem(MATCH_SEED, m, rule)
+
+
+@pytest.mark.parametrize("rule", FIRST_HAKEM_METHODS)
+def test_engine_first_hakem_on_hand_made_draws(rule):
+    """Ties, ties again, and a tie that lasts the whole deck, as the reference says."""
+    code = FIRST_HAKEM_METHODS.index(rule)
+    decks = [
+        parse_cards("2C AD 4H AS 7C 7D 3S 9H"),
+        parse_cards("AC 2D KH 3S KC 4D AH 5S 6C 8D"),
+        [s * 13 + r for r in range(12, -1, -1) for s in range(4)],
+    ]
+    for top in decks:
+        deck = top + [c for c in range(52) if c not in top]
+        for start in range(4):
+            arr = np.array(deck, np.int64)
+            got = deal.first_ace(arr, start) if code == 0 else deal.highest(arr, start, code)
+            assert got == ref.first_hakem_draw(deck, start, rule)[0], (top, start)
 
 
 def test_first_hakem_is_spread_over_seats(runner):

@@ -137,7 +137,97 @@ def test_environment_inputs_are_checked():
         HokmGymEnv(partner="nosuch")
     env = HokmGymEnv(partner=PYRANDOM, opponents="random", illegal="raise")  # compiled seats
     env.reset(seed=1)
-    with pytest.raises(InputError, match="illegal action 99"):
+    with pytest.raises(InputError, match="action 99 out of range: expected 0..51"):
         env.step(99)
     with pytest.raises(InputError, match="bad match target 0"):
         HokmEnv(target=0)
+
+
+@pytest.mark.parametrize(
+    ("action", "says"),
+    [
+        (99, "action 99 out of range"),
+        (-1, "action -1 out of range"),
+        (3.0, "bad action 3.0 (float): expected an integer 0..55"),
+        ("52", "bad action '52' (str)"),
+        (True, "bad action True (bool)"),
+    ],
+)
+def test_actions_outside_the_space_are_refused_whatever_the_illegal_policy(action, says):
+    env = HokmGymEnv(partner=PYRANDOM, opponents=PYRANDOM)  # illegal="end": masked moves end
+    env.reset(seed=1)
+    with pytest.raises(InputError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        env.step(action)
+    aec = HokmEnv()
+    aec.reset(seed=1)
+    with pytest.raises(InputError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        aec.step(action)
+    legal = int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0])
+    aec.step(np.int64(legal))  # numpy integers are actions
+    legal = np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])
+    aec.step(np.argmax(np.isin(np.arange(56), legal)))  # and so is what argmax gives
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ({"seed": -1}, "bad seed -1: expected a whole number in 0 .. 18446744073709551615"),
+        ({"seed": 2**64}, "bad seed 18446744073709551616"),
+        ({"seed": 1.5}, "bad seed 1.5"),
+        ({"seed": 1, "options": {"deal": -1}}, "bad deal -1"),
+        ({"seed": 1, "options": {"deal": 2**62}}, "bad deal"),
+        ({"seed": 1, "options": {"deal": 2.0}}, "bad deal 2.0"),
+        ({"seed": 1, "options": ["deal", 1]}, "bad options"),
+    ],
+)
+def test_reset_refuses_seeds_and_deals_the_engine_would_take_as_others(options, says):
+    for env in (HokmEnv(), HokmGymEnv(partner=PYRANDOM, opponents=PYRANDOM)):
+        with pytest.raises(InputError, match=says.replace("(", r"\(")):
+            env.reset(**options)
+
+
+def test_targets_that_are_not_whole_points_are_refused():
+    for target in (1.5, True, "7"):
+        with pytest.raises(InputError, match="bad match target"):
+            HokmEnv(target=target)
+
+
+def test_the_aec_episode_ends_cleanly_and_infos_hold_only_the_hand_just_ended():
+    env = HokmEnv(target=7)
+    with pytest.raises(InputError, match="no episode yet: call reset"):
+        env.step(0)
+    env.reset(seed=2)
+    with pytest.raises(InputError, match="action None for player_"):
+        env.step(None)
+    hands_seen, stale = 0, 0
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        infos = [env.infos[a] for a in env.agents]
+        if any("hand" in i for i in infos):
+            hands_seen += 1
+            assert all("hand" in i for i in infos)
+        elif hands_seen and env.table.waiting is not None:
+            stale += "hand" in env.infos[env.agent_selection]
+    assert hands_seen == env.table.hands_done >= 2 and stale == 0
+    for call in (lambda: env.step(0), env.last):
+        with pytest.raises(
+            InputError, match="the episode is over .every agent is done.: call reset"
+        ):
+            call()
+    env.reset(seed=2)  # and a new one starts
+    assert env.last()[0]["action_mask"].any()
+
+
+def test_both_gymnasium_ids_are_registered():
+    import gymnasium
+
+    env = gymnasium.make("Hokm-v0", partner=PYRANDOM, opponents=PYRANDOM)
+    assert env.unwrapped.table.target is None
+    match = gymnasium.make("hokm_sim.env:HokmMatch-v0", partner=PYRANDOM, opponents=PYRANDOM)
+    assert match.unwrapped.table.target == 7
+    obs, info = match.reset(seed=3)
+    assert info["action_mask"].any()

@@ -9,10 +9,11 @@ import pytest
 from hokm_checks import every
 
 from hokm_sim.analysis import field as fld
-from hokm_sim.analysis.comparison import RunConfig, execute
+from hokm_sim.analysis.summary import summarize
 from hokm_sim.bots.registry import resolve
 from hokm_sim.engine import records as r
 from hokm_sim.errors import InputError
+from hokm_sim.sim.run import RunConfig, execute
 
 CANDIDATE = every("expert")
 MEMBERS = [every("random"), every("longest"), every("basic")]
@@ -27,9 +28,10 @@ def played() -> dict:
 
 def test_each_pairing_is_the_run_with_the_same_seed(played):
     for member, pair in zip(MEMBERS, played["pairs"], strict=True):
-        s = execute(
+        p = execute(
             RunConfig(a=CANDIDATE, b=member, hands=1500, seed=4), *map(resolve, (CANDIDATE, member))
         )
+        s = summarize(p.counts, p.record)
         assert pair["opponent"] == member
         assert pair["wins"] == s.data["pair_score"]
         assert pair["points_per_hand"] == s.data["a"]["points_per_hand"]
@@ -56,9 +58,10 @@ def test_a_field_of_matches_scores_match_pairs():
     cfg = fld.FieldConfig("longest", members=["random"], matches=30, seed=2, threads=1)
     d = fld.play(cfg, resolve("longest"), [resolve("random")])
     assert d["metric"] == "matches" and d["mode"] == "matches"
-    s = execute(
+    p = execute(
         RunConfig(a="longest", b="random", matches=30, seed=2), *map(resolve, ("longest", "random"))
     )
+    s = summarize(p.counts, p.record)
     assert d["pairs"][0]["matches"] == s.data["pair_score"]
     assert d["weakest"]["value"] == s.data["pair_score"]["value"]
 

@@ -1,7 +1,7 @@
 """Replay every golden case against the plain-Python reference rules.
 
-The golden files in ``tests/golden`` are copies of ``shared/golden`` (beside
-``shared/RULES.md``); every engine must pass them. Each case is one pytest
+The golden files in ``tests/golden`` pin the rules of docs/rules.md ("How the
+rules are pinned"); every engine must pass them. Each case is one pytest
 case with id ``<file stem>-<index in the file's "cases" list>``, e.g.
 ``hands-17``, so a failure points straight at the JSON entry.
 """

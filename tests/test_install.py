@@ -31,6 +31,8 @@ def installed(tmp_path_factory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "hokm_sim/strategies/trump_table.json" in names
     assert not any(n.startswith("strategies/") for n in names)  # no top-level 'strategies'
+    for page in ("table.html", "table.js", "table.css"):  # the play table's page
+        assert f"hokm_sim/play/static/{page}" in names
     target = tmp_path_factory.mktemp("site")
     subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)], check=True)
     return target
@@ -74,3 +76,21 @@ def test_installed_wheel_plays_the_table_bot(installed, tmp_path):
     )
     assert res.returncode == 0, res.stderr
     assert "trick 13" in res.stdout or "wins" in res.stdout
+
+
+def test_installed_wheel_serves_the_play_table(installed, tmp_path):
+    code = (
+        "import asyncio; from aiohttp.test_utils import TestClient, TestServer; "
+        "from hokm_sim.api import strategy; from hokm_sim.play.server import Server, Settings\n"
+        "async def go():\n"
+        "    s = Server(Settings(strategy('random'), strategy('random'), data={!r}))\n"
+        "    async with TestClient(TestServer(s.app())) as c:\n"
+        "        for path in ('/static/table.js', '/static/table.css'):\n"
+        "            assert (await c.get(path)).status == 200, path\n"
+        "    print('served')\n"
+        "asyncio.run(go())"
+    ).format(str(tmp_path / "data"))
+    env = dict(os.environ, PYTHONPATH=str(installed), HOKM_SIM_CACHE=str(tmp_path))
+    res = subprocess.run([sys.executable, "-c", code], env=env, cwd=installed.parent,
+                         capture_output=True, text=True)  # fmt: skip
+    assert res.returncode == 0 and "served" in res.stdout, res.stderr[-2000:]

@@ -22,12 +22,14 @@ from hokm_sim.dd.pimc import (
     MODEL_BETTER,
     MODEL_ONLY,
     P_DEPARTS,
+    P_INFER,
     P_K,
     P_MARGIN,
     P_MODEL,
     P_MS,
     P_NODES,
-    pimc_scores,
+    P_TRIES,
+    PARAM_NAMES,
     pimc_trump_scores,
 )
 from hokm_sim.dd.sample import sample_hands, sample_view
@@ -41,6 +43,7 @@ from hokm_sim.engine.view import (
     V_TRUMP,
     V_VOIDS,
 )
+from hokm_sim.strategies._pimc import pimc_scores
 
 FAST = "pimc(k=3,nodes=20000)"
 
@@ -105,6 +108,19 @@ def test_samples_spread_over_the_consistent_deals():
     assert len(got) > 3
 
 
+def test_the_bots_parameters_fill_the_slots_the_kernels_read():
+    """The engine fills ``params`` in the order of the bot file's ``PARAMS``; the
+    kernels read slot ``P_*`` of :data:`PARAM_NAMES`: the two orders are one."""
+    from hokm_sim.bots.registry import builtin_bots, resolve
+
+    bot = builtin_bots()["pimc"]
+    assert tuple(bot.params) == PARAM_NAMES and tuple(bot.limits) == PARAM_NAMES
+    spec = "pimc(k=5,nodes=7,ms=2,margin=1,infer=2,tries=9,model=2,departs=3)"
+    row = resolve(spec).params_array()[1]
+    got = [row[i] for i in (P_K, P_NODES, P_MS, P_MARGIN, P_INFER, P_TRIES, P_MODEL, P_DEPARTS)]
+    assert got == [5, 7, 2, 1, 2, 9, 2, 3]
+
+
 def _params(k: int, nodes: int, ms: float, margin: int = 0) -> np.ndarray:
     p = np.zeros(16)
     p[P_K], p[P_NODES], p[P_MS], p[P_MARGIN] = k, nodes, ms, margin
@@ -161,26 +177,46 @@ def test_the_model_search_only_ever_raises_a_cards_score():
 
 
 def test_a_time_budget_stops_sampling_and_keeps_finished_samples():
-    """k far beyond what fits in 250 ms: the budget ends the sampling, finished samples count.
+    """A time budget spent before the first check stops sampling at once; a budget that
+    ends part way keeps exactly the samples that finished: the same scores as that many
+    samples with no budget, whatever the clock allowed.
 
-    The budget is many samples long (one sample, with inference's tries and
-    the search against the model, takes milliseconds), so that a machine
-    busy with other work still finishes at least one within it.
+    No node budget here, so only the clock can drop a sample; the budget grows
+    until some sample finishes, so a busy machine only makes the test longer.
     """
+    huge = 1_000_000  # never finished in any budget below
+    views = [v for v in _views(5, 30) if bin(int(v[V_HAND])).count("1") <= 9]
+    totals = np.zeros(52)
+    for v in views[:3]:
+        assert pimc_scores(v, _params(huge, 0, 1e-6), _mem(), _rng(1), totals)[1] == 0
+        assert not totals.any()
+    assert pimc_trump_scores(trump_view([0, 13, 26, 39, 12], 1), _params(huge, 0, 1e-6),
+                             _rng(1), np.zeros(4)) == 0  # fmt: skip
     checked = 0
-    for v in _views(5, 30):
-        if checked == 3 or bin(int(v[V_HAND])).count("1") > 9:
-            continue
-        totals = np.zeros(52)
-        moves, used = pimc_scores(v, _params(1_000_000, 20_000, 250.0), _mem(), _rng(1), totals)
-        if bin(int(moves)).count("1") > 1:
-            assert 1 <= used < 1_000_000
+    for v in views:
+        ms = 250.0
+        while checked < 3:
+            moves, used = pimc_scores(v, _params(huge, 0, ms), _mem(), _rng(1), totals)
+            if bin(int(moves)).count("1") == 1:
+                break  # nothing to sample
+            if used == 0:
+                ms *= 2
+                continue
+            unbudgeted = np.zeros(52)
+            assert pimc_scores(v, _params(used, 0, 0), _mem(), _rng(1), unbudgeted) == (
+                moves,
+                used,
+            )
+            np.testing.assert_array_equal(totals, unbudgeted)
             checked += 1
+            break
     assert checked == 3
-    used = pimc_trump_scores(
-        trump_view([0, 13, 26, 39, 12], 1), _params(1_000_000, 20_000, 250.0), _rng(1), np.zeros(4)
-    )
-    assert 1 <= used < 1_000_000
+    five, ms = trump_view([0, 13, 26, 39, 12], 1), 250.0
+    while (used := pimc_trump_scores(five, _params(huge, 0, ms), _rng(1), got := np.zeros(4))) == 0:
+        ms *= 2
+    want = np.zeros(4)
+    assert pimc_trump_scores(five, _params(used, 0, 0), _rng(1), want) == used
+    np.testing.assert_array_equal(got, want)
 
 
 def _mem() -> np.ndarray:
@@ -201,10 +237,10 @@ def test_pimc_plays_whole_hands_legally_and_reproducibly(runner):
 
 def test_decisions_are_deterministic_for_a_seed(runner):
     """A seed fixes every card and trump: deal by deal, the same results on one thread
-    as on all of them (each deal's decisions draw from that deal's own streams)."""
+    as on two (each deal's decisions draw from that deal's own streams)."""
     r = runner(FAST, "expert")
     one = [b.codes for b in r.batches(7, 16, threads=1, codes=True)]
-    every = [b.codes for b in r.batches(7, 16, codes=True)]
+    every = [b.codes for b in r.batches(7, 16, threads=2, codes=True)]
     np.testing.assert_array_equal(np.concatenate(one), np.concatenate(every))
 
 
@@ -233,6 +269,7 @@ def _first_called_from_a_loop(drop_nrt: bool = False):
     from numba import njit
 
     from hokm_sim.dd import pimc
+    from hokm_sim.strategies._pimc import KERNELS
 
     def fresh(dispatcher):
         skip = ("cache", "nopython")  # njit sets nopython itself
@@ -241,7 +278,7 @@ def _first_called_from_a_loop(drop_nrt: bool = False):
             options.pop("_nrt", None)
         return njit(**options)(dispatcher.py_func)
 
-    card, trump = fresh(pimc.pimc_card), fresh(pimc.pimc_trump)
+    card, trump = fresh(KERNELS.pimc_card), fresh(pimc.pimc_trump)
 
     @njit(_nrt=False)
     def loop(view, params, mem, rng):
@@ -273,15 +310,18 @@ def test_engines_with_pimc_hash_the_solver_and_others_do_not():
     def dd_files(name: str) -> set[str]:
         return {p.name for p in source_closure(bots[name].path) if p.parent == dd_dir}
 
-    assert {"solver.py", "pimc.py", "sample.py", "infer.py", "respond.py"} <= dd_files("pimc")
-    # The model of inference and of the search is expert: an edit of expert.py
-    # recompiles pimc's cached kernels.
-    from hokm_sim.strategies import expert
+    dd = {"solver.py", "search.py", "bounds.py", "order.py", "table.py", "pimc.py", "sample.py"}
+    assert dd | {"infer.py", "respond.py", "model.py"} <= dd_files("pimc")
+    # The model of inference and of the search is expert, bound in by the bot:
+    # an edit of expert.py recompiles pimc's cached kernels, and the library
+    # itself names no bot.
+    from hokm_sim.dd import infer, pimc, respond
+    from hokm_sim.strategies import _pimc, expert
 
-    from hokm_sim.dd import infer, respond
-
-    assert Path(expert.__file__).resolve() in source_closure(infer.__file__)
-    assert Path(expert.__file__).resolve() in source_closure(respond.__file__)
+    bots_dir = Path(expert.__file__).resolve().parent
+    assert Path(expert.__file__).resolve() in source_closure(_pimc.__file__)
+    for lib in (infer, pimc, respond):
+        assert not any(p.parent == bots_dir for p in source_closure(lib.__file__))
     for name in ("expert", "longest", "random", "weighted"):
         assert dd_files(name) == set()
 
@@ -292,20 +332,18 @@ def test_the_true_deal_explains_experts_play_and_the_history_is_the_play():
     played so far in order, and on the real deal the model (``expert``) plays
     every one of them as observed; a deal with two cards of different
     opponents swapped is usually not explained."""
-    from hokm_sim.strategies import expert
-
     from hokm_sim.dd.infer import (
         JUDGE_ALL,
         JUDGE_OPPONENTS,
         judged_seats,
-        misses,
         new_scratch,
         play_order,
         record,
     )
+    from hokm_sim.strategies import expert
+    from hokm_sim.strategies._pimc import EXPERT_PARAMS, KERNELS
 
-    params = np.zeros(16)
-    params[: len(expert.PARAMS)] = list(expert.PARAMS.values())
+    misses = KERNELS.misses
     rnd = pyrandom.Random(5)
     checked = swapped_missed = swapped = 0
     for _ in range(30):
@@ -349,7 +387,7 @@ def test_the_true_deal_explains_experts_play_and_the_history_is_the_play():
                         capped = misses(v, alt, seats, cards, n, judged, _rng(1), scratch, 1)
                         assert capped == min(miss, 1)
                         break
-            return expert.play_card(v, params, np.zeros(16, np.int64), _rng(0))
+            return expert.play_card(v, EXPERT_PARAMS, np.zeros(16, np.int64), _rng(0))
 
         ref.play_hand(deck, hakem, lambda five, h: 0, choose)
     assert checked > 150
@@ -362,18 +400,17 @@ def test_a_hakems_call_passes_as_often_as_five_of_its_cards_would_make_it():
     ``expert`` calls that trump."""
     from itertools import combinations
 
+    from hokm_sim.dd.infer import new_scratch
     from hokm_sim.strategies import expert
+    from hokm_sim.strategies._pimc import EXPERT_PARAMS, KERNELS
 
-    from hokm_sim.dd.infer import misses, new_scratch
-
-    params = np.zeros(16)
-    params[: len(expert.PARAMS)] = list(expert.PARAMS.values())
+    misses = KERNELS.misses
     deck = list(range(52))
     pyrandom.Random(11).shuffle(deck)
     dealt = [mask_of(h) for h in ref.deal(deck, 1)]
     hakem_cards = [c for c in range(52) if dealt[1] >> c & 1]
     calls = [
-        expert.choose_trump(trump_view(list(five), 1), params, _mem(), _rng(0))
+        expert.choose_trump(trump_view(list(five), 1), EXPERT_PARAMS, _mem(), _rng(0))
         for five in combinations(hakem_cards, 5)
     ]
     trump = max(range(4), key=calls.count)

@@ -167,3 +167,43 @@ def test_a_bot_object_is_refused_for_a_cluster_in_one_line():
     with pytest.raises(InputError, match="bot object, which lives in this process only"):
         portable_spec(hokm_sim.strategy(Clubs()))
     assert portable_spec(resolve(PYRANDOM)).startswith("trump=")
+
+
+BLAS_BOT = '''"""A batched numpy bot with a matrix product in every decision (a small network)."""
+import numpy as np
+from threadpoolctl import threadpool_info
+
+from hokm_sim.bots.pyrules import batched
+
+W = np.random.default_rng(0).random((432, 52))
+SEEN = set()
+
+
+@batched
+def choose_trump(obs):
+    return np.zeros(len(obs), np.int64)
+
+
+@batched
+def play_card(obs):
+    SEEN.update(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+    return np.where(obs.legal_mask, obs.features() @ W, -np.inf).argmax(axis=1)
+'''
+
+
+def test_bots_decide_with_blas_on_one_thread(tmp_path):
+    """A pool of BLAS threads woken in every small decision made such a bot 10x slower."""
+    from threadpoolctl import threadpool_info
+
+    from hokm_sim.bots.registry import import_bot_file
+
+    def blas() -> list[int]:
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    bot = tmp_path / "net.py"
+    bot.write_text(BLAS_BOT)
+    before = blas()
+    hokm_sim.run(str(bot), PYRANDOM, hands=50, seed=1, threads=1)
+    seen = import_bot_file(bot).SEEN
+    assert seen == {1}
+    assert set(blas()) == set(before)  # given back afterwards (other libraries may load)

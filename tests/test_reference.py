@@ -1,6 +1,6 @@
 """Rule tests for hokm_sim.reference beyond the golden cases.
 
-Short scripted sequences for each rule of ``shared/RULES.md``, its worked
+Short scripted sequences for each rule of docs/rules.md, its worked
 cases 1-4, and property tests that play random legal hands through
 :func:`reference.play_hand` and check them with :func:`reference.replay_hand`.
 """
@@ -128,6 +128,43 @@ def test_first_hakem_is_the_seat_of_the_first_ace(rnd: random.Random, start: int
     rnd.shuffle(deck)
     first_ace_at = next(i for i, c in enumerate(deck) if rank_of(c) == 12)
     assert ref.first_hakem_by_first_ace(deck, start) == (start + first_ace_at) % 4
+
+
+def _deck(top: str) -> list[int]:
+    first = parse_cards(top)
+    return first + [c for c in range(N_CARDS) if c not in first]
+
+
+def test_first_hakem_by_highest_card() -> None:
+    # one card each from the start seat: KH to seat 2, the highest
+    hakem, turned = ref.first_hakem_draw(_deck("2C 9D KH 5S"), 0, "highest-card")
+    assert hakem == 2 and [s for s, _c in turned] == [0, 1, 2, 3]
+    assert ref.first_hakem_draw(_deck("2C 9D KH 5S"), 1, "highest-card")[0] == 3
+    # seats 1 and 3 tie on aces: each gets one more card, in play order; 3 wins with the Q
+    hakem, turned = ref.first_hakem_draw(_deck("2C AD 4H AS 7C QD"), 0, "highest-card")
+    assert hakem == 3 and turned[4:] == [(1, parse_card("7C")), (3, parse_card("QD"))]
+    # tied again (7 and 7), and again: the third round decides
+    hakem, turned = ref.first_hakem_draw(_deck("2C AD 4H AS 7C 7D 3S 9H"), 0, "highest-card")
+    assert hakem == 3 and len(turned) == 8
+
+
+def test_first_hakem_by_highest_two() -> None:
+    # two rounds: seat 0 A+2 (12+0), seat 1 K+K (11+11), seat 2 Q+3, seat 3 J+4
+    hakem, turned = ref.first_hakem_draw(_deck("AC KD QH JS 2C KH 3D 4S"), 0, "highest-two")
+    assert hakem == 1 and [s for s, _c in turned] == [0, 1, 2, 3] * 2
+    # seat 0 A+K ties seat 2 K+A: one more card each, seat 0 first
+    hakem, turned = ref.first_hakem_draw(_deck("AC 2D KH 3S KC 4D AH 5S 6C 8D"), 0, "highest-two")
+    assert hakem == 2 and turned[8:] == [(0, parse_card("6C")), (2, parse_card("8D"))]
+
+
+def test_a_tie_to_the_end_of_the_deck_goes_to_the_first_tied_seat() -> None:
+    # ranks in fours, high to low: every round ties all four seats until the deck is out
+    deck = [s * 13 + r for r in range(12, -1, -1) for s in range(4)]
+    for start in range(4):
+        hakem, turned = ref.first_hakem_draw(deck, start, "highest-card")
+        assert hakem == start and len(turned) == N_CARDS
+    with pytest.raises(ValueError, match="unknown first-Hakem method"):
+        ref.first_hakem_draw(deck, 0, "two-aces")
 
 
 # --------------------------------------------------------------------------- worked cases

@@ -35,7 +35,7 @@ def test_random_against_longest_is_a_regression_quickly():
 def test_verdict_independent_of_threads():
     runner = Runner(resolve("random"), resolve("longest"))
     r1 = sequential(runner, SprtConfig(seed=4, threads=1))
-    r2 = sequential(runner, SprtConfig(seed=4, threads=None))
+    r2 = sequential(runner, SprtConfig(seed=4, threads=2))
     assert (r1.verdict, r1.pairs, r1.counts, r1.llr) == (r2.verdict, r2.pairs, r2.counts, r2.llr)
 
 
@@ -166,3 +166,38 @@ def test_gsprt_matches_counts_from_codes():
     values = np.array(res.values)
     assert res.llr == pytest.approx(sprt.gsprt_llr(np.array(res.counts), values))
     assert sum(res.counts) == res.pairs
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_git_ref_is_checked_before_git_reads_it_and_helpers_come_from_the_ref(tmp_path):
+    from hokm_sim.analysis.regress import git_baseline
+    from hokm_sim.bots.registry import import_bot_file
+
+    repo = tmp_path / "repo"
+    (repo / "bots").mkdir(parents=True)
+    bot = repo / "bots" / "bot.py"
+    bot.write_text(
+        '"""Plays through its helper."""\nfrom helper import pick\n\n\n'
+        "def choose_trump(obs):\n    return 0\n\n\ndef play_card(obs):\n    return pick(obs)\n"
+    )
+    (repo / "bots" / "helper.py").write_text("def pick(obs):\n    return 'committed'\n")
+    git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "bot"], check=True)
+    (repo / "bots" / "helper.py").write_text("def pick(obs):\n    return 'edited'\n")
+    old = import_bot_file(git_baseline(bot, "HEAD"))
+    assert old.play_card(None) == "committed"  # the baseline's helper is the committed one
+    assert import_bot_file(bot).play_card(None) == "edited"
+    written = tmp_path / "written"
+    for ref, says in [
+        (f"--output={written}", "not a git revision"),
+        ("", "git: names no commit; give git:REF"),
+        ("nosuchref", f"git:nosuchref names no commit of the repository {repo}"),
+        ("HEAD bad", "not a git revision"),
+    ]:
+        res = CliRunner().invoke(main, ["regress", str(bot), "--baseline", f"git:{ref}"])
+        assert res.exit_code == 2, (ref, res.output)
+        err = res.stderr.strip()
+        assert err.startswith("Error: --baseline: ") and says in err and "\n" not in err, err
+    assert not written.exists()  # git never saw the ref as an option

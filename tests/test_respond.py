@@ -12,21 +12,19 @@ from __future__ import annotations
 import random as pyrandom
 
 import numpy as np
-from hokm_sim.strategies import expert
 from test_strategies import view_of
 
 from hokm_sim import reference as ref
 from hokm_sim.cards import mask_of
-from hokm_sim.dd.infer import MODEL_PARAMS
 from hokm_sim.dd.pimc import _value_after
 from hokm_sim.dd.respond import (
-    DEPTH,
+    SearchScratch,
     _play_into,
-    model_value_after,
     new_model_scratch,
     new_model_table,
 )
-from hokm_sim.dd.solver import new_table
+from hokm_sim.dd.search import DEPTH, STATS_SIZE
+from hokm_sim.dd.table import new_table
 from hokm_sim.engine.play import show_turn
 from hokm_sim.engine.view import (
     V_HAKEM,
@@ -42,6 +40,8 @@ from hokm_sim.engine.view import (
     V_TRUMP,
     VIEW_SIZE,
 )
+from hokm_sim.strategies import expert
+from hokm_sim.strategies._pimc import EXPERT_PARAMS, model_value_after
 
 ALL = 99  # departures: as many as the team likes
 
@@ -60,7 +60,7 @@ def _expert_hands(seed: int, n: int):
 
         def choose(seat, hand, trick, legal, pv, seen=seen, dealt=dealt):
             v = view_of(seat, hand, trick, legal, pv)
-            card = int(expert.play_card(v, MODEL_PARAMS, np.zeros(16, np.int64), _rng()))
+            card = int(expert.play_card(v, EXPERT_PARAMS, np.zeros(16, np.int64), _rng()))
             now = np.array([dealt[s] & ~int(v[V_PLAYED_BY + s]) for s in range(4)], np.int64)
             seen.append((v, now, card, seat))
             return card
@@ -79,7 +79,7 @@ def _call(five, hakem) -> int:
     v[V_HAND] = mask_of(five)
     v[V_SEAT] = hakem
     v[V_TRUMP] = -1
-    return int(expert.choose_trump(v, MODEL_PARAMS, np.zeros(16, np.int64), _rng()))
+    return int(expert.choose_trump(v, EXPERT_PARAMS, np.zeros(16, np.int64), _rng()))
 
 
 def _rng() -> np.ndarray:
@@ -88,7 +88,7 @@ def _rng() -> np.ndarray:
 
 def _value(v, now, card, dev, bits=12):
     keys, answers = new_model_table(bits)
-    stats = np.zeros(3, np.int64)
+    stats = np.zeros(STATS_SIZE, np.int64)
     seat = (int(v[V_LEADER]) + int(v[V_NTRICK])) & 3
     team = seat & 1
     hakem = (int(v[V_HAKEM]) & 1) == team
@@ -106,8 +106,10 @@ def test_without_departures_the_value_is_the_hand_expert_plays_out():
 
 
 def _scratch(views, helds):
-    """What :func:`_play_into` reads of a search's scratch: the positions, plays, winners."""
-    return (views, helds, np.zeros(52, np.int64), np.zeros(13, np.int64))
+    """A search's scratch around these positions (:func:`_play_into` writes the plays
+    and winners beside them)."""
+    s = new_model_scratch()
+    return SearchScratch(views, helds, s.plays, s.winners, s.mem, s.rng)
 
 
 def _plain_best(views, helds, d, team, hakem_team):
@@ -123,7 +125,7 @@ def _plain_best(views, helds, d, team, hakem_team):
     legal = int(show_turn(v, helds[d, seat], seat, v[V_LED]))
     scratch = _scratch(views, helds)
     if (seat & 1) != team:
-        cards = [int(expert.play_card(v, MODEL_PARAMS, np.zeros(16, np.int64), _rng()))]
+        cards = [int(expert.play_card(v, EXPERT_PARAMS, np.zeros(16, np.int64), _rng()))]
     else:
         cards = [c for c in range(52) if legal >> c & 1]
     best = -99
@@ -162,7 +164,7 @@ def test_never_below_double_dummy_and_more_departures_never_worse():
         team = seat & 1
         ntrick = int(v[V_NTRICK])
         trick = np.array([v[V_TRICK + k] for k in range(3)], np.int64)
-        stats = np.zeros(3, np.int64)
+        stats = np.zeros(STATS_SIZE, np.int64)
         dd = _value_after(
             now, v[V_TRUMP], v[V_LEADER], trick, ntrick, card, team,
             v[V_TRICKS + team], v[V_TRICKS + 1 - team], (v[V_HAKEM] & 1) == team,

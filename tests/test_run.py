@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 import hokm_sim
 from hokm_sim.analysis import scores
-from hokm_sim.analysis.comparison import RunConfig, execute
 from hokm_sim.analysis.summary import summarize
 from hokm_sim.cli import main
 from hokm_sim.engine import records as r
 from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.sim.run import RunConfig, execute
 
 A, B = "longest", "random"
 
@@ -100,9 +100,19 @@ def test_threads_and_chunks_give_identical_counts():
 
     sa, sb = resolve(A), resolve(B)
     c1 = execute(base, sa, sb).counts
-    other = RunConfig(a=A, b=B, hands=6000, seed=5, threads=None, chunk=777)
+    other = RunConfig(a=A, b=B, hands=6000, seed=5, threads=2, chunk=777)
     c2 = execute(other, sa, sb).counts
     assert np.array_equal(c1, c2)
+
+
+def test_a_thread_count_asked_for_is_restored_afterwards():
+    """A notebook that once runs on one thread is not left on one thread."""
+    import numba
+
+    numba.set_num_threads(2)
+    hokm_sim.run(A, B, hands=500, seed=1, threads=1)
+    hokm_sim.tournament([A, B], hands=200, seed=1, threads=1)
+    assert numba.get_num_threads() == 2
 
 
 def test_run_cli_writes_report(tmp_path):
@@ -154,6 +164,35 @@ def test_run_matches_json(tmp_path):
     assert {"value", "low", "high"} <= set(d["a"]["match_win_rate"])
     assert d["a"]["match_win_rate"]["value"] > 0.9
     assert d["match_length"]["mean_hands"] >= 4
+
+
+def test_run_matches_with_a_house_rule_for_the_first_hakem(tmp_path, runner):
+    """--first-hakem: recorded in the summary, the report and its command; the matches are
+    the ones traced with the same rule; resuming keeps it; first ace stays the default."""
+    cli = CliRunner()
+    base = ["run", A, B, "--matches", "40", "--seed", "5", "--target", "3", "--json"]
+    plain = json.loads(cli.invoke(main, [*base, "--out", str(tmp_path / "p")]).output)
+    assert plain["config"]["first_hakem"] == "first-ace"
+    command = json.loads((tmp_path / "p" / "summary.json").read_text())["command"]
+    assert "--first-hakem" not in command
+    out = tmp_path / "h"
+    res = cli.invoke(main, [*base, "--first-hakem", "highest-two", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    assert d["config"]["first_hakem"] == "highest-two"
+    command = json.loads((out / "summary.json").read_text())["command"]
+    assert command.endswith("--target 3 --first-hakem highest-two")
+    assert "first Hakem by highest-two" in (out / "report.md").read_text()
+    # the counts are those of the traced matches under the same rule
+    r_ = runner(A, B)
+    hands = sum(len(r_.trace_match(5, m, 3, c, first_hakem=2)) for m in range(40) for c in (0, 1))
+    assert d["hands"] == hands and d != plain
+    # a resumed run keeps the rule: the checkpoint records it
+    assert Checkpoint.load(out).config["run"]["first_hakem"] == "highest-two"
+    bad = cli.invoke(main, ["run", A, B, "--hands", "10", "--first-hakem", "highest-card"])
+    assert bad.exit_code == 2 and "--first-hakem" in bad.stderr and "--matches" in bad.stderr
+    bad = cli.invoke(main, ["run", A, B, "--matches", "10", "--first-hakem", "two-aces"])
+    assert bad.exit_code == 2 and "first-ace" in bad.stderr
 
 
 def test_run_no_duplicate_and_save_hands(tmp_path):

@@ -24,7 +24,7 @@ LN10 = math.log(10.0)
 
 
 def literal_elo(s: float) -> float:
-    """STATS.md's E(s) written out literally."""
+    """docs/statistics.md's E(s) written out literally."""
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
@@ -414,12 +414,12 @@ def _golden_max(f, lo: float, hi: float, iters: int = 300) -> float:
 
 
 def _t_of(ne: float) -> float:
-    """STATS.md: t_j = nElo_j · sqrt(2) · ln 10 / 800."""
+    """docs/statistics.md: t_j = nElo_j · sqrt(2) · ln 10 / 800."""
     return ne * math.sqrt(2) * LN10 / 800
 
 
 def _hand_llr_three(counts: list[int], nelo0: float, nelo1: float) -> float:
-    """STATS.md's GSPRT on (0, 1/2, 1), written out without the fixed-point iteration.
+    """docs/statistics.md's GSPRT on (0, 1/2, 1), written out without the fixed-point iteration.
 
     On three points the t-value constraint leaves a one-parameter family: with
     ``m`` the mass at 1/2 and ``d = mu - 1/2``, ``var = (1 - m)/4 - d²`` and
@@ -574,7 +574,7 @@ def test_gsprt_matches_fishtest_hand_wins(
         ),
         ([1, 4, 0, 6, 9, 3, 2, 0, 5, 1, 3, 0, 2], -10.0, 5.0, -0.4887841221793913),
         # fishtest's MLE_t_value stops after 10 steps and returns 0.06634995271025369 here;
-        # with its loop run until q moves less than 1e-9 (STATS.md's stop, as we do) the
+        # with its loop run until q moves less than 1e-9 (docs/statistics.md's stop, as we do) the
         # same code gives the value below.
         ([0] * 6 + [500] + [0] * 6, -3.0, 0.0, 0.06634628083392946),
     ],
@@ -595,7 +595,7 @@ def test_gsprt_near_fishtest_ten_step_fit() -> None:
 
 def test_gsprt_extremes() -> None:
     a, b = sprt.sprt_bounds()
-    # All losses: a regression far beyond the bound (STATS.md: about -121), where the
+    # All losses: a regression far beyond the bound (docs/statistics.md: about -121), where the
     # approximation, like the old mean form, sees almost nothing.
     loss = sprt.gsprt_llr([10000, 0, 0])
     assert loss == pytest.approx(-121.36445, abs=1e-4)
@@ -652,7 +652,8 @@ def test_gsprt_single_nonzero_bin_points() -> None:
     ],
 )
 def test_gsprt_close_to_approximation(counts: list[int], values: tuple[float, ...]) -> None:
-    # STATS.md's approximation (N/2) ln((1 + (t - t0)²) / (1 + (t - t1)²)) on moderate counts.
+    # The approximation (N/2) ln((1 + (t - t0)²) / (1 + (t - t1)²)) of docs/statistics.md,
+    # on moderate counts.
     exact = sprt.gsprt_llr(counts, values)
     approx = sprt.llr_approx(counts, values)
     assert abs(exact) > 0.1  # not a vacuous comparison

@@ -55,7 +55,9 @@ def first_fault(r, seed: int, count: int = 200, copy: int = 0) -> np.ndarray:
 
 def fault_text(row: np.ndarray) -> tuple[int, str]:
     """(hand, what the message must say about the trick and card) for an error row."""
-    code, seat, trick, card = (int(x) for x in row[k.T_ERROR : k.T_ERROR + 4])
+    code, seat, trick, card = (
+        int(x) for x in row[[k.T_ERROR, k.T_ERR_SEAT, k.T_ERR_TRICK, k.T_ERR_CARD]]
+    )
     if code == ERR_BAD_TRUMP:
         return int(row[k.T_HAND]), f"bad trump suit {card}"
     shown = card_str(card) if 0 <= card < 52 else str(card)
@@ -72,7 +74,9 @@ def test_engine_stops_at_the_first_illegal_card(runner, mode, faulty_side):
     r = runner(*pair)
     for seed in (SEED, SEED + 1, SEED + 2):
         row = first_fault(r, seed)
-        code, seat, trick, card = (int(x) for x in row[k.T_ERROR : k.T_ERROR + 4])
+        code, seat, trick, card = (
+            int(x) for x in row[[k.T_ERROR, k.T_ERR_SEAT, k.T_ERR_TRICK, k.T_ERR_CARD]]
+        )
         assert code == ERR_ILLEGAL_CARD
         assert seat % 2 == (0 if faulty_side == "a" else 1), "the fault is blamed on the wrong team"
         deck = [int(c) for c in row[k.T_DECK : k.T_DECK + 52]]
@@ -97,7 +101,7 @@ def test_engine_catches_a_bad_trump_suit(runner, faulty_side):
     assert rows.shape[0] == first + 1
     for row in rows[:-1]:
         check_row(row, SEED)
-    err = rows[-1, k.T_ERROR : k.T_ERROR + 4].tolist()
+    err = rows[-1, [k.T_ERROR, k.T_ERR_SEAT, k.T_ERR_TRICK, k.T_ERR_CARD]].tolist()
     assert err == [ERR_BAD_TRUMP, first, -1, 7]
 
 
@@ -113,7 +117,7 @@ def test_runner_trace_hands_raises_strategy_fault(runner):
     exc = info.value
     assert (exc.strategy, exc.seed, exc.match, exc.hand) == (spec(0), SEED, None, hand)
     assert (exc.seat, exc.trick, exc.card) == tuple(
-        int(x) for x in row[k.T_ERROR + 1 : k.T_ERROR + 4]
+        int(x) for x in row[[k.T_ERR_SEAT, k.T_ERR_TRICK, k.T_ERR_CARD]]
     )
     _check_message(str(exc), spec(0), SEED, row)
     assert exc.replay == f"hokm-sim show --seed {SEED} --hand {hand} --a '{spec(0)}' --b longest"
@@ -123,7 +127,7 @@ def _check_message(msg: str, strategy: str, seed: int, row: np.ndarray) -> str:
     """Check a fault message names everything; return its replay hint."""
     assert "\n" not in msg
     hand, what = fault_text(row)
-    trick = int(row[k.T_ERROR + 2])
+    trick = int(row[k.T_ERR_TRICK])
     assert repr(strategy) in msg or f"'{strategy}'" in msg
     assert f"seed {seed}," in msg
     assert f"hand {hand}," in msg

@@ -47,6 +47,8 @@ Every key, its type and its range; anything else is an
 
 Sizes are TOML integers (``200000`` or ``200_000``); ``1.5`` or ``"200k"``
 are refused, as are ``"no"`` for a boolean and a number for a strategy.
+A relative bot file path in a strategy spec is taken from the experiment
+file's own folder, so the file runs the same from any working directory.
 """
 
 from __future__ import annotations
@@ -58,10 +60,10 @@ from pathlib import Path
 from typing import Any
 
 from hokm_sim.analysis import tournament
-from hokm_sim.analysis.comparison import RunConfig, execute
-from hokm_sim.analysis.summary import Summary
+from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import resolve
 from hokm_sim.errors import InputError
+from hokm_sim.sim.run import RunConfig, execute
 
 RUN_KEYS = {"a", "b", "hands", "matches", "target", "duplicate", "seed"}
 TOP_KEYS = {
@@ -151,7 +153,7 @@ class _Checker:
         if not isinstance(value, str):
             raise self.fail(key, value, 'expected a strategy spec string such as "expert"', run)
         try:
-            resolve(value)
+            resolve(value, self.path.parent)
         except InputError as exc:
             raise self.fail(key, value, str(exc), run) from None
 
@@ -277,6 +279,14 @@ class Experiment:
         return int(self.spec.get("seed", 1))
 
     @property
+    def deals(self) -> int:
+        """Deals (or matches) the experiment plays in all: for a progress bar."""
+        if self.runs:
+            return sum(c.total for c in self.runs)
+        k = len(self.spec["strategies"])
+        return int(self.spec.get("hands", 100_000)) * k * (k - 1) // 2
+
+    @property
     def name(self) -> str:
         """The experiment's title."""
         return self.spec.get("name", self.path.stem)
@@ -287,7 +297,7 @@ def run_experiment(
 ) -> tuple[list[Summary] | None, dict | None]:
     """Play the experiment: its run summaries, or its tournament summary."""
     if exp.spec.get("kind", "runs") == "tournament":
-        strategies = [resolve(s) for s in exp.spec["strategies"]]
+        strategies = [resolve(s, exp.path.parent) for s in exp.spec["strategies"]]
         t = tournament.play(
             strategies,
             int(exp.spec.get("seed", 1)),
@@ -298,5 +308,7 @@ def run_experiment(
         return None, t.summary()
     out = []
     for cfg in exp.runs:
-        out.append(execute(cfg, resolve(cfg.a), resolve(cfg.b), progress=progress))
+        a, b = resolve(cfg.a, exp.path.parent), resolve(cfg.b, exp.path.parent)
+        played = execute(cfg, a, b, progress=progress)
+        out.append(summarize(played.counts, played.record))
     return out, None

@@ -27,13 +27,12 @@ from typing import Any
 import numpy as np
 
 from hokm_sim.analysis import scores
-from hokm_sim.analysis.comparison import RunConfig, execute
 from hokm_sim.analysis.results import estimate_text
-from hokm_sim.analysis.summary import Summary
-from hokm_sim.analysis.tournament import pair_counts
+from hokm_sim.analysis.summary import Summary, pair_counts, summarize
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine import records as r
 from hokm_sim.errors import InputError
+from hokm_sim.sim.run import RunConfig, execute
 
 FIELD = ("expert", "sharp", "drawer", "eager", "signal", "kots", "cautious")
 """The default field: ``expert``, the strongest heuristic (``sharp``) and the five style bots."""
@@ -130,7 +129,7 @@ def play(
 ) -> dict[str, Any]:
     """Play the candidate against each member in turn; the field's record.
 
-    Each pairing is :func:`~hokm_sim.analysis.comparison.execute` of
+    Each pairing is :func:`~hokm_sim.sim.run.execute` of
     :meth:`FieldConfig.run_config`, so its numbers are those of that ``run``.
     The first Ctrl-C stops the pairing in flight after its batch; the record
     then holds the pairings finished and that one, marked partial, and no
@@ -141,7 +140,8 @@ def play(
     for member in members:
         run_cfg = cfg.run_config(member.name)
         run_cfg.seed = seed
-        summary = execute(run_cfg, candidate, member, progress=progress)
+        played = execute(run_cfg, candidate, member, progress=progress)
+        summary = summarize(played.counts, played.record)
         seed = run_cfg.seed  # a drawn seed is the field's for every pairing
         pairs.append(pair_entry(summary))
         if on_pair:

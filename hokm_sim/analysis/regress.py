@@ -3,7 +3,7 @@
 A candidate plays its baseline in duplicate; pairs are consumed strictly in
 deal order and the log-likelihood ratio is checked every ``check_every``
 pairs, so the verdict and the stopping point depend only on the seed, never
-on threads or batches (STATS.md). Hypotheses are in normalized Elo:
+on threads or batches (docs/statistics.md). Hypotheses are in normalized Elo:
 H0 ``nelo0`` (default -3: the candidate is worse, a regression) against H1
 ``nelo1`` (default 0: no regression).
 
@@ -27,8 +27,9 @@ import numpy as np
 from hokm_sim.analysis import scores, sprt
 from hokm_sim.bots import compiled
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
+from hokm_sim.sim.checks import check_positive
 from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
@@ -50,38 +51,86 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
         return _POINT_CODE, np.arange(13) / 12.0, 36
     if metric == "matches":
         return np.array([0, 1, 1, 2]), np.array([0.0, 0.5, 1.0]), 4
-    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
+    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}", "metric")
 
 
-def git_baseline(candidate: Path, ref: str) -> Path:
-    """The candidate bot file as it was at git ``ref``, written to the cache.
+def check_rev(rev: str) -> str:
+    """``rev`` (of a baseline ``git:REV``) if it can name a commit; never an option.
 
+    Raises :class:`StrategyError` for an empty rev, one that starts with ``-``
+    (git would read it as an option: ``git:--output=FILE`` writes a file), or
+    one with spaces or control characters.
+    """
+    if not rev:
+        raise StrategyError("git: names no commit; give git:REF, such as git:HEAD or git:HEAD~1")
+    if rev.startswith("-") or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in rev):
+        raise StrategyError(
+            f"git:{rev}: not a git revision (a commit, branch or tag, such as HEAD~1)"
+        )
+    return rev
+
+
+def git_baseline(candidate: Path, rev: str) -> Path:
+    """The candidate bot file as it was at git revision ``rev``, written to the cache
+    with the files beside it as they were then (its helper modules and data files,
+    as :mod:`hokm_sim.bots.compiled` hashes them), so the baseline imports its own.
+
+    The rev is checked (:func:`check_rev`) and turned into a commit by ``git
+    rev-parse --verify --end-of-options`` before git reads anything else of it.
     Raises :class:`StrategyError` naming the problem when git cannot give it.
     """
     cand = candidate.resolve()
+    rev = check_rev(rev)
+
+    def git(*args: str, top: str | None = None) -> subprocess.CompletedProcess:
+        where = ["-C", top] if top else ["-C", str(cand.parent)]
+        return subprocess.run(["git", *where, *args], capture_output=True, check=True)
+
     try:
-        top = subprocess.run(
-            ["git", "-C", str(cand.parent), "rev-parse", "--show-toplevel"],
+        top = git("rev-parse", "--show-toplevel").stdout.decode().strip()
+        rel = cand.relative_to(Path(top).resolve())
+        found = subprocess.run(
+            ["git", "-C", top, "rev-parse", "--verify", "--quiet", "--end-of-options",
+             f"{rev}^{{commit}}"],
             capture_output=True,
             text=True,
-            check=True,
-        ).stdout.strip()
-        rel = cand.relative_to(Path(top).resolve()).as_posix()
-        blob = subprocess.run(
-            ["git", "-C", top, "show", f"{ref}:{rel}"], capture_output=True, check=True
-        ).stdout
+        )  # fmt: skip
+        if found.returncode != 0:
+            raise StrategyError(f"git:{rev} names no commit of the repository {top}")
+        commit = found.stdout.strip()
+        blob = git("show", f"{commit}:{rel.as_posix()}", top=top).stdout
+        folder = rel.parent.as_posix() + "/" if rel.parent != Path(".") else ""
+        listing = git("ls-tree", "-l", "-z", commit, "--", folder or ".", top=top).stdout
+        beside = {}
+        for entry in filter(None, listing.decode(errors="replace").split("\0")):
+            meta, _, name = entry.partition("\t")
+            _mode, kind, _sha, size = meta.split()
+            name = name.rsplit("/", 1)[-1]
+            if (
+                kind == "blob"
+                and name != cand.name
+                and not name.startswith(".")
+                and (int(size) < 2**24)
+            ):
+                beside[name] = git("show", f"{commit}:{folder}{name}", top=top).stdout
+    except StrategyError:
+        raise
     except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as exc:
         detail = getattr(exc, "stderr", b"") or b""
         if isinstance(detail, bytes):
             detail = detail.decode(errors="replace")
         msg = detail.strip().splitlines()[-1] if detail.strip() else str(exc)
-        raise StrategyError(f"cannot load {candidate} at git:{ref}: {msg}") from None
-    digest = hashlib.sha256(blob).hexdigest()[:16]
-    path = compiled.cache_dir() / "baselines" / digest / cand.name
+        raise StrategyError(f"cannot load {candidate} at git:{rev}: {msg}") from None
+    h = hashlib.sha256(blob)
+    for name in sorted(beside):
+        h.update(name.encode() + b"\0" + hashlib.sha256(beside[name]).digest())
+    path = compiled.cache_dir() / "baselines" / h.hexdigest()[:16] / cand.name
     if not path.exists():
         from hokm_sim.writing import atomic_bytes
 
-        atomic_bytes(path, blob)
+        for name, data in beside.items():
+            atomic_bytes(path.parent / name, data)
+        atomic_bytes(path, blob)  # last: a baseline folder with its bot file is complete
     return path
 
 
@@ -91,13 +140,25 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
         cand = Path(candidate_spec)
         if not cand.is_file():
             raise StrategyError(
-                f"--baseline {spec} needs the candidate to be a bot file path, "
-                f"not {candidate_spec!r}"
+                f"{spec} needs the candidate to be a bot file path, not {candidate_spec!r}",
+                "baseline",
             )
         path = git_baseline(cand, spec[4:])
         s = resolve(str(path))
         return Strategy(name=f"{cand.stem}@{spec}", trump=s.trump, play=s.play)
     return resolve(spec)
+
+
+def check_test(elo0: float, elo1: float, alpha: float, beta: float) -> None:
+    """The hypotheses and error rates of a sequential test: ``elo0 < elo1``,
+    ``0 < alpha, beta`` and ``alpha + beta < 1``."""
+    if not elo0 < elo1:
+        raise InputError(f"need {ref('elo0')} < {ref('elo1')}, got {elo0} and {elo1}")
+    if not (alpha > 0 and beta > 0 and alpha + beta < 1):
+        raise InputError(
+            f"need 0 < {ref('alpha')}, {ref('beta')} and {ref('alpha')} + {ref('beta')} < 1, "
+            f"got {alpha} and {beta}"
+        )
 
 
 @dataclass
@@ -118,9 +179,7 @@ class SprtConfig:
     scheduler: str | None = None
 
     def __post_init__(self) -> None:
-        if self.nelo0 >= self.nelo1:
-            raise InputError(f"need --elo0 < --elo1, got {self.nelo0} and {self.nelo1}")
-        sprt.sprt_bounds(self.alpha, self.beta)  # validates
+        check_test(self.nelo0, self.nelo1, self.alpha, self.beta)
         metric_support(self.metric)
         if self.max_pairs is None:
             exp = max(
@@ -128,8 +187,9 @@ class SprtConfig:
                 for x in (self.nelo0, self.nelo1)
             )
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
-        if self.max_pairs <= 0 or self.check_every <= 0:
-            raise InputError("--max-pairs and --check-every must be positive")
+        check_positive(self.max_pairs, "max_pairs")
+        check_positive(self.check_every, "check_every")
+        check_positive(self.target, "target")
         self.scheduler = check_scheduler(self.scheduler)
 
 
@@ -191,7 +251,7 @@ def stop_adjusted(
     overstates the difference it stopped on. Parametric bootstrap: replay
     the same test (bounds, checks, cap) on pairs drawn from the observed
     distribution, measure the mean naive score at the stop, and subtract the
-    bias. The replays use STATS.md's LLR approximation for speed.
+    bias. The replays use the LLR approximation of docs/statistics.md for speed.
     """
     n = int(counts.sum())
     if n == 0:
@@ -254,6 +314,7 @@ def sequential(
         target=cfg.target,
         codes=True,
         per_task=per_batch,
+        checked=True,  # a regression check plays in the checking mode (docs/bots.md)
     )
     with open_backend(cfg.scheduler, cfg.threads) as backend:
         for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):

@@ -4,7 +4,7 @@ Each pairing plays deals ``0 .. N-1`` of the same seed, cut into blocks of
 deal indices. Per block the pair-score counts are kept, so ratings get
 bootstrap intervals by resampling whole blocks of deals (the same blocks for
 every pairing, since all pairings saw the same deals). Ratings are logistic
-Bradley-Terry by maximum likelihood (STATS.md); pairwise tests are
+Bradley-Terry by maximum likelihood (docs/statistics.md); pairwise tests are
 Holm-corrected.
 """
 
@@ -20,21 +20,12 @@ import numpy as np
 
 from hokm_sim.analysis.ratings import bradley_terry, bradley_terry_intervals, holm
 from hokm_sim.analysis.scores import pair_score
+from hokm_sim.analysis.summary import pair_counts
 from hokm_sim.bots.registry import Strategy
-from hokm_sim.engine import records as r
 from hokm_sim.sim.backends import Work, open_backend
 
 N_BLOCKS = 32
 """Blocks of deal indices per pairing: the units the bootstrap resamples."""
-
-
-def pair_counts(counts: np.ndarray) -> np.ndarray:
-    """``[LL, split, WW]`` of the first strategy from a duplicate run's counts."""
-    pair = counts[r.C_PAIR : r.C_PAIR + r.C_PAIR_SIZE].reshape(6, 6)
-    win = np.array(r.POINT_VALUES) > 0
-    ll = int(pair[~win][:, ~win].sum())
-    ww = int(pair[win][:, win].sum())
-    return np.array([ll, int(pair.sum()) - ll - ww, ww], np.int64)
 
 
 @dataclass

@@ -23,10 +23,10 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.analysis.summary import rate
+from hokm_sim.bots.botkit import suit_counts_rank_sums
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.sim.backends import Backend, open_backend
 from hokm_sim.sim.runner import HAND_CHUNK, Runner
-from hokm_sim.strategies._tips import longest_trump
 
 STUDY_COLUMNS = 11
 """Columns of a study row (see ``kernels.study_chunk``)."""
@@ -51,7 +51,8 @@ def study_rows(runner: Runner, seed: int, start: int, count: int, suits: bool) -
 
     out = np.zeros((count, STUDY_COLUMNS), np.int64)
     errs = np.zeros((-(-count // HAND_CHUNK), k.ERR_SIZE), np.int64)
-    runner.engine.run_study(
+    runner.call(
+        "run_study",
         runner.params_a,
         runner.params_b,
         np.uint64(seed),
@@ -226,7 +227,7 @@ def longest_suit(five: np.ndarray) -> np.ndarray:
 @njit(cache=True)
 def _longest_nb(five, out):
     for i in range(five.size):
-        out[i] = longest_trump(five[i])
+        out[i] = suit_counts_rank_sums(five[i])[0]
 
 
 def _call_cell(v: np.ndarray, best: np.ndarray) -> dict[str, Any]:
@@ -386,15 +387,20 @@ def write_table_bot(folder: Path, table: dict[str, Any]) -> Path:
 def table_strategy(table: dict[str, Any], player: Strategy, folder: Path | None) -> Strategy:
     """The learned table as a strategy: its trump call, ``player``'s card play.
 
-    The table bot is written into ``folder`` (a report folder), or into a
-    temporary folder when there is none.
+    The bot plays from a copy in the cache named by the digest of the table,
+    so that a study run again (the command its report records) plays the
+    same engine, compiled once; a report ``folder`` gets a copy of its own
+    to keep.
     """
-    import tempfile
+    import hashlib
 
+    from hokm_sim.bots.compiled import cache_dir
     from hokm_sim.bots.registry import resolve
 
-    where = folder if folder is not None else Path(tempfile.mkdtemp(prefix="hokm-sim-table-"))
-    learned = resolve(str(write_table_bot(where, table)))
+    digest = hashlib.sha256(json.dumps(table).encode()).hexdigest()[:16]
+    learned = resolve(str(write_table_bot(cache_dir() / "tables" / digest, table)))
+    if folder is not None:
+        write_table_bot(folder, table)
     return Strategy(
         name="trump=learned table,play=" + player.name,
         trump=learned.trump,

@@ -16,6 +16,7 @@ counting): keep state in ``mem``.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from hokm_sim.engine.bits import (
@@ -89,6 +90,7 @@ __all__ = [
     "V_WIN_SEAT",
     "above",
     "ctz",
+    "default_params",
     "highest",
     "highest_by_rank",
     "highest_in_suit",
@@ -140,3 +142,12 @@ def suit_counts_rank_sums(five):
             best_n = n
             best_sum = total
     return best, best_n
+
+
+def default_params(params: dict[str, float]) -> np.ndarray:
+    """The ``float64[PARAM_SIZE]`` array of a bot's ``PARAMS`` at their defaults, as the
+    engine passes them when no spec changes them: for a bot that calls another bot's
+    decisions (``pimc`` falls back on ``expert``'s)."""
+    out = np.zeros(PARAM_SIZE)
+    out[: len(params)] = list(params.values())
+    return out

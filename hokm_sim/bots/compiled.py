@@ -1,6 +1,6 @@
 """The compiled engine for a pair of strategies, cached on disk and never stale.
 
-numba facts measured here (shared/NUMBA-NOTES.md) decide the design:
+Two numba facts (docs/architecture.md, "The numba cache") decide the design:
 
 - a cached function that calls a strategy through a module-level name keeps
   calling the *old* strategy after the strategy's file is edited, because
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import platform
 import re
 import sys
@@ -42,6 +43,7 @@ from hokm_sim.bots.registry import BotFile, Strategy
 from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.engine.bits import HAS_PDEP
 from hokm_sim.engine.jitcache import cache_root, digest_files, source_closure
+from hokm_sim.errors import InputError
 from hokm_sim.writing import atomic_text
 
 _KERNELS = Path(__file__).resolve().parents[1] / "engine" / "kernels.py"
@@ -60,6 +62,7 @@ from hokm_sim.bots.compiled import inline_bot
 from hokm_sim.engine.kernels import make_kernels
 from hokm_sim.bots.registry import import_bot_file
 
+BOUNDSCHECK = {checked}
 _K = make_kernels(
     inline_bot(import_bot_file({a_trump!r}).choose_trump),
     inline_bot(import_bot_file({a_play!r}).play_card),
@@ -85,13 +88,14 @@ def run_hands(params_a, params_b, seed, start, total, chunk, duplicate, forced_t
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target, counts, errs,
-                codes):
+def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target, method, counts,
+                errs, codes):
     for i in prange(counts.shape[0]):
         s = start + i * chunk
         n = min(chunk, start + total - s)
         c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
-        _matches_chunk(params_a, params_b, seed, s, n, duplicate, target, counts[i], errs[i], c)
+        _matches_chunk(params_a, params_b, seed, s, n, duplicate, target, method, counts[i],
+                       errs[i], c)
 
 
 @njit(parallel=True, cache=True, nogil=True)
@@ -102,14 +106,14 @@ def run_study(params_a, params_b, seed, start, total, chunk, suits, out, errs):
         _study_chunk(params_a, params_b, seed, s, n, suits, out[s - start : s - start + n], errs[i])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trace_hands(params_a, params_b, seed, start, count, copy, forced_trump):
     return _trace_hands(params_a, params_b, seed, start, count, copy, forced_trump)
 
 
-@njit(cache=True)
-def trace_match(params_a, params_b, seed, match, copy, target):
-    return _trace_match(params_a, params_b, seed, match, copy, target)
+@njit(cache=True, nogil=True)
+def trace_match(params_a, params_b, seed, match, copy, target, method):
+    return _trace_match(params_a, params_b, seed, match, copy, target, method)
 '''
 
 
@@ -124,6 +128,7 @@ from hokm_sim.bots.compiled import inline_bot
 from hokm_sim.bots.registry import import_bot_file
 from hokm_sim.engine.stepper import make_stepper, never
 
+BOUNDSCHECK = {checked}
 _step = make_stepper({ta}, {pa}, {tb}, {pb}, {py!r}, __name__)
 
 
@@ -203,7 +208,48 @@ def _bot_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def engine_for(a: Strategy, b: Strategy) -> ModuleType | SteppedEngine:
+CHECKED = "_checked"
+"""The end of the name of an engine compiled in the checking mode."""
+_checked_here: set[str] = set()
+
+
+def engine_key(engine: ModuleType | SteppedEngine) -> str:
+    """The name of ``engine`` without its mode: what its counts depend on (a checkpoint
+    records it; the checking mode changes nothing but whether bounds are checked)."""
+    return engine.__name__.removesuffix(CHECKED)
+
+
+def checking(bots: list[BotFile], py: tuple[bool, ...], key: str, asked: bool | None) -> bool:
+    """Whether the engine ``key`` is compiled in the checking mode (numba's bounds
+    checks in the engine and every compiled bot in it, see ``docs/bots.md``).
+
+    ``$HOKM_SIM_BOUNDSCHECK`` ``1`` or ``0`` decides for every engine. Else
+    ``asked`` decides (``regress`` asks for it), else the mode is on for the
+    first run of a pair in which a compiled bot is not a built-in one: a new
+    or edited bot file has a new engine key, never seen in the cache before.
+    The key is marked as seen at once, so later runs (other processes) use the
+    fast engine; this process keeps the checked one.
+    """
+    env = os.environ.get("HOKM_SIM_BOUNDSCHECK", "").strip()
+    if env:
+        if env not in ("0", "1"):
+            raise InputError(f"HOKM_SIM_BOUNDSCHECK={env!r}: expected 1 (check) or 0 (do not)")
+        return env == "1"
+    if asked is not None:
+        return asked
+    if key in _checked_here:
+        return True
+    if all(bot.builtin for bot, is_py in zip(bots, py, strict=True) if not is_py):
+        return False
+    seen = cache_dir() / "seen" / key
+    if seen.exists():
+        return False
+    atomic_text(seen, "")
+    _checked_here.add(key)
+    return True
+
+
+def engine_for(a: Strategy, b: Strategy, checked: bool | None = None) -> ModuleType | SteppedEngine:
     """The compiled engine module for A (team 0 first) against B.
 
     Entry points: ``run_hands``, ``run_matches``, ``run_study``, ``trace_hands``,
@@ -211,26 +257,36 @@ def engine_for(a: Strategy, b: Strategy) -> ModuleType | SteppedEngine:
     Compilation happens on first call of each entry and is cached on disk.
     When a part of A or B is a plain-Python bot, the engine is a
     :class:`~hokm_sim.bots.stepped.SteppedEngine` with the same entry points.
+    ``checked`` asks for the checking mode, or not (None: see :func:`checking`);
+    a checked engine's name ends with :data:`CHECKED`.
     """
     bots = [a.trump, a.play, b.trump, b.play]
     py = tuple(bot.kind == "python" for bot in bots)
     h = hashlib.sha256(_engine_digest().encode())
     for bot, is_py in zip(bots, py, strict=True):
         h.update(_python_bot_key(bot).encode() if is_py else _bot_digest(bot.path).encode())
+    key = f"hokm_engine_{h.hexdigest()[:20]}"
+    checked = checking(bots, py, key, checked)
+    name = key + CHECKED if checked else key
     if not any(py):
-        name = f"hokm_engine_{h.hexdigest()[:20]}"
         paths = [str(bot.path) for bot in bots]
         return _generated(
             name,
-            _TEMPLATE.format(a_trump=paths[0], a_play=paths[1], b_trump=paths[2], b_play=paths[3]),
-        )
-    return SteppedEngine(a, b, stepper_module(bots, py), f"hokm_engine_{h.hexdigest()[:20]}")
+            _TEMPLATE.format(
+                a_trump=paths[0], a_play=paths[1], b_trump=paths[2], b_play=paths[3],
+                checked=checked,
+            ),
+        )  # fmt: skip
+    return SteppedEngine(a, b, stepper_module(bots, py, checked), name)
 
 
-def stepper_module(bots: list[BotFile | None], py: tuple[bool, ...]) -> ModuleType:
+def stepper_module(
+    bots: list[BotFile | None], py: tuple[bool, ...], checked: bool = False
+) -> ModuleType:
     """The generated module whose ``step`` (:func:`hokm_sim.engine.stepper.make_stepper`)
     has A's and B's compiled parts bound in; a part whose flag in ``py`` is set is
-    played in Python (its bot may be None). Its name hashes the compiled parts only."""
+    played in Python (its bot may be None). Its name hashes the compiled parts only
+    (and ends with :data:`CHECKED` in the checking mode)."""
     k = hashlib.sha256(_stepper_digest().encode())
     calls = []
     for bot, is_py, fname in zip(bots, py, ("choose_trump", "play_card") * 2, strict=True):
@@ -242,11 +298,12 @@ def stepper_module(bots: list[BotFile | None], py: tuple[bool, ...]) -> ModuleTy
             calls.append(f"inline_bot(import_bot_file({str(bot.path)!r}).{fname})")
     parts = ", ".join(str(bot.path) for bot, is_py in zip(bots, py, strict=True) if not is_py)
     return _generated(
-        f"hokm_stepper_{k.hexdigest()[:20]}",
+        f"hokm_stepper_{k.hexdigest()[:20]}{CHECKED if checked else ''}",
         _STEP_TEMPLATE.format(
-            parts=parts or "none", ta=calls[0], pa=calls[1], tb=calls[2], pb=calls[3], py=py
+            parts=parts or "none", ta=calls[0], pa=calls[1], tb=calls[2], pb=calls[3], py=py,
+            checked=checked,
         ),
-    )
+    )  # fmt: skip
 
 
 def _python_bot_key(bot: BotFile) -> str:

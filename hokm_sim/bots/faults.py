@@ -11,24 +11,46 @@ from __future__ import annotations
 
 import numpy as np
 
+from hokm_sim.commands import command_line
 from hokm_sim.errors import StoppedError
-
-
-def quote(spec: str) -> str:
-    """A strategy spec quoted for a POSIX shell when it needs it."""
-    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else f"'{spec}'"
+from hokm_sim.house import FIRST_HAKEM_METHODS
 
 
 def replay_command(
-    seed: int, a: str, b: str, copy: int, match: int | None, hand: int, target: int
+    seed: int,
+    a: str,
+    b: str,
+    copy: int,
+    match: int | None,
+    hand: int,
+    target: int,
+    first_hakem: int = 0,
 ) -> str:
-    """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``)."""
-    ab = f"--a {quote(a)} --b {quote(b)}"
-    if copy == 1:
-        ab += " --copy 1"  # the swapped copy of the duplicate pair, with its own streams
-    if match is not None:
-        return f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
-    return f"hokm-sim show --seed {seed} --hand {hand} {ab}"
+    """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``, whose
+    first Hakem was found by house rule ``first_hakem``, an engine code); copy 1 is
+    the swapped copy of the duplicate pair, with its own streams."""
+    return command_line(
+        "show",
+        seed=seed,
+        match=match,
+        hand=hand,
+        target=target if match is not None else None,
+        a=a,
+        b=b,
+        copy=copy or None,
+        first_hakem=FIRST_HAKEM_METHODS[first_hakem] if match is not None and first_hakem else None,
+    )
+
+
+def shown(value: object, typed: bool = True) -> str:
+    """What a bot gave, for one line: its repr cut to 40 characters (and its type)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - whatever a bot returns must give one line
+        text = "an object whose repr fails"
+    text = " ".join(text.split())
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{text} ({type(value).__name__})" if typed else text
 
 
 class PythonBotError(StoppedError):

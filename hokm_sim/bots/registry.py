@@ -15,6 +15,10 @@ A *strategy spec* on the command line is one of:
   when a plain name comes too: ``expert,trump=points``);
 - any of those with parameters: ``weighted(length=2,high=0.5)``.
 
+A path that holds ``(``, ``)``, ``,``, ``=`` or a quote is quoted with ``"`` or
+``'`` inside the spec (``'trump="my(2).py",play=expert'``); a whole spec
+that names an existing file needs no quotes.
+
 Unknown names raise :class:`StrategyError` listing the valid names.
 """
 
@@ -22,17 +26,23 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import importlib.util
 import inspect
 import math
+import numbers
 import re
 import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
+from hokm_sim.bots.faults import shown
 from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
+from hokm_sim.engine.jitcache import strategies_dir
 from hokm_sim.engine.view import PARAM_SIZE
 from hokm_sim.errors import InputError
 
@@ -43,16 +53,15 @@ class StrategyError(InputError):
 
 def builtin_dir() -> Path:
     """The folder of built-in bot files (``strategies/`` in the repository)."""
-    import hokm_sim.strategies as pkg
-
-    return Path(next(iter(pkg.__path__)))
+    return strategies_dir()
 
 
 def import_bot_file(path: str | Path) -> ModuleType:
     """Import a bot file by path, once per process and content.
 
     The module name carries a hash of the path and of the file's bytes, so a
-    file edited while a process runs (a notebook, a test) is imported anew.
+    file edited while a process runs (a notebook, a test) is imported anew;
+    so is a file whose modules beside it (:func:`_beside`) changed since.
     """
     p = Path(path).resolve()
     try:
@@ -63,7 +72,7 @@ def import_bot_file(path: str | Path) -> ModuleType:
     stem = re.sub(r"\W", "_", p.stem)
     name = f"hokm_bot_{stem}_{digest}"
     mod = sys.modules.get(name)
-    if mod is not None:
+    if mod is not None and _stamps(getattr(mod, "__hokm_beside__", ())) == mod.__hokm_stamps__:
         return mod
     # Compile from the bytes just hashed, never from __pycache__: the standard
     # loader trusts cached bytecode when size and mtime (whole seconds) match,
@@ -72,11 +81,74 @@ def import_bot_file(path: str | Path) -> ModuleType:
     mod.__file__ = str(p)
     sys.modules[name] = mod
     try:
-        exec(compile(content, str(p), "exec"), mod.__dict__)
-    except Exception as exc:
+        with _beside(p.parent) as found:
+            exec(compile(content, str(p), "exec"), mod.__dict__)
+    except (Exception, SystemExit) as exc:
         del sys.modules[name]
-        raise StrategyError(f"bot file {str(path)!r} failed to import: {exc}") from exc
+        what = f"called sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else str(exc)
+        raise StrategyError(f"bot file {str(path)!r} failed to import: {what}") from None
+    mod.__hokm_beside__ = tuple(found)
+    mod.__hokm_stamps__ = _stamps(found)
     return mod
+
+
+def _stamps(files: Iterable[Path]) -> tuple[tuple[int, int], ...]:
+    """Size and modification time of each file (-1 for one that is gone)."""
+    out = []
+    for f in files:
+        try:
+            st = f.stat()
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((-1, -1))
+    return tuple(out)
+
+
+@contextmanager
+def _beside(folder: Path) -> Iterator[list[Path]]:
+    """While a bot file runs its imports: modules beside it are importable
+    (``from helper import pick``) with no ``PYTHONPATH``, and are its own.
+
+    The folder comes first on ``sys.path``. The modules it supplies that
+    nothing else could (a ``.py`` file or package in the folder whose name is
+    not importable already) are taken out of ``sys.modules`` again afterwards
+    (the bot keeps them), so two bots in different folders that each have a
+    ``helper.py`` (a bot and its ``regress`` baseline) each get their own.
+    The yielded list receives the files of those modules.
+    """
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        entries = []
+    own = {
+        f.stem if f.suffix == ".py" else f.name
+        for f in entries
+        if (f.suffix == ".py" and f.stem.isidentifier())
+        or (f.name.isidentifier() and (f / "__init__.py").is_file())
+    }
+    own = {n for n in own if not _importable(n)}
+    where = str(folder)
+    sys.path.insert(0, where)
+    importlib.invalidate_caches()  # a helper written a moment ago must be seen
+    found: list[Path] = []
+    try:
+        yield found
+    finally:
+        with suppress(ValueError):
+            sys.path.remove(where)
+        for name in [n for n in sys.modules if n.partition(".")[0] in own]:
+            file = getattr(sys.modules.pop(name), "__file__", None)
+            if file:
+                found.append(Path(file).resolve())
+        found.sort()
+
+
+def _importable(name: str) -> bool:
+    """Whether top-level module ``name`` is importable (or imported) as things stand."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return True
 
 
 @dataclass(frozen=True)
@@ -106,15 +178,11 @@ class BotFile:
                 "taking (view, params, mem, rng)"
             )
         kind = _kind(mod, f"bot file {str(path)!r}")
-        desc = getattr(mod, "DESCRIPTION", None) or (mod.__doc__ or "").strip().split("\n")[0]
-        params = {str(k): float(v) for k, v in getattr(mod, "PARAMS", {}).items()}
-        if len(params) > PARAM_SIZE:
-            raise StrategyError(f"bot file {str(path)!r} has more than {PARAM_SIZE} PARAMS")
-        limits = {
-            str(k): (float(v[0]), float(v[1]), bool(v[2]) if len(v) > 2 else False)
-            for k, v in getattr(mod, "PARAM_LIMITS", {}).items()
-        }
-        name = getattr(mod, "NAME", None) or path.stem
+        where = f"bot file {str(path)!r}"
+        desc = _text(mod, "DESCRIPTION", where) or (mod.__doc__ or "").strip().split("\n")[0]
+        params = _params(mod, where)
+        limits = _limits(mod, params, where)
+        name = _text(mod, "NAME", where) or path.stem
         return cls(
             name=name,
             path=path.resolve(),
@@ -135,16 +203,16 @@ class BotFile:
             raise StrategyError(f"{where} lacks {' and '.join(missing)}")
         if _kind(obj, where) != "python":
             raise StrategyError(f"{where}: compiled bots are used by name or bot file path")
-        name = name or getattr(obj, "NAME", None) or type(obj).__name__
+        name = name or _text(obj, "NAME", where) or type(obj).__name__
         try:
-            path = Path(inspect.getsourcefile(type(obj)) or "")
-        except TypeError:
-            path = Path()
-        desc = getattr(obj, "DESCRIPTION", None) or (obj.__doc__ or "").strip().split("\n")[0]
-        params = {str(k): float(v) for k, v in getattr(obj, "PARAMS", {}).items()}
+            path = Path(inspect.getsourcefile(type(obj)) or "").resolve()
+        except (TypeError, OSError):  # defined in `python -c`, a notebook cell, a REPL
+            path = Path(f"<{type(obj).__module__}>")
+        desc = _text(obj, "DESCRIPTION", where) or (obj.__doc__ or "").strip().split("\n")[0]
+        params = _params(obj, where)
         return cls(
             name=name,
-            path=path.resolve(),
+            path=path,
             description=desc or "a plain-Python bot object",
             params=params,
             builtin=False,
@@ -199,6 +267,77 @@ def _kind(mod: object, where: str) -> str:
     return "python"
 
 
+_PARAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _text(mod: object, attr: str, where: str) -> str | None:
+    """A bot's ``NAME`` or ``DESCRIPTION``: a string, or None when not set."""
+    value = getattr(mod, attr, None)
+    if value is not None and not isinstance(value, str):
+        raise StrategyError(f"{where}: {attr} is {shown(value)}; expected a string")
+    return value or None
+
+
+def _number(value: object) -> float | None:
+    """``value`` as a finite float if it is a real number (not a string), else None."""
+    if isinstance(value, numbers.Real):
+        x = float(value)
+        return x if math.isfinite(x) else None
+    return None
+
+
+def _params(mod: object, where: str) -> dict[str, float]:
+    """A bot's ``PARAMS``: a dict of names (as a spec writes them) to finite numbers."""
+    raw = getattr(mod, "PARAMS", {})
+    if not isinstance(raw, dict):
+        raise StrategyError(
+            f"{where}: PARAMS is {shown(raw)}; expected a dict of parameter names to "
+            'default numbers, such as {"length": 2.0}'
+        )
+    if len(raw) > PARAM_SIZE:
+        raise StrategyError(f"{where} has {len(raw)} PARAMS; at most {PARAM_SIZE}")
+    params = {}
+    for key, value in raw.items():
+        if not isinstance(key, str) or not _PARAM_NAME.match(key):
+            raise StrategyError(
+                f"{where}: bad PARAMS name {shown(key)}: expected a name of letters, digits "
+                "and _ (as in weighted(length=2))"
+            )
+        x = _number(value)
+        if x is None:
+            raise StrategyError(
+                f"{where}: PARAMS[{key!r}] is {shown(value)}; expected a finite number"
+            )
+        params[key] = x
+    return params
+
+
+def _limits(mod: object, params: dict[str, float], where: str) -> dict[str, tuple]:
+    """A bot's ``PARAM_LIMITS``: per parameter ``(low, high)`` or ``(low, high, whole)``."""
+    raw = getattr(mod, "PARAM_LIMITS", {})
+    expect = "expected a dict of parameter names to (low, high) or (low, high, whole)"
+    if not isinstance(raw, dict):
+        raise StrategyError(f"{where}: PARAM_LIMITS is {shown(raw)}; {expect}")
+    limits = {}
+    for key, value in raw.items():
+        if key not in params:
+            raise StrategyError(
+                f"{where}: PARAM_LIMITS names {shown(key)}, which is not in PARAMS "
+                f"({', '.join(params) or 'none'})"
+            )
+        ok = isinstance(value, tuple | list) and len(value) in (2, 3)
+        lo, hi = (_number(value[0]), _number(value[1])) if ok else (None, None)
+        if lo is None or hi is None or lo > hi:
+            raise StrategyError(f"{where}: PARAM_LIMITS[{key!r}] is {shown(value)}; {expect}")
+        limits[key] = (lo, hi, bool(value[2]) if len(value) > 2 else False)
+        if not lo <= params[key] <= hi:
+            raise StrategyError(
+                f"{where}: PARAMS[{key!r}] = {params[key]:g} lies outside its PARAM_LIMITS "
+                f"{lo:g}..{hi:g}"
+            )
+    return limits
+
+
 def builtin_bots() -> dict[str, BotFile]:
     """Built-in bots by name, sorted by name."""
     out = {}
@@ -251,33 +390,68 @@ class Strategy:
         }
 
 
-_PARAMS_RE = re.compile(r"^(?P<bot>[^()]+?)\s*(?:\((?P<args>[^()]*)\))?$")
+QUOTES = "\"'"
+"""A bot path in a spec may be quoted with either: ``'trump="my(2).py",play=expert'``."""
+_SPECIAL = "(),=" + QUOTES
+_PART_RE = re.compile(
+    r"""\s*(?:(?P<role>[^()"',=]*?)\s*=\s*)?"""
+    r"""(?P<bot>"[^"]*"|'[^']*'|[^()"',=]*?)\s*(?:\((?P<args>[^()"']*)\))?\s*\Z"""
+)
 
 
-def _split_top(spec: str) -> list[str]:
-    """Split on commas that are not inside parentheses."""
-    parts, depth, cur = [], 0, []
-    for ch in spec:
-        if ch == "(":
+def split_top(text: str) -> list[str]:
+    """``text`` cut at the commas that are outside parentheses and quotes.
+
+    The one splitter of comma-separated strategy specs: the parts of a
+    composition, and lists of specs such as ``--heuristics
+    "longest,weighted(length=3,strength=1)"``.
+    """
+    parts, cur, depth, quote = [], [], 0, ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in QUOTES:
+            quote = ch
+        elif ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
             cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return [p.strip() for p in parts]
+            continue
+        cur.append(ch)
+    if quote:
+        raise StrategyError(f"bad strategy {text!r}: the quote {quote} is not closed")
+    parts.append("".join(cur).strip())
+    return parts
 
 
-def _find_bot(token: str, bots: dict[str, BotFile]) -> BotFile:
-    if token in bots:
+def spec_path(path: str | Path) -> str:
+    """A bot file's path as a spec writes it: quoted when it holds ``(``, ``)``, ``,``,
+    ``=`` or a quote (see :data:`QUOTES`), so that :func:`resolve` reads it back."""
+    text = str(path)
+    if not any(ch in _SPECIAL for ch in text) and text == text.strip():
+        return text
+    for q in QUOTES:
+        if q not in text:
+            return f"{q}{text}{q}"
+    raise StrategyError(f"bot path {text!r} holds both quote characters: rename the file")
+
+
+def _find_bot(token: str, bots: dict[str, BotFile], base: Path | None) -> BotFile:
+    quoted = token[:1] in QUOTES
+    if quoted:
+        token = token[1:-1]
+    if not quoted and token in bots:
         return bots[token]
-    if token.endswith(".py") or "/" in token or "\\" in token:
+    if quoted or token.endswith(".py") or "/" in token or "\\" in token:
         p = Path(token).expanduser()
+        if base is not None and not p.is_absolute():
+            p = base / p
         if not p.is_file():
-            raise StrategyError(f"bot file {token!r} does not exist")
+            where = f" (in {base})" if base is not None else ""
+            raise StrategyError(f"bot file {token!r} does not exist{where}")
         return BotFile.load(p, builtin=False)
     close = difflib.get_close_matches(token, list(bots), n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
@@ -287,13 +461,10 @@ def _find_bot(token: str, bots: dict[str, BotFile]) -> BotFile:
     )
 
 
-def _bot_with_params(text: str, bots: dict[str, BotFile]) -> tuple[BotFile, tuple[float, ...]]:
-    m = _PARAMS_RE.match(text.strip())
-    if not m:
-        raise StrategyError(f"bad strategy {text!r}: expected NAME, NAME(k=v,...) or a path")
-    bot = _find_bot(m.group("bot").strip(), bots)
+def _bot_with_params(bot: BotFile, args: str | None) -> tuple[BotFile, tuple[float, ...]]:
     values = dict(bot.params)
-    for item in filter(None, (a.strip() for a in (m.group("args") or "").split(","))):
+    given: set[str] = set()
+    for item in filter(None, (a.strip() for a in (args or "").split(","))):
         key, eq, val = item.partition("=")
         key = key.strip()
         valid = ", ".join(bot.params) or "none"
@@ -307,6 +478,9 @@ def _bot_with_params(text: str, bots: dict[str, BotFile]) -> tuple[BotFile, tupl
             raise StrategyError(
                 f"unknown parameter {key!r} for {bot.name}; {hint}parameters: {valid}"
             )
+        if key in given:
+            raise StrategyError(f"parameter {key!r} of {bot.name} given twice")
+        given.add(key)
         try:
             values[key] = bot.check(key, float(val))
         except ValueError as exc:
@@ -318,30 +492,48 @@ def _bot_with_params(text: str, bots: dict[str, BotFile]) -> tuple[BotFile, tupl
     return bot, tuple(values.values())
 
 
-def resolve(spec: str) -> Strategy:
-    """Turn a strategy spec (name, path, composition, parameters) into a Strategy."""
+def resolve(spec: str, base: Path | None = None) -> Strategy:
+    """Turn a strategy spec (name, path, composition, parameters) into a Strategy.
+
+    Relative bot paths are taken from ``base`` (an experiment file's folder),
+    else from the working directory. A whole spec that names an existing file
+    is that bot file, whatever characters its path holds.
+    """
     spec = spec.strip()
     if not spec:
         raise StrategyError("empty strategy; valid names: " + ", ".join(builtin_bots()))
     bots = builtin_bots()
-    base: tuple[BotFile, tuple[float, ...]] | None = None
+    whole = Path(spec).expanduser()
+    if base is not None and not whole.is_absolute():
+        whole = base / whole
+    if spec not in bots and any(ch in _SPECIAL for ch in spec) and whole.is_file():
+        bot, values = _bot_with_params(BotFile.load(whole, builtin=False), None)
+        return Strategy(name=spec, trump=bot, play=bot, trump_params=values, play_params=values)
+    base_part: tuple[BotFile, tuple[float, ...]] | None = None
     roles: dict[str, tuple[BotFile, tuple[float, ...]]] = {}
-    for part in _split_top(spec):
-        role, eq, rest = part.partition("=")
-        if eq and role.strip() in ("trump", "play") and "(" not in role:
-            if role.strip() in roles:
-                raise StrategyError(f"bad strategy {spec!r}: {role.strip()}= given twice")
-            roles[role.strip()] = _bot_with_params(rest, bots)
-        elif eq and "(" not in role:
+    for part in split_top(spec):
+        m = _PART_RE.match(part)
+        if not m or not m.group("bot"):
+            raise StrategyError(
+                f"bad strategy part {part!r}: expected NAME, NAME(k=v,...), a path "
+                "(quoted if it holds ( ) , or =), trump=BOT or play=BOT"
+            )
+        role = m.group("role")
+        if role is not None and role not in ("trump", "play"):
             raise StrategyError(
                 f"bad strategy part {part!r}: expected trump=BOT, play=BOT or a bot name"
             )
+        found = _bot_with_params(_find_bot(m.group("bot"), bots, base), m.group("args"))
+        if role is not None:
+            if role in roles:
+                raise StrategyError(f"bad strategy {spec!r}: {role}= given twice")
+            roles[role] = found
         else:
-            if base is not None:
+            if base_part is not None:
                 raise StrategyError(f"bad strategy {spec!r}: more than one plain bot name")
-            base = _bot_with_params(part, bots)
-    trump = roles.get("trump") or base
-    play = roles.get("play") or base
+            base_part = found
+    trump = roles.get("trump") or base_part
+    play = roles.get("play") or base_part
     if trump is None or play is None:
         missing = "trump" if trump is None else "play"
         raise StrategyError(f"bad strategy {spec!r}: no bot for {missing}=")

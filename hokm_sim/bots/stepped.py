@@ -13,19 +13,32 @@ chunk is done. Compiled bots at the table still decide inside numba.
 Chunks run on as many threads as numba is set to; the numba steps release
 the GIL, and the Python bots are called under one lock, so a bot need not
 be thread-safe. Results are the same for any thread count or batch size.
+
+While the bots decide, BLAS libraries (OpenBLAS, MKL, through numpy or a
+neural network's library) run on one thread: a decision is small, and a
+pool of BLAS threads started and stopped in every one of them made a
+batched numpy bot ten times slower (docs/python-bots.md).
 """
 
 from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 
 import numba
 import numpy as np
+from threadpoolctl import threadpool_limits
 
-from hokm_sim.bots.faults import PythonBotError, check_answer, check_batch, replay_command
+from hokm_sim.bots.faults import (
+    PythonBotError,
+    check_answer,
+    check_batch,
+    replay_command,
+    shown,
+)
 from hokm_sim.bots.observation import Observation, Observations
 from hokm_sim.bots.pyrules import is_batched
 from hokm_sim.bots.registry import Strategy
@@ -95,11 +108,12 @@ class SteppedEngine:
         self._chunks(st.M_HANDS, pa, pb, seed, start, total, chunk, duplicate, forced, 0, 7,
                      counts, errs, codes, None)  # fmt: skip
 
-    def run_matches(self, pa, pb, seed, start, total, chunk, duplicate, target, counts, errs,
-                    codes):  # fmt: skip
-        """Matches ``start .. start + total - 1`` to ``target``, as ``matches_chunk``."""
+    def run_matches(self, pa, pb, seed, start, total, chunk, duplicate, target, method, counts,
+                    errs, codes):  # fmt: skip
+        """Matches ``start .. start + total - 1`` to ``target`` (the first Hakem by house
+        rule ``method``), as ``matches_chunk``."""
         self._chunks(st.M_MATCHES, pa, pb, seed, start, total, chunk, duplicate, target, 0,
-                     target, counts, errs, codes, None)  # fmt: skip
+                     target, counts, errs, codes, None, method)  # fmt: skip
 
     def run_study(self, pa, pb, seed, start, total, chunk, suits, out, errs):
         """Counterfactual-trump rows of deals ``start ..``, as ``study_chunk``."""
@@ -116,55 +130,59 @@ class SteppedEngine:
             return rows[: err[k.E_MATCH] - start + 1]
         return rows
 
-    def trace_match(self, pa, pb, seed, match, copy, target):
+    def trace_match(self, pa, pb, seed, match, copy, target, method):
         """Trace rows of every hand of match ``match``, stopping at a fault."""
         rows = np.full((2 * target, k.TRACE_SIZE), -1, np.int64)
         err = np.zeros(k.ERR_SIZE, np.int64)
-        self._one(st.M_TRACE_MATCH, pa, pb, seed, match, 1, copy, target, target, err, rows)
+        self._one(st.M_TRACE_MATCH, pa, pb, seed, match, 1, copy, target, target, err, rows,
+                  method)  # fmt: skip
         if err[k.E_CODE]:
             return rows[: err[k.E_HAND] + 1]
         return rows[: int((rows[:, k.T_MATCH] >= 0).sum())]
 
     # --- driving the stepper ---------------------------------------------------
 
-    def _one(self, mode, pa, pb, seed, start, count, arg, arg2, target, err, out):
+    def _one(self, mode, pa, pb, seed, start, count, arg, arg2, target, err, out, method=0):
         counts = np.zeros(1, np.int64)
-        fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts, err,
-                           np.zeros(0, np.int8), out)  # fmt: skip
-        self._raise_if_first(fail, [err], seed, mode, target)
+        with one_blas_thread():
+            fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts,
+                               err, np.zeros(0, np.int8), out, method)  # fmt: skip
+        self._raise_if_first(fail, [err], seed, mode, target, method)
 
     def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
-                errs, codes, out):  # fmt: skip
+                errs, codes, out, method=0):  # fmt: skip
         def one(i: int) -> _Failure | None:
             s = start + i * chunk
             n = min(chunk, start + total - s)
             c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
             o = out[s - start : s - start + n] if out is not None else np.zeros((0, 1), np.int64)
-            return self._drive(mode, pa, pb, seed, dup, arg, arg2, s, n, counts[i], errs[i], c, o)
+            return self._drive(mode, pa, pb, seed, dup, arg, arg2, s, n, counts[i], errs[i], c, o,
+                               method)  # fmt: skip
 
         n_chunks = counts.shape[0]
         threads = min(numba.get_num_threads(), n_chunks)
         if total <= 0:
             self._warm(mode, pa, pb, seed)
             return
-        if threads <= 1:
-            fails = [one(i) for i in range(n_chunks)]
-        else:
-            with ThreadPoolExecutor(threads) as pool:
-                fails = list(pool.map(one, range(n_chunks)))
+        with one_blas_thread():
+            if threads <= 1:
+                fails = [one(i) for i in range(n_chunks)]
+            else:
+                with ThreadPoolExecutor(threads) as pool:
+                    fails = list(pool.map(one, range(n_chunks)))
         found = [f for f in fails if f is not None]
         self._raise_if_first(min(found, key=lambda f: (f.job, f.hand)) if found else None,
-                             list(errs), seed, mode, target)  # fmt: skip
+                             list(errs), seed, mode, target, method)  # fmt: skip
 
     def _warm(self, mode, pa, pb, seed) -> None:
         """Compile (or load) the step function: one slot, no jobs."""
         slots = st.new_slots(1)
-        jobs = st.new_jobs(0, 0)
+        jobs = st.new_jobs(0, 0, 0)
         self._step(mode, pa, pb, np.uint64(seed), False, 0, 0, slots, jobs,
                    np.zeros(1, np.int64), np.zeros(k.ERR_SIZE, np.int64),
                    np.zeros(0, np.int8), np.zeros((0, 1), np.int64))  # fmt: skip
 
-    def _raise_if_first(self, fail, errs, seed, mode, target) -> None:
+    def _raise_if_first(self, fail, errs, seed, mode, target, method=0) -> None:
         """Raise a Python bot's failure unless the engine found an earlier fault."""
         if fail is None:
             return
@@ -176,17 +194,20 @@ class SteppedEngine:
         hand = fail.hand if matches else fail.job
         place = f"match {match}, hand {hand}" if matches else f"hand {hand}"
         where = "at trump choice" if fail.trick < 0 else f"trick {fail.trick + 1}"
-        replay = replay_command(seed, self.a.name, self.b.name, fail.copy, match, hand, target)
+        replay = replay_command(seed, self.a.name, self.b.name, fail.copy, match, hand, target,
+                                method)  # fmt: skip
         raise PythonBotError(
             f"strategy {fail.strategy!r} {fail.what} (seat {fail.seat}) at seed {seed}, "
             f"{place}, {where}; replay it with: {replay}"
         )
 
-    def _drive(self, mode, pa, pb, seed, dup, arg, arg2, start, count, counts, err, codes, out):
-        """Play jobs ``start .. start + count - 1`` in one batch of slots; the earliest
-        Python failure, if any (the engine's own faults are in ``err``)."""
+    def _drive(self, mode, pa, pb, seed, dup, arg, arg2, start, count, counts, err, codes, out,
+               method=0):  # fmt: skip
+        """Play jobs ``start .. start + count - 1`` in one batch of slots (matches: the first
+        Hakem by house rule ``method``); the earliest Python failure, if any (the engine's
+        own faults are in ``err``)."""
         slots = st.new_slots(max(1, min(count, self.slots)))
-        jobs = st.new_jobs(start, count)
+        jobs = st.new_jobs(start, count, method)
         seed = np.uint64(seed)
         params = {code: dict(zip(p.names, (pa, pb)[p.side][p.row], strict=False))
                   for code, p in self._parts.items()}  # fmt: skip
@@ -209,7 +230,7 @@ class SteppedEngine:
             obs = Observations(view, slots.mem[idx, seats], slots.srng[idx, seats], params)
             try:
                 answers, why = check_batch(part.fn(obs), idx.size)
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
                 answers, why = None, _raised(exc)
             if answers is None:
                 first = idx[np.argmin(ctl[idx, st.K_JOB])]
@@ -226,12 +247,12 @@ class SteppedEngine:
         for i in idx.tolist():
             try:
                 value = fn(Observation(view[i].tolist(), slots, i, params))
-            except Exception as exc:  # noqa: BLE001 - a bot's exception is a fault to report
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
                 self._fail(part, i, _raised(exc), slots, jobs, failure)
                 continue
             answer = check_answer(value)
             if answer is None:
-                what = f"returned {value!r:.40} ({type(value).__name__}), not an integer"
+                what = f"returned {shown(value)}, not an integer"
                 self._fail(part, i, what, slots, jobs, failure)
                 continue
             ctl[i, st.K_ANSWER] = answer
@@ -251,6 +272,21 @@ class SteppedEngine:
         ctl[i, st.K_STATE] = st.S_IDLE
 
 
+@contextmanager
+def one_blas_thread():
+    """BLAS on one thread within the block (the bots' decisions, see the module doc);
+    the libraries are looked up each time, so one a bot loaded late is limited too."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
 def _raised(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    """What a bot's exception (or ``sys.exit``) was, in a few words."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({shown(exc.code, typed=False)})"
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # noqa: BLE001 - an exception whose text cannot be had
+        text = ""
+    text = text if len(text) <= 200 else text[:197] + "..."
     return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, SIZE, strategy_options, threads_option
+from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_options, threads_option
 
 
 @click.command(context_settings=CONTEXT)
@@ -82,51 +82,32 @@ def analyse(
         hokm-sim analyse results/my-run --hands 100 --html results/my-run-html
     """
     from hokm_sim import api
-    from hokm_sim.dd import analyse as an
-    from hokm_sim.errors import InputError
-    from hokm_sim.report import analysis as report
-    from hokm_sim.report.folder import ReportFolder
-    from hokm_sim.writing import AtomicWriter
+    from hokm_sim.dd.analyse import format_accuracy, format_hand
 
-    sources = [n for n, v in (("FOLDER", folder), ("--trace", trace_file), ("--seed", seed)) if v]
-    if len(sources) != 1:
-        raise click.UsageError(
-            "give one source of hands: FOLDER (a run with --save-hands), --trace FILE, "
-            "or --seed S --hands N" + (f"; got {', '.join(sources)}" if sources else "")
-        )
-    if trace_file is not None and hands is not None:
-        raise click.UsageError("--hands picks deals of FOLDER or --seed; a trace is read whole")
-    target = None
-    if html is not None:
-        try:
-            target = ReportFolder.create(html, force)
-        except InputError as exc:  # the folder is named by --html here, not --out
-            raise InputError(str(exc).replace("--out:", "--html:", 1)) from None
     result = api.analyse(
-        folder, trace=trace_file, seed=seed, hands=hands, a=a, b=b, threads=threads
+        folder,
+        trace=trace_file,
+        seed=seed,
+        hands=hands,
+        a=a,
+        b=b,
+        threads=threads,
+        out=html,
+        force=force,
     )
 
     def lines():
         if fmt == "jsonl":
-            for rec in result.records():
-                yield __import__("json").dumps(rec)
+            yield from result.lines()
             return
         if fmt == "text":
             for rec in result.records():
-                yield an.format_hand(rec) + "\n"
-        yield an.format_accuracy(result.accuracy())
+                yield format_hand(rec) + "\n"
+        yield format_accuracy(result.accuracy())
 
-    if output is None:
-        for line in lines():
-            click.echo(line)
-    else:
-        with AtomicWriter(output, "--output") as f:
-            for line in lines():
-                f.write(line + "\n")
-    if target is not None:
-        data = report.summarize(result)
-        index = report.write(target.path, result, data, "hokm-sim analysis", "hokm-sim analyse")
-        click.echo(f"html: {index}", err=output is None)
+    emit_lines(lines(), output)
+    if result.folder is not None:
+        click.echo(f"html: {result.folder / 'analysis' / 'index.html'}", err=output is None)
 
 
 COMMANDS = (analyse,)

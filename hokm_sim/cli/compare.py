@@ -49,29 +49,22 @@ def tournament(
     """
     from hokm_sim import api
     from hokm_sim.analysis.tournament import format_summary
-    from hokm_sim.report.folder import default_folder
 
-    if len(strategy_specs) < 2:
-        raise click.UsageError("a tournament needs at least two strategies")
-    strats = [api.strategy(s, f"strategy {i + 1}") for i, s in enumerate(strategy_specs)]
-    seed = api.fresh_seed() if seed is None else seed
-    folder = out or default_folder("tournament", f"{len(strats)}", seed)
-    k = len(strats)
-    with Progress(hands * k * (k - 1) // 2, "deals", per_unit=2) as prog:
+    with Progress() as prog:
         result = api.tournament(
-            strats,
+            strategy_specs,
             hands=hands,
             seed=seed,
             threads=threads,
             scheduler=scheduler,
-            out=folder,
+            out=out or True,
             force=force,
-            progress=prog.update,
+            progress=prog,
         )
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
     else:
-        click.echo(format_summary(result.data) + f"\nreport: {folder}")
+        click.echo(format_summary(result.data) + f"\nreport: {result.folder}")
 
 
 @click.command(context_settings=CONTEXT)
@@ -86,15 +79,11 @@ def experiment(file: Path, threads: int | None, out: Path | None, force: bool) -
         hokm-sim experiment experiments/single_tips.toml
     """
     from hokm_sim import api
-    from hokm_sim.report.folder import default_folder
 
-    total = api.experiment_size(file)
-    seed = api.experiment_seed(file)
-    folder = out or default_folder("experiment", file.stem, seed)
-    with Progress(total, "deals") as prog:
-        api.experiment(file, threads=threads, out=folder, force=force, progress=prog.update)
-    click.echo((folder / "report.md").read_text(), nl=False)
-    click.echo(f"report: {folder}")
+    with Progress() as prog:
+        result = api.experiment(file, threads=threads, out=out or True, force=force, progress=prog)
+    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {result.folder}")
 
 
 COMMANDS = (tournament, experiment)

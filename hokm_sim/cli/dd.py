@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
-import json
+import io
 import sys
 from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SIZE, out_options, seed_option, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SIZE,
+    SPECS,
+    out_options,
+    seed_option,
+    threads_option,
+)
 
 
 @click.command("dd", context_settings=CONTEXT)
-@click.argument("file", type=click.File("r", encoding="utf-8"), default="-")
+@click.argument(
+    "file",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
+    default="-",
+)
 @threads_option
-def dd(file, threads: int | None) -> None:
+def dd(file: Path, threads: int | None) -> None:
     """Solve deals double dummy (every hand open, best play): one JSON line in, one out.
 
     Each input line is {"hands": [4 lists of cards by seat], "trump": "H",
@@ -30,12 +41,13 @@ def dd(file, threads: int | None) -> None:
         hokm-sim dd deals.jsonl
         hokm-sim dd deals.jsonl --threads 2
     """
-    from hokm_sim.dd.api import analyse, parse_lines
-    from hokm_sim.sim.runner import check_threads
+    from hokm_sim import api
 
-    deals = parse_lines(file)
-    for answer in analyse(deals, threads=check_threads(threads)):
-        click.echo(json.dumps(answer))
+    deals: Path | io.TextIOWrapper = file
+    if str(file) == "-":  # read as UTF-8 whatever the locale: bytes that are not text are refused
+        deals = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+    for line in api.solve(deals, threads=threads).lines():
+        click.echo(line)
     sys.stdout.flush()
 
 
@@ -46,6 +58,7 @@ def dd(file, threads: int | None) -> None:
     "--heuristics",
     default="longest,points,weighted,random",
     show_default=True,
+    type=SPECS,
     help="Comma-separated trump heuristics to judge (strategy specs).",
 )
 @threads_option
@@ -53,7 +66,7 @@ def dd(file, threads: int | None) -> None:
 def dd_study(
     hands: int,
     seed: int | None,
-    heuristics: str,
+    heuristics: list[str],
     threads: int | None,
     out: Path | None,
     force: bool,
@@ -72,14 +85,12 @@ def dd_study(
         hokm-sim dd-study --heuristics longest,expert --hands 100
     """
     from hokm_sim import api
-    from hokm_sim.report.folder import default_folder
 
-    heur = [h.strip() for h in heuristics.split(",") if h.strip()]
-    seed = api.fresh_seed() if seed is None else seed
-    folder = out or default_folder("dd-study", "perfect", seed)
-    api.dd_study(heur, hands=hands, seed=seed, threads=threads, out=folder, force=force)
-    click.echo((folder / "report.md").read_text(), nl=False)
-    click.echo(f"report: {folder}")
+    result = api.dd_study(
+        heuristics, hands=hands, seed=seed, threads=threads, out=out or True, force=force
+    )
+    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {result.folder}")
 
 
 COMMANDS = (dd, dd_study)

@@ -7,31 +7,46 @@
  3    inconclusive (``regress`` and ``sprt`` only)
  4    stopped by a bot fault or a failed cluster (partial report kept)
  70   internal error: a bug in hokm-sim; the traceback is saved to a file
+ 74   the output could not be written (a full disk): one line
  130  interrupted (Ctrl-C)
+ 141  standard output was closed by its reader (``| head``): no message
 ====  ==========================================================
+
+Standard output is flushed before the exit code is chosen, so a full disk
+or a closed pipe is found here and not, as a traceback, when the process
+ends. Warnings of the libraries underneath (numba's) are not shown: the
+terminal carries only what hokm-sim means to say.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import sys
 import tempfile
 import traceback
+import warnings
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.commands import labels
+from hokm_sim.errors import InputError, OutputError, StoppedError
+from hokm_sim.writing import FULL
 
-EXIT_USAGE = 2
-EXIT_STOPPED = 4
+EXIT_USAGE = InputError.exit_code
 EXIT_INTERNAL = 70
 """A bug in hokm-sim (``EX_SOFTWARE``): never 1, which ``regress`` uses for "regression"."""
+EXIT_OUTPUT = OutputError.exit_code
 EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141
+"""128 + SIGPIPE: what a shell reports for a program whose reader closed the pipe."""
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
@@ -45,48 +60,155 @@ def save_traceback(exc: BaseException) -> Path:
     return Path(name)
 
 
-class GuardedGroup(click.Group):
-    """A click group whose every error is one line on standard error and an exit code."""
+def _say(text: str) -> None:
+    """One line on standard error (nothing if standard error is itself gone)."""
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(text, err=True)
 
-    def main(self, *args, **kwargs):
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that what is still buffered for a
+    full disk or a closed pipe cannot fail again when the process ends."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _output_failed(exc: OSError) -> int | None:
+    """The exit code for an error writing standard output, or None if it is another."""
+    if exc.errno == errno.EPIPE:  # the reader left (| head): stop quietly
+        _quiet_stdout()
+        return EXIT_PIPE
+    if exc.errno not in FULL:
+        return None
+    _quiet_stdout()  # hokm-sim's own files name themselves (OutputError): this is stdout
+    what = exc.filename or "the output"
+    _say(f"Error: cannot write {what}: {os.strerror(exc.errno).lower()}")
+    return EXIT_OUTPUT
+
+
+def _flushed(code: int) -> int:
+    """``code``, once standard output is flushed (or the code of its failure)."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        failed = _output_failed(exc)
+        if failed is not None:
+            return failed
+        raise
+    return code
+
+
+def _hide_library_warnings() -> None:
+    """numba's warnings (experimental features, deprecations, performance hints) are
+    for hokm-sim's developers, not for the people who run it."""
+    from numba.core.errors import NumbaWarning
+
+    warnings.filterwarnings("ignore", category=NumbaWarning)
+    warnings.filterwarnings("ignore", module=r"numba(\.|$)")
+
+
+def _leave(code: int) -> NoReturn:
+    """Exit with ``code``; at once if an engine call was left running after Ctrl-C
+    (a stuck bot's thread would hold the process open), once the output is flushed."""
+    from hokm_sim.sim.interrupt import abandoned
+
+    if abandoned():
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
+def _internal(exc: BaseException) -> int:
+    """A bug: one line, and the traceback saved for the report."""
+    path = save_traceback(exc)
+    _say(
+        f"Error: internal error ({type(exc).__name__}: {_one_line(exc)[:300]}); "
+        f"the full traceback is in {path}; please report it"
+    )
+    return EXIT_INTERNAL
+
+
+class _PipeClosed(Exception):
+    """Standard output's reader left; raised past click, which would exit 1 for it."""
+
+
+class BadInput(click.ClickException):
+    """An :class:`InputError` of the library, told in the command line's words."""
+
+    exit_code = InputError.exit_code
+
+
+class GuardedGroup(click.Group):
+    """A click group whose every error is one line on standard error and an exit code.
+
+    The library names Python parameters in its errors; the command that ran
+    names them by its flags (:func:`hokm_sim.commands.labels`).
+    """
+
+    def invoke(self, ctx: click.Context):
+        """Run the command: its input errors told with its flags, and a closed pipe
+        kept from click's own handling (exit 1, which means "regression" here)."""
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            names = labels(ctx.invoked_subcommand or "")
+            raise BadInput(exc.render(lambda name: names.get(name, name))) from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                raise _PipeClosed from exc
+            raise
+
+    def main(self, *args, **kwargs) -> NoReturn:
         """Run the CLI with the mapping of the module docstring."""
+        _leave(self._guarded(*args, **kwargs))
+
+    def _guarded(self, *args, **kwargs) -> int:
         kwargs["standalone_mode"] = False
+        _hide_library_warnings()
         try:
             rv = super().main(*args, **kwargs)
+            return _flushed(rv if isinstance(rv, int) else 0)
         except click.exceptions.NoArgsIsHelpError as exc:
             click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
-            sys.exit(EXIT_USAGE)
+            return _flushed(EXIT_USAGE)
         except click.ClickException as exc:
-            click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
-            sys.exit(exc.exit_code)
-        except InputError as exc:
-            click.echo(f"Error: {_one_line(exc)}", err=True)
-            sys.exit(EXIT_USAGE)
+            _say(f"Error: {_one_line(exc.format_message())}")
+            return exc.exit_code
+        except InputError as exc:  # raised outside a command (while parsing)
+            _say(f"Error: {_one_line(exc)}")
+            return exc.exit_code
+        except OutputError as exc:
+            _quiet_stdout()
+            _say(f"Error: {_one_line(exc)}")
+            return exc.exit_code
         except StoppedError as exc:
-            folder = getattr(exc, "folder", None)
-            kept = f" (partial report: {folder})" if folder is not None else ""
-            if getattr(exc, "resume", None):
+            kept = f" (partial report: {exc.folder})" if exc.folder is not None else ""
+            if exc.resume:
                 kept += f"; continue with {exc.resume}"
-            click.echo(f"Error: {_one_line(exc)}{kept}", err=True)
-            sys.exit(EXIT_STOPPED)
+            _say(f"Error: {_one_line(exc)}{kept}")
+            return _flushed(exc.exit_code)
         except (click.exceptions.Abort, KeyboardInterrupt):
-            click.echo("Aborted.", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+            _say("Aborted.")
+            return EXIT_INTERRUPTED
         except click.exceptions.Exit as exc:
-            sys.exit(exc.exit_code)
+            return _flushed(exc.exit_code)
+        except _PipeClosed:
+            _quiet_stdout()
+            return EXIT_PIPE
+        except SystemExit as exc:  # a command's own code (run interrupted: 130, regress)
+            return _flushed(exc.code if isinstance(exc.code, int) else EXIT_INTERNAL)
+        except OSError as exc:
+            failed = _output_failed(exc)
+            return failed if failed is not None else _internal(exc)
         except Exception as exc:  # a bug: one line, the traceback kept for the report
             from numba.core.errors import NumbaError
 
             if isinstance(exc, NumbaError):
                 from hokm_sim.bots.compiled import describe_compile_error
 
-                click.echo(f"Error: {describe_compile_error(exc)}", err=True)
-                sys.exit(EXIT_USAGE)
-            path = save_traceback(exc)
-            click.echo(
-                f"Error: internal error ({type(exc).__name__}: {_one_line(exc)[:300]}); "
-                f"the full traceback is in {path}; please report it",
-                err=True,
-            )
-            sys.exit(EXIT_INTERNAL)
-        sys.exit(rv if isinstance(rv, int) else 0)
+                _say(f"Error: {describe_compile_error(exc)}")
+                return EXIT_USAGE
+            return _internal(exc)

@@ -6,7 +6,16 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, SIZE, strategy_options, target_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SEED,
+    SIZE,
+    emit_lines,
+    first_hakem_option,
+    given,
+    strategy_options,
+    target_option,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -15,6 +24,7 @@ from hokm_sim.cli.options import CONTEXT, SEED, SIZE, strategy_options, target_o
 @click.option("--matches", type=SIZE, help="Trace this many whole matches.")
 @strategy_options
 @target_option
+@first_hakem_option
 @click.option(
     "-o",
     "--output",
@@ -28,6 +38,7 @@ def trace(
     a: str,
     b: str,
     target: int | None,
+    first_hakem: str | None,
     output: Path | None,
 ) -> None:
     """Write every card of seeded hands as JSON Lines, one line per hand.
@@ -43,24 +54,12 @@ def trace(
     Example:
         hokm-sim trace --seed 7 --hands 10 --a longest --b random -o hands.jsonl
     """
-    from hokm_sim.api import strategy
-    from hokm_sim.sim.runner import Runner
-    from hokm_sim.sim.trace import trace_lines
-    from hokm_sim.writing import AtomicWriter
+    from hokm_sim import api
 
-    if (hands is None) == (matches is None):
-        raise click.UsageError("give exactly one of --hands N or --matches N")
-    if target is not None and matches is None:
-        raise click.UsageError("--target sets the score a match is played to: give --matches")
-    runner = Runner(strategy(a, "--a"), strategy(b, "--b"))
-    lines = trace_lines(runner, seed, hands=hands, matches=matches, target=target or 7)
-    if output is None:
-        for line in lines:
-            click.echo(line)
-        return
-    with AtomicWriter(output, "--output") as f:
-        for line in lines:
-            f.write(line + "\n")
+    result = api.trace(
+        a, b, seed=seed, hands=hands, matches=matches, target=target, first_hakem=first_hakem
+    )
+    emit_lines(result.lines(), output)
 
 
 @click.command(context_settings=CONTEXT)
@@ -73,6 +72,7 @@ def trace(
 @click.option("--match", type=click.IntRange(min=0), help="Match index: show a hand of a match.")
 @strategy_options
 @target_option
+@first_hakem_option
 @click.option(
     "--trace",
     "trace_file",
@@ -107,6 +107,7 @@ def show(
     a: str,
     b: str,
     target: int | None,
+    first_hakem: str | None,
     trace_file: Path | None,
     line: int,
     copy: int,
@@ -125,38 +126,26 @@ def show(
         hokm-sim show --seed 7 --hand 3 --a expert --b random --copy 1
         hokm-sim show --seed 7 --hand 3 --a expert --b random --html hand.html
     """
-    from hokm_sim.api import strategy
-    from hokm_sim.sim.runner import Runner
-    from hokm_sim.sim.trace import format_record, raise_fault, read_trace_line, show_record
+    from hokm_sim import api
 
-    if trace_file is not None:
-        rec = read_trace_line(trace_file, line)
-        click.echo(format_record(rec))
-        if html is not None:
-            _write_html(html, rec, None)
-        return
-    if seed is None or hand is None:
-        raise click.UsageError("give --seed S and --hand H (or --trace FILE)")
-    sa, sb = strategy(a, "--a"), strategy(b, "--b")
-    names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
-    runner = Runner(sa, sb)
-    rec = show_record(runner, seed, hand, copy, match, target or 7)
-    click.echo(format_record(rec, names))
-    if "fault" in rec:  # the hand up to the fault is shown; now the fault, in one line
-        raise_fault(runner, seed, hand, copy, match, target or 7)
+    # options left at their defaults are not passed, so that the API can refuse a
+    # seeded hand's options given with --trace
+    typed = given(click.get_current_context(), a=a, b=b, copy=copy, line=line)
+    result = api.show(
+        seed=seed,
+        hand=hand,
+        match=match,
+        target=target,
+        first_hakem=first_hakem,
+        trace=trace_file,
+        html=html,
+        **typed,
+    )
+    click.echo(result.text)
+    if result.fault is not None:  # the hand up to the fault is shown; now the fault, in one line
+        raise result.fault
     if html is not None:
-        _write_html(html, rec, names)
-
-
-def _write_html(path: Path, rec: dict, names: tuple[str, str] | None) -> None:
-    from hokm_sim.api import analyse_hand
-    from hokm_sim.report.viewer import hand_page
-    from hokm_sim.writing import AtomicWriter
-
-    graded = analyse_hand(rec, names)
-    with AtomicWriter(path, "--html") as f:
-        f.write(hand_page(graded))
-    click.echo(f"html: {path}", err=True)
+        click.echo(f"html: {html}", err=True)
 
 
 COMMANDS = (trace, show)

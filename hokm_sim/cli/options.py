@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 
 import click
+
+from hokm_sim.house import FIRST_HAKEM_METHODS
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 MAX_SEED = 2**64 - 1
@@ -59,8 +62,30 @@ class SeedType(click.ParamType):
         return n
 
 
+class SpecListType(click.ParamType):
+    """Comma-separated strategy specs, cut as a composition is (commas inside
+    parentheses or quotes stay: ``longest,weighted(length=3,strength=1)``)."""
+
+    name = "SPECS"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, list):
+            return value
+        from hokm_sim.bots.registry import split_top
+        from hokm_sim.errors import InputError
+
+        try:
+            specs = [s for s in split_top(str(value)) if s]
+        except InputError as exc:
+            self.fail(str(exc), param, ctx)
+        if not specs:
+            self.fail("expected at least one strategy spec", param, ctx)
+        return specs
+
+
 SIZE = SizeType()
 SEED = SeedType()
+SPECS = SpecListType()
 POSITIVE = click.IntRange(min=1)
 
 
@@ -81,6 +106,13 @@ def strategy_options(f):
         help="Strategy of team 0 (seats 0 and 2): a name, a bot file or trump=X,play=Y.",
     )(f)
     return f
+
+
+def given(ctx: click.Context, **values: object) -> dict[str, object]:
+    """``values`` by option name, those the user did not type (left at their click
+    default) as None: for an API call that tells an option given from one left out."""
+    typed = click.core.ParameterSource.COMMANDLINE
+    return {k: v if ctx.get_parameter_source(k) is typed else None for k, v in values.items()}
 
 
 def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
@@ -106,9 +138,27 @@ scheduler_option = click.option(
     help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N to start "
     "N local workers [default: this machine's threads]. Needs the dask extra.",
 )
+first_hakem_option = click.option(
+    "--first-hakem",
+    type=click.Choice(FIRST_HAKEM_METHODS),
+    help="House rule that finds a match's first Hakem (docs/rules.md) [default: first-ace].",
+)
 target_option = click.option(
     "--target", type=POSITIVE, help="Match target score (with --matches) [default: 7]."
 )
+
+
+class FolderType(click.Path):
+    """A report folder to write: an empty name (which would mean the working
+    directory, and with ``--force`` clear hokm-sim's files there) is refused."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("expected a folder name, not an empty one", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def out_options(f):
@@ -116,7 +166,20 @@ def out_options(f):
     f = click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")(f)
     f = click.option(
         "--out",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=FolderType(),
         help="Report folder [default: results/<time>-<what>-seed<seed>].",
     )(f)
     return f
+
+
+def emit_lines(lines: Iterable[str], output: Path | None) -> None:
+    """Lines to standard output, or to ``output`` (``-o``), written atomically."""
+    if output is None:
+        for line in lines:
+            click.echo(line)
+        return
+    from hokm_sim.writing import AtomicWriter
+
+    with AtomicWriter(output, "--output") as f:
+        for line in lines:
+            f.write(line + "\n")

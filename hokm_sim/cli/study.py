@@ -9,6 +9,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    SPECS,
     out_options,
     scheduler_option,
     seed_option,
@@ -28,6 +29,7 @@ from hokm_sim.cli.progress import Progress
     "--heuristics",
     default="longest,points,weighted,random,table",
     show_default=True,
+    type=SPECS,
     help="Comma-separated trump heuristics to judge (strategy specs).",
 )
 @click.option(
@@ -50,7 +52,7 @@ from hokm_sim.cli.progress import Progress
 @out_options
 def trump_study(
     player: str,
-    heuristics: str,
+    heuristics: list[str],
     hands: int,
     seed: int | None,
     eval_hands: int,
@@ -72,26 +74,22 @@ def trump_study(
         hokm-sim trump-study --player longest --heuristics longest,points
     """
     from hokm_sim import api
-    from hokm_sim.report.folder import default_folder
 
-    heur = [h.strip() for h in heuristics.split(",") if h.strip()]
-    seed = api.fresh_seed() if seed is None else seed
-    folder = out or default_folder("trump-study", player, seed)
-    with Progress(hands * (4 + len(heur)), "hands") as prog:
-        api.trump_study(
+    with Progress() as prog:
+        result = api.trump_study(
             player,
-            heur,
+            heuristics,
             hands=hands,
             seed=seed,
             eval_hands=eval_hands,
             threads=threads,
             scheduler=scheduler,
-            out=folder,
+            out=out or True,
             force=force,
-            progress=prog.update,
+            progress=prog,
         )
-    click.echo((folder / "report.md").read_text(), nl=False)
-    click.echo(f"report: {folder}")
+    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {result.folder}")
 
 
 @click.command(context_settings=CONTEXT)
@@ -104,14 +102,8 @@ def plot(results_dir: Path) -> None:
         hokm-sim plot results/20261130-101500-trump-study-vs-expert-seed1
     """
     from hokm_sim import api
-    from hokm_sim.analysis.results import TrumpStudyResult
-    from hokm_sim.report import plots
 
-    result = api.load(results_dir)
-    if not isinstance(result, TrumpStudyResult):
-        raise click.UsageError(f"{results_dir} is not the report folder of a trump study")
-    files = plots.draw_all(result.data, results_dir)
-    click.echo("\n".join(str(p) for p in files))
+    click.echo("\n".join(str(p) for p in api.plot(results_dir)))
 
 
 COMMANDS = (trump_study, plot)

@@ -29,18 +29,23 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.analysis.intervals import Estimate
-from hokm_sim.cards import SUIT_SYMBOLS, SUITS, CardParseError, card_str, card_symbol, parse_card
-from hokm_sim.cards import parse_suit as _parse_suit
+from hokm_sim.analysis.results import Shown
+from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol, parse_card
 from hokm_sim.dd import analyse_nb as nb
-from hokm_sim.dd.solver import new_table
-from hokm_sim.errors import InputError
+from hokm_sim.dd.search import S_NODES
+from hokm_sim.dd.table import new_table
+from hokm_sim.errors import InputError, ref
+from hokm_sim.sim.tracecheck import SEAT_OF_POSITION, TraceError, check_hands_nb, check_records
+from hokm_sim.version import __version__
 
 GRADES = ("best", "mistake", "blunder")
 """Grade names by code (``analyse_nb.BEST``, ``MISTAKE``, ``BLUNDER``)."""
@@ -53,22 +58,11 @@ WHY = {
 }
 """What makes a blunder, by bit."""
 
-# Deck positions dealt to seat hakem + k (5-4-4 from the Hakem).
-_SEAT_OF_POSITION = np.array(
-    [p // 5 if p < 20 else (p - 20) // 4 if p < 36 else (p - 36) // 4 for p in range(52)],
-    np.int64,
-)
-
-
 BLOCK = 4
 """Hands a thread takes at a time (even: both copies of a deal share a table)."""
 TT_BITS = 22
 """log2 of each thread's table entries (about 130 MB): a hand's searches revisit many
 positions, and a smaller table that fills and starts afresh searches them again."""
-
-
-class TraceError(InputError):
-    """A trace line that is not a legal hand; the message names the line and the problem."""
 
 
 @dataclass
@@ -95,7 +89,7 @@ def hands_from_rows(rows: np.ndarray, meta: list[dict]) -> Hands:
 
     hakem = rows[:, k.T_HAKEM].astype(np.int64)
     deck = rows[:, k.T_DECK : k.T_DECK + 52].astype(np.int64)
-    seats = (hakem[:, None] + _SEAT_OF_POSITION[None, :]) % 4
+    seats = (hakem[:, None] + SEAT_OF_POSITION[None, :]) % 4
     bits = np.left_shift(np.int64(1), deck)
     hands = np.zeros((len(rows), 4), np.int64)
     for s in range(4):
@@ -136,147 +130,27 @@ def play_deals(runner, seed: int, deals: Sequence[int], copies: Sequence[int] = 
     return hands_from_rows(all_rows[order], [meta[x] for x in order])
 
 
-def _parse_cards(cards, where: str) -> list[int]:
-    if not isinstance(cards, list):
-        raise TraceError(f"{where}: expected a list of cards")
-    try:
-        return [parse_card(c) if isinstance(c, str) else _bad_card(c) for c in cards]
-    except CardParseError as exc:
-        raise TraceError(f"{where}: {exc}") from None
-
-
-def _bad_card(c) -> int:
-    raise CardParseError(f"bad card {c!r}: expected text such as AS, 10h, Q♠")
-
-
-TRACE_KEYS = ("hakem", "trump", "hands", "tricks")
-"""What a trace line must hold to be analysed (``hokm-sim trace`` writes these and more)."""
-
-
 def hands_from_records(records: Iterable[tuple[int, dict | None]], where: str = "trace") -> Hands:
-    """:class:`Hands` from ``hokm-sim trace`` records, checked to be legal, complete hands.
+    """:class:`Hands` from ``hokm-sim trace`` records, checked to be legal, complete hands
+    (:func:`hokm_sim.sim.tracecheck.check_records`, which names the first bad line)."""
+    p = check_records(records, where)
+    return Hands(p.hands, p.hakem, p.trump, p.plays, p.meta)
 
-    ``records`` yields ``(line number, record)``; ``None`` stands for a line
-    that is not a JSON object. The first bad line raises :class:`TraceError`
-    naming the line and what is wrong.
+
+SWINGS = 20
+"""Swings and blunders an analysis's record lists."""
+
+
+@dataclass(repr=False, eq=False)
+class Analysis(Shown):
+    """Every card of ``hands`` graded (arrays of :func:`.analyse_nb.analyse_hand_nb`).
+
+    ``to_dict()`` is what ``analysis.json`` holds: accuracy per strategy, the
+    worst duplicate swings, the costliest blunders; ``records()`` every hand
+    card by card; ``to_frame()`` one row per card. ``command`` reproduces it,
+    ``sample`` says which deals of a run it covers (``run --analyse``),
+    ``folder`` where its pages were written.
     """
-    hands, hakem, trump, plays, winners, meta, lines = [], [], [], [], [], [], []
-    for line, rec in records:
-        w = f"{where} line {line}"
-        if not isinstance(rec, dict):
-            raise TraceError(f"{w}: not a JSON object (a hand written by hokm-sim trace)")
-        missing = [key for key in TRACE_KEYS if key not in rec]
-        if missing:
-            raise TraceError(f"{w}: not a hand written by hokm-sim trace (no {', '.join(missing)})")
-        if "fault" in rec:
-            raise TraceError(f"{w}: the hand stopped at a bot's illegal card; nothing to analyse")
-        h = rec["hakem"]
-        if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h <= 3:
-            raise TraceError(f"{w}: bad hakem {h!r}: expected a seat 0, 1, 2 or 3")
-        try:
-            t = _parse_suit(rec["trump"]) if isinstance(rec["trump"], str) else -1
-        except CardParseError:
-            t = -1
-        if t < 0:
-            raise TraceError(f"{w}: bad trump {rec['trump']!r}: expected C, D, H or S")
-        if not isinstance(rec["hands"], list) or len(rec["hands"]) != 4:
-            raise TraceError(f"{w}: hands: expected 4 lists of 13 cards (by seat)")
-        masks, seen = [], set()
-        for s, cards in enumerate(rec["hands"]):
-            cs = _parse_cards(cards, f"{w}: hand of seat {s}")
-            if len(cs) != 13:
-                raise TraceError(f"{w}: seat {s} holds {len(cs)} cards; a deal gives 13 each")
-            dup = seen.intersection(cs) or (len(set(cs)) < 13 and cs)
-            if dup:
-                c = (
-                    sorted(dup)[0]
-                    if isinstance(dup, set)
-                    else next(x for x in cs if cs.count(x) > 1)
-                )
-                raise TraceError(f"{w}: card {card_str(c)} dealt twice")
-            seen.update(cs)
-            masks.append(sum(1 << c for c in cs))
-        if not isinstance(rec["tricks"], list):
-            raise TraceError(f"{w}: tricks: expected a list of {{leader, cards, winner}}")
-        seq, wins = [], []
-        for i, tr in enumerate(rec["tricks"]):
-            if not isinstance(tr, dict) or "cards" not in tr:
-                raise TraceError(f"{w}: trick {i + 1}: expected {{leader, cards, winner}}")
-            cs = _parse_cards(tr["cards"], f"{w}: trick {i + 1}")
-            if len(cs) != 4:
-                raise TraceError(f"{w}: trick {i + 1} has {len(cs)} cards; a trick has 4")
-            seq += cs
-            wins.append(tr.get("winner"))
-        if len(seq) > 52:
-            raise TraceError(f"{w}: more than 13 tricks")
-        row = np.full(52, -1, np.int64)
-        row[: len(seq)] = seq
-        hands.append(masks)
-        hakem.append(h)
-        trump.append(t)
-        plays.append(row)
-        winners.append(wins)
-        lines.append(line)
-        meta.append({k: rec[k] for k in ("seed", "match", "hand") if k in rec} | {"line": line})
-    n = len(hands)
-    out = Hands(
-        np.array(hands, np.int64).reshape(n, 4),
-        np.array(hakem, np.int64),
-        np.array(trump, np.int64),
-        np.array(plays, np.int64).reshape(n, 52),
-        meta,
-    )
-    got_winners = check(out, [f"{where} line {x}" for x in lines])
-    for i in range(n):
-        for t, claimed in enumerate(winners[i]):
-            if claimed is not None and claimed != int(got_winners[i, t]):
-                raise TraceError(
-                    f"{where} line {lines[i]}: trick {t + 1} is won by seat "
-                    f"{int(got_winners[i, t])}, not {claimed!r}"
-                )
-    return out
-
-
-_CHECK_TEXT = {
-    nb.CHECK_NOT_HELD: "{card} is not in the hand of seat {seat}, whose turn it is",
-    nb.CHECK_ILLEGAL: "seat {seat} plays {card} but holds the suit led and must follow",
-    nb.CHECK_PAST_7: "cards played after a team has 7 tricks (the hand stops there)",
-    nb.CHECK_SHORT: "the hand stops before either team has 7 tricks",
-}
-
-
-def check(h: Hands, where: Sequence[str]) -> np.ndarray:
-    """Trick winners (int64[n, 13], -1 after the last) of hands checked to be legal.
-
-    Raises :class:`TraceError` for the first hand whose cards are not a legal
-    Hokm hand (a card not held, a revoke, cards after 7 tricks, a hand that
-    stops short), naming ``where[i]`` and the trick.
-    """
-    n = len(h)
-    winners = np.zeros((n, 13), np.int64)
-    out = np.zeros((n, 2), np.int64)
-    nb.check_hands_nb(h.hands, h.hakem, h.trump, h.plays, winners, out)
-    bad = np.flatnonzero(out[:, 0] != nb.CHECK_OK)
-    if len(bad):
-        i = int(bad[0])
-        code, p = int(out[i, 0]), int(out[i, 1])
-        seat = (
-            _seat_at(h, i, p, winners[i]) if code in (nb.CHECK_NOT_HELD, nb.CHECK_ILLEGAL) else -1
-        )
-        card = card_str(int(h.plays[i, p])) if code != nb.CHECK_SHORT else ""
-        text = _CHECK_TEXT[code].format(card=card, seat=seat)
-        raise TraceError(f"{where[i]}: not a legal hand: trick {p // 4 + 1}: {text}")
-    return winners
-
-
-def _seat_at(h: Hands, i: int, p: int, winners: np.ndarray) -> int:
-    leader = int(h.hakem[i]) if p < 4 else int(winners[p // 4 - 1])
-    return (leader + p % 4) % 4
-
-
-@dataclass
-class Analysis:
-    """Every card of ``hands`` graded (arrays of :func:`.analyse_nb.analyse_hand_nb`)."""
 
     hands: Hands
     vals: np.ndarray  # int8[n, 52, 52]: per card played, each legal card's value
@@ -285,6 +159,11 @@ class Analysis:
     trumps: np.ndarray  # int8[n, 4, 4]: per trump the Hakem team's tricks, reach 7, Kot, Hakem Kot
     tgrade: np.ndarray  # int8[n, 4]: the trump call's chosen and best tricks, grade, why
     nodes: int
+    command: str | None = None
+    sample: dict | None = None
+    folder: Path | None = None
+
+    kind: ClassVar[str] = "analysis"
 
     def __len__(self) -> int:
         return len(self.hands)
@@ -293,22 +172,55 @@ class Analysis:
         """Every hand as :func:`hand_record` gives it."""
         return [hand_record(self, i) for i in range(len(self))]
 
+    def lines(self) -> Iterator[str]:
+        """Every hand's record as one line of JSON."""
+        for i in range(len(self)):
+            yield json.dumps(hand_record(self, i))
+
     def accuracy(self) -> dict:
         """:func:`accuracy` of these hands."""
         return accuracy(self)
 
+    def to_dict(self, top: int = SWINGS) -> dict:
+        """Accuracy per strategy, the ``top`` worst swings and blunders, the solver's
+        nodes, the sample, the command and the version: what ``analysis.json`` holds."""
+        out = {
+            "kind": self.kind,
+            "hands": len(self),
+            "grades": "docs/analysis.md",
+            "accuracy": accuracy(self),
+            "swings": swings(self, hand_points(self.hands), top),
+            "blunders": blunders(self, top),
+            "solver_nodes": self.nodes,
+        }
+        if self.sample is not None:
+            out["sample"] = self.sample
+        return out | {"command": self.command, "version": __version__}
+
     def to_frame(self):
-        """One row per card played (pandas): hand, trick, seat, card, play, value, best,
-        cost, grade."""
+        """One row per card played (pandas): the hand (its index here, its seed, deal and
+        copy), the strategy that played it, trick, seat, card, play, value, best, cost,
+        grade."""
         import pandas as pd
 
         i, p = np.nonzero(self.info[:, :, nb.I_SEAT] >= 0)
         inf = self.info[i, p].astype(np.int64)
+        meta = self.hands.meta
+
+        def column(key: str) -> pd.Series:
+            return pd.array([meta[x].get(key) for x in i], dtype="Int64")
+
+        seat = inf[:, nb.I_SEAT]
+        teams = [meta[x].get("teams") for x in i]
         return pd.DataFrame(
             {
                 "hand": i,
+                "seed": pd.array([meta[x].get("seed") for x in i], dtype="UInt64"),
+                "deal": column("deal"),
+                "copy": column("copy"),
+                "strategy": [t[s % 2] if t else None for t, s in zip(teams, seat, strict=True)],
                 "trick": p // 4 + 1,
-                "seat": inf[:, nb.I_SEAT],
+                "seat": seat,
                 "card": [card_str(int(c)) for c in self.hands.plays[i, p]],
                 "play": pd.Categorical.from_codes(inf[:, nb.I_CLASS], CLASSES),
                 "value": inf[:, nb.I_CHOSEN],
@@ -316,6 +228,18 @@ class Analysis:
                 "cost": inf[:, nb.I_BEST] - inf[:, nb.I_CHOSEN],
                 "grade": pd.Categorical.from_codes(inf[:, nb.I_GRADE], GRADES),
             }
+        )
+
+    @property
+    def headline(self) -> str:
+        """Hands and cards graded, and how many were blunders and mistakes."""
+        played = self.info[:, :, nb.I_SEAT] >= 0
+        grades = self.info[:, :, nb.I_GRADE][played]
+        blunder = int((grades == GRADES.index("blunder")).sum())
+        mistake = int((grades == GRADES.index("mistake")).sum())
+        return (
+            f"{len(self):,} hands, {int(played.sum()):,} cards graded double dummy: "
+            f"{blunder:,} blunders, {mistake:,} mistakes"
         )
 
 
@@ -353,7 +277,7 @@ def analyse(h: Hands, threads: int = 1, tt_bits: int = TT_BITS) -> Analysis:
                     h.hands, h.hakem, h.trump, h.plays, lo, min(n, lo + BLOCK), tt_keys,
                     tt_vals, stats, vals, kot, info, trumps, tgrade,
                 )  # fmt: skip
-            nodes[w] = stats[0]
+            nodes[w] = stats[S_NODES]
 
         if workers == 1:
             work(0)
@@ -508,12 +432,6 @@ def _grade_text(g: str, cost: int, why: list[str]) -> str:
     if g == "mistake":
         return f"mistake (-{cost})"
     return "best"
-
-
-def write_jsonl(a: Analysis, f) -> None:
-    """One JSON line per hand into the text file ``f``."""
-    for i in range(len(a)):
-        f.write(json.dumps(hand_record(a, i)) + "\n")
 
 
 # --- many hands: accuracy per strategy ----------------------------------------------
@@ -786,7 +704,7 @@ def hand_points(h: Hands) -> np.ndarray:
 
     winners = np.zeros((len(h), 13), np.int64)
     codes = np.zeros((len(h), 2), np.int64)
-    nb.check_hands_nb(h.hands, h.hakem, h.trump, h.plays, winners, codes)
+    check_hands_nb(h.hands, h.hakem, h.trump, h.plays, winners, codes)
     t1 = ((winners >= 0) & (winners % 2 == 1)).sum(axis=1)
     t0 = (winners >= 0).sum(axis=1) - t1
     pts = np.zeros(len(h), np.int64)
@@ -807,15 +725,18 @@ def read_trace(path: Path) -> Hands:
                     if not text.strip():
                         continue
                     try:
-                        yield line, json.loads(text)
+                        yield line, jsontext.loads(text)
                     except json.JSONDecodeError:
                         yield line, None
         except UnicodeDecodeError:
-            raise TraceError(f"--trace: {path} is not a text file of JSON lines") from None
+            raise TraceError(f"{path} is not a text file of JSON lines", "trace") from None
 
-    h = hands_from_records(records(), where=f"--trace: {path}")
+    try:
+        h = hands_from_records(records(), where=str(path))
+    except TraceError as exc:
+        raise TraceError(exc.message, "trace") from None
     if len(h) == 0:
-        raise TraceError(f"--trace: {path} holds no hands")
+        raise TraceError(f"{path} holds no hands", "trace")
     return h
 
 
@@ -837,7 +758,7 @@ def hands_from_folder(folder: Path, deals: int | None = None) -> Hands:
 
     folder = Path(folder)
     try:
-        rec = json.loads((folder / "summary.json").read_text())
+        rec = jsontext.loads((folder / "summary.json").read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         raise InputError(f"{folder} is not a report folder: no readable summary.json") from None
     cfg = rec.get("config") if isinstance(rec, dict) else None
@@ -846,8 +767,10 @@ def hands_from_folder(folder: Path, deals: int | None = None) -> Hands:
     path = folder / "hands.parquet"
     if not path.is_file():
         raise InputError(
-            f"{folder} has no saved hands (hands.parquet): run with --save-hands, "
-            "or analyse seeded deals with --seed S --hands N --a A --b B"
+            f"{folder} has no saved hands (hands.parquet): run with {ref('save_hands')}, "
+            f"or analyse seeded deals with {ref('seed')}, {ref('hands')}, {ref('a')} and "
+            f"{ref('b')}",
+            "folder",
         )
     import pandas as pd
 
@@ -867,6 +790,7 @@ def hands_from_folder(folder: Path, deals: int | None = None) -> Hands:
         if int(row["a_points"]) != int(got[i]):
             raise InputError(
                 f"{folder}: deal {m['deal']} copy {m['copy']} now ends differently than in the "
-                "run: a bot or the engine changed since; analyse with --seed instead"
+                f"run: a bot or the engine changed since; analyse with {ref('seed')} instead",
+                "folder",
             )
     return h

@@ -23,9 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hokm_sim.dd.order import equivalents
 from hokm_sim.dd.solver import play_nb, reach_nb
-from hokm_sim.engine.bits import SUIT_MASK, ctlz, popcount
-from hokm_sim.engine.rules import beats, legal_mask
+from hokm_sim.engine.bits import highest, popcount, suit_mask
+from hokm_sim.engine.rules import legal_mask
 
 LEAD, FOLLOW, DISCARD, RUFF = 0, 1, 2, 3
 """How a card was played: led, followed suit, discarded (void, no trump), trumped (void)."""
@@ -44,9 +45,6 @@ N_INFO = 8
 TR_TRICKS, TR_REACH, TR_KOT, TR_HAKEM_KOT = range(4)
 # The trump call's grade row: chosen tricks, best tricks, grade, why.
 TG_CHOSEN, TG_BEST, TG_GRADE, TG_WHY = range(4)
-
-CHECK_OK, CHECK_NOT_HELD, CHECK_ILLEGAL, CHECK_PAST_7, CHECK_SHORT = 0, 1, 2, 3, 4
-"""Codes of :func:`check_hands_nb`."""
 
 
 @njit(cache=True)
@@ -93,25 +91,6 @@ def _tricks_around(h, trump, leader, trick, ntrick, team, guess, tt_keys, tt_val
 
 
 @njit(cache=True)
-def _equivalents(cards, alive):
-    """One card (the top) of each run of ``cards`` adjacent in rank among ``alive``."""
-    reps = 0
-    for s in range(4):
-        sm = SUIT_MASK << (13 * s)
-        a = alive & sm
-        prev_in = False
-        x = a
-        while x != 0:
-            c = 63 - ctlz(x)
-            x ^= 1 << c
-            mine = (cards >> c) & 1
-            if mine and not prev_in:
-                reps |= 1 << c
-            prev_in = mine == 1
-    return reps
-
-
-@njit(cache=True)
 def position_values(
     h, trump, leader, trick, ntrick, taken, value, sweep, tt_keys, tt_vals, stats, vals, kot
 ):
@@ -138,17 +117,17 @@ def position_values(
     for k in range(ntrick):
         tcards |= 1 << trick[k]
     alive = h[0] | h[1] | h[2] | h[3] | tcards
-    reps = _equivalents(legal, alive)
+    reps = equivalents(legal, alive)
     vals[:] = -1
     kot[:] = 0
     m = reps
     best = -value - 1  # with the value unknown (negative), a guess at it: -1 - value
     if value >= 0 and reps & (reps - 1) == 0:  # one choice: the position's outcome, no search
         m = 0
-        vals[63 - ctlz(reps)] = value
-        kot[63 - ctlz(reps)] = (K_FOR if sweep[team] else 0) | (K_AGAINST if sweep[opp] else 0)
+        vals[highest(reps)] = value
+        kot[highest(reps)] = (K_FOR if sweep[team] else 0) | (K_AGAINST if sweep[opp] else 0)
     while m != 0:
-        c = 63 - ctlz(m)
+        c = highest(m)
         m ^= 1 << c
         nh, nl, t, nt, w = play_nb(h, trump, leader, trick, ntrick, c)
         mine = taken[team]
@@ -184,12 +163,12 @@ def position_values(
         kot[c] = bits
     # Every legal card takes the outcome of the run it belongs to (runs are topped by reps).
     for s in range(4):
-        a = alive & (SUIT_MASK << (13 * s))
+        a = alive & suit_mask(s)
         v = -1
         b = 0
         x = a
         while x != 0:
-            c = 63 - ctlz(x)
+            c = highest(x)
             x ^= 1 << c
             if (legal >> c) & 1:
                 if (reps >> c) & 1:
@@ -216,7 +195,7 @@ def grade(vals, kot, legal, card, info):
     n = 0
     x = legal
     while x != 0:
-        c = 63 - ctlz(x)
+        c = highest(x)
         x ^= 1 << c
         n += 1
         best = max(best, vals[c])
@@ -372,62 +351,3 @@ def analyse_block_nb(
             trumps[i],
             tgrade[i],
         )
-
-
-@njit(cache=True)
-def check_hands_nb(hands, hakem, trump, plays, winners, out):
-    """Check that each hand's plays are a legal Hokm hand; trick winners into ``winners``.
-
-    ``out[i]`` gets ``(code, position)``: ``CHECK_NOT_HELD`` (the card is not
-    in the mover's hand), ``CHECK_ILLEGAL`` (the mover could follow suit),
-    ``CHECK_PAST_7`` (cards after a team has 7 tricks), ``CHECK_SHORT`` (the
-    hand stops before a team has 7), or ``CHECK_OK``.
-    """
-    for i in range(hands.shape[0]):
-        h = hands[i].copy()
-        leader = hakem[i]
-        best = -1
-        best_seat = -1
-        led = -1
-        taken = np.zeros(2, np.int64)
-        out[i, 0] = CHECK_OK
-        out[i, 1] = -1
-        winners[i, :] = -1
-        ntrick = 0
-        t = 0
-        for p in range(52):
-            c = plays[i, p]
-            if c < 0:
-                if taken[0] < 7 and taken[1] < 7:
-                    out[i, 0] = CHECK_SHORT
-                    out[i, 1] = p
-                break
-            if taken[0] >= 7 or taken[1] >= 7:
-                out[i, 0] = CHECK_PAST_7
-                out[i, 1] = p
-                break
-            seat = (leader + ntrick) & 3
-            if not (h[seat] >> c) & 1:
-                out[i, 0] = CHECK_NOT_HELD
-                out[i, 1] = p
-                break
-            if not (legal_mask(h[seat], led) >> c) & 1:
-                out[i, 0] = CHECK_ILLEGAL
-                out[i, 1] = p
-                break
-            h[seat] ^= 1 << c
-            if ntrick == 0:
-                led = c // 13
-                best = c
-                best_seat = seat
-            elif beats(c, best, trump[i]):
-                best = c
-                best_seat = seat
-            ntrick += 1
-            if ntrick == 4:
-                winners[i, t] = best_seat
-                taken[best_seat & 1] += 1
-                t += 1
-                leader = best_seat
-                ntrick = 0
-                led = -1

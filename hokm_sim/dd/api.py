@@ -17,15 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.cards import CardParseError, card_str, parse_card, parse_suit
-from hokm_sim.dd.solver import (
-    DEFAULT_TT_BITS,
-    analyse_many_nb,
-    card_values_nb,
-    new_table,
-    reach_nb,
-    tricks_nb,
-)
+from hokm_sim.dd.solver import analyse_many_nb, card_values_nb, reach_nb, tricks_nb
+from hokm_sim.dd.table import DEFAULT_TT_BITS, new_table
 from hokm_sim.errors import InputError
 
 
@@ -49,7 +44,7 @@ class Deal:
 def parse_deal(text: str) -> Deal:
     """A :class:`Deal` from one JSON line; :class:`DealError` names what is wrong."""
     try:
-        obj = json.loads(text)
+        obj = jsontext.loads(text)
     except json.JSONDecodeError as exc:
         raise DealError(f"bad JSON: {exc.msg} at character {exc.pos + 1}") from None
     if not isinstance(obj, dict):
@@ -106,13 +101,16 @@ def parse_deal(text: str) -> Deal:
 def parse_lines(lines: Iterable[str]) -> list[Deal]:
     """The deals of JSON lines (blank lines skipped); the error names the line."""
     deals = []
-    for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            deals.append(parse_deal(line))
-        except DealError as exc:
-            raise DealError(f"line {lineno}: {exc}") from None
+    try:
+        for lineno, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                deals.append(parse_deal(line))
+            except DealError as exc:
+                raise DealError(f"line {lineno}: {exc}") from None
+    except UnicodeDecodeError:
+        raise DealError("the input is not UTF-8 text; deals are JSON, one a line") from None
     return deals
 
 

@@ -5,13 +5,15 @@ more from the play than the voids shown. An opponent who kept its ace
 under a king led by partner probably has no ace; a defender who led a low
 heart probably holds no sure winner elsewhere. Here every sampled deal is
 judged by replaying the hand so far on it: at each card another seat played,
-the model (``expert``, the strongest heuristic bot, with its default
-parameters) is asked what it would have played holding the cards the deal
-gives that seat. A deal on which the model plays every observed card is
-consistent with the play; one on which it would have played otherwise
-somewhere is less likely. :func:`explained_deal` keeps, for each sample, the
-first of up to ``tries`` deals the model explains entirely, else the one with
-the fewest misses.
+the model (a bot, :class:`~hokm_sim.dd.model.Model`; ``pimc`` passes
+``expert``, the strongest heuristic bot, with its default parameters) is
+asked what it would have played holding the cards the deal gives that seat.
+A deal on which the model plays every observed card is consistent with the
+play; one on which it would have played otherwise somewhere is less likely.
+``explained_deal`` keeps, for each sample, the first of up to ``tries``
+deals the model explains entirely, else the one with the fewest misses;
+:func:`make_replay` makes it (and ``misses``, the count it keeps by) for a
+model.
 
 The replay needs the order of the cards played, which the view does not
 keep: :func:`record` notes in the seat's own memory in which trick each card
@@ -22,9 +24,12 @@ before.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from hokm_sim.dd.model import Model
 from hokm_sim.dd.sample import sample_view
 from hokm_sim.engine.bits import ctz
 from hokm_sim.engine.play import clear_trick, end_trick, play_one, show_turn
@@ -32,7 +37,6 @@ from hokm_sim.engine.rng import rand_below
 from hokm_sim.engine.rules import beats
 from hokm_sim.engine.view import (
     MEM_SIZE,
-    PARAM_SIZE,
     V_HAKEM,
     V_HAND,
     V_LEADER,
@@ -50,7 +54,6 @@ from hokm_sim.engine.view import (
     V_VOIDS,
     VIEW_SIZE,
 )
-from hokm_sim.strategies import expert
 
 HISTORY = MEM_SIZE - 5
 """First of the last five memory slots, which the history takes: ``mem[HISTORY]``
@@ -60,9 +63,6 @@ JUDGE_OPPONENTS = 1
 """``judge`` value: weigh deals by the opponents' plays."""
 JUDGE_ALL = 2
 """``judge`` value: by the partner's plays too."""
-
-MODEL_PARAMS = np.zeros(PARAM_SIZE)
-MODEL_PARAMS[: len(expert.PARAMS)] = list(expert.PARAMS.values())
 
 
 @njit(inline="always")
@@ -147,82 +147,30 @@ def _five_of(hand, rng):
     return out
 
 
-@njit(inline="always")
-def misses(view, hands, seats, cards, n, judged, rng, scratch, cap):
-    """How many of the judged seats' decisions the model would not have made on this
-    deal, counted up to ``cap`` (the replay stops there).
+class ReplayScratch(NamedTuple):
+    """The arrays a replay works in (:func:`new_scratch`)."""
 
-    ``hands`` are the seats' current cards in the deal; ``judged`` has bit
-    ``seat`` set for each seat whose decisions count. ``scratch`` is
-    :func:`new_scratch`'s arrays. A judged Hakem's trump call counts too: it
-    was made on five cards nobody else saw, so it is judged on five of the
-    Hakem's thirteen drawn from ``rng``, a test a deal passes as often as
-    the model would call that trump from it.
-    """
-    rview, held, plays, winners, mem, mrng, _kept = scratch
-    for s in range(4):
-        held[s] = hands[s] | view[V_PLAYED_BY + s]
-        rview[V_PLAYED_BY + s] = 0
-    hakem = view[V_HAKEM]
-    rview[V_HAKEM] = hakem
-    out = 0
-    if (judged >> hakem) & 1:
-        rview[V_TRUMP] = -1
-        rview[V_HAND] = _five_of(held[hakem], rng)
-        rview[V_SEAT] = hakem
-        rview[V_LEGAL] = 0
-        if expert.choose_trump(rview, MODEL_PARAMS, mem, mrng) != view[V_TRUMP]:
-            out += 1
-            if out >= cap:
-                return out
-    rview[V_TRUMP] = view[V_TRUMP]
-    rview[V_SCORES] = view[V_SCORES]
-    rview[V_SCORES + 1] = view[V_SCORES + 1]
-    rview[V_TARGET] = view[V_TARGET]
-    rview[V_PLAYED] = 0
-    rview[V_VOIDS] = 0
-    rview[V_TRICKS] = 0
-    rview[V_TRICKS + 1] = 0
-    rview[V_TRICK_NO] = 0
-    rview[V_LEADER] = view[V_HAKEM]
-    clear_trick(rview)
-    trump = view[V_TRUMP]
-    trick_no = 0
-    tricks0 = 0
-    tricks1 = 0
-    led = -1
-    best = -1
-    best_seat = -1
-    for i in range(n):
-        seat = seats[i]
-        card = cards[i]
-        k = i & 3
-        hand = held[seat]
-        if (judged >> seat) & 1:
-            show_turn(rview, hand, seat, led)
-            if expert.play_card(rview, MODEL_PARAMS, mem, mrng) != card:
-                out += 1
-                if out >= cap:
-                    return out
-        led, best, best_seat = play_one(
-            rview, held, plays, seat, hand, card, k, i, led, best, best_seat, trump
-        )
-        if k == 3:
-            trick_no, tricks0, tricks1 = end_trick(
-                rview, winners, trick_no, best_seat, tricks0, tricks1
-            )
-            led = -1
-            best = -1
-            best_seat = -1
-    return out
+    bot_view: np.ndarray
+    """``int64[VIEW_SIZE]``: what the model sees at the decision replayed."""
+    held: np.ndarray
+    """``int64[4]``: each seat's cards at that point of the deal."""
+    plays: np.ndarray
+    """``int64[52]``: the cards replayed, in order."""
+    winners: np.ndarray
+    """``int64[13]``: the replayed tricks' winners."""
+    mem: np.ndarray
+    """``int64[MEM_SIZE]``: the model's memory (never reset, see
+    :class:`~hokm_sim.dd.model.Model`)."""
+    rng: np.ndarray
+    """``uint64[4]``: the model's stream (likewise)."""
+    kept: np.ndarray
+    """``int64[4]``: the best deal found so far."""
 
 
 @njit(inline="always")
 def new_scratch():
-    """Arrays a replay works in: a view, the seats' cards, the plays, the trick
-    winners, the model's memory and stream (``expert`` uses neither), and the
-    best deal found so far."""
-    return (
+    """A :class:`ReplayScratch`."""
+    return ReplayScratch(
         np.zeros(VIEW_SIZE, np.int64),
         np.zeros(4, np.int64),
         np.zeros(52, np.int64),
@@ -246,26 +194,108 @@ def judged_seats(seat, judge):
     return judged
 
 
-@njit(inline="always")
-def explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands):
-    """Deal the unseen cards into ``hands``: the first of up to ``tries`` deals
-    (:func:`hokm_sim.dd.sample.sample_view`) on which the model plays every
-    judged card of the ``n`` in ``seats``/``cards`` as observed, or else the
-    one with the fewest misses. Returns its misses.
+def make_replay(model: Model):
+    """``(misses, explained_deal)``: the replay's kernels with ``model`` as the judge of
+    the play, bound in at compile time (``inline="always"``, as the kernels that call
+    them inline them)."""
+    model_trump = model.choose_trump
+    model_play = model.play_card
+    params = model.params
 
-    A deal's replay stops as soon as it has as many misses as the best deal
-    so far (it can no longer be kept), so most deals cost a few of the
-    model's decisions and many tries are cheap; the deal kept is the one a
-    full count would keep."""
-    kept = scratch[6]
-    fewest = 1 << 30
-    for _ in range(tries):
-        sample_view(view, rng, hands)
-        miss = misses(view, hands, seats, cards, n, judged, rng, scratch, fewest)
-        if miss < fewest:
-            fewest = miss
-            kept[:] = hands
-            if miss == 0:
-                break
-    hands[:] = kept
-    return fewest
+    @njit(inline="always")
+    def misses(view, hands, seats, cards, n, judged, rng, scratch, cap):
+        """How many of the judged seats' decisions the model would not have made on this
+        deal, counted up to ``cap`` (the replay stops there).
+
+        ``hands`` are the seats' current cards in the deal; ``judged`` has bit
+        ``seat`` set for each seat whose decisions count. ``scratch`` is a
+        :class:`ReplayScratch`. A judged Hakem's trump call counts too: it
+        was made on five cards nobody else saw, so it is judged on five of the
+        Hakem's thirteen drawn from ``rng``, a test a deal passes as often as
+        the model would call that trump from it.
+        """
+        rview = scratch.bot_view
+        held = scratch.held
+        mem = scratch.mem
+        mrng = scratch.rng
+        for s in range(4):
+            held[s] = hands[s] | view[V_PLAYED_BY + s]
+            rview[V_PLAYED_BY + s] = 0
+        hakem = view[V_HAKEM]
+        rview[V_HAKEM] = hakem
+        out = 0
+        if (judged >> hakem) & 1:
+            rview[V_TRUMP] = -1
+            rview[V_HAND] = _five_of(held[hakem], rng)
+            rview[V_SEAT] = hakem
+            rview[V_LEGAL] = 0
+            if model_trump(rview, params, mem, mrng) != view[V_TRUMP]:
+                out += 1
+                if out >= cap:
+                    return out
+        rview[V_TRUMP] = view[V_TRUMP]
+        rview[V_SCORES] = view[V_SCORES]
+        rview[V_SCORES + 1] = view[V_SCORES + 1]
+        rview[V_TARGET] = view[V_TARGET]
+        rview[V_PLAYED] = 0
+        rview[V_VOIDS] = 0
+        rview[V_TRICKS] = 0
+        rview[V_TRICKS + 1] = 0
+        rview[V_TRICK_NO] = 0
+        rview[V_LEADER] = view[V_HAKEM]
+        clear_trick(rview)
+        trump = view[V_TRUMP]
+        trick_no = 0
+        tricks0 = 0
+        tricks1 = 0
+        led = -1
+        best = -1
+        best_seat = -1
+        for i in range(n):
+            seat = seats[i]
+            card = cards[i]
+            k = i & 3
+            hand = held[seat]
+            if (judged >> seat) & 1:
+                show_turn(rview, hand, seat, led)
+                if model_play(rview, params, mem, mrng) != card:
+                    out += 1
+                    if out >= cap:
+                        return out
+            led, best, best_seat = play_one(
+                rview, held, scratch.plays, seat, hand, card, k, i, led, best, best_seat, trump
+            )
+            if k == 3:
+                trick_no, tricks0, tricks1 = end_trick(
+                    rview, scratch.winners, trick_no, best_seat, tricks0, tricks1
+                )
+                led = -1
+                best = -1
+                best_seat = -1
+        return out
+
+    @njit(inline="always")
+    def explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands):
+        """Deal the unseen cards into ``hands``: the first of up to ``tries`` deals
+        (:func:`hokm_sim.dd.sample.sample_view`) on which the model plays every
+        judged card of the ``n`` in ``seats``/``cards`` as observed, or else the
+        one with the fewest misses. Returns its misses.
+
+        A deal's replay stops as soon as it has as many misses as the best deal
+        so far (it can no longer be kept), so most deals cost a few of the
+        model's decisions and many tries are cheap; the deal kept is the one a
+        full count would keep."""
+        kept = scratch.kept
+        fewest = 1 << 30
+        for _ in range(tries):
+            sample_view(view, rng, hands)
+            miss = misses(view, hands, seats, cards, n, judged, rng, scratch, fewest)
+            if miss < fewest:
+                fewest = miss
+                kept[:] = hands
+                if miss == 0:
+                    break
+        hands[:] = kept
+        return fewest
+
+    return misses, explained_deal

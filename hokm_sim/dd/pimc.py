@@ -3,13 +3,16 @@
 At a decision the seat deals the cards it cannot see consistently with what
 it has seen (:mod:`hokm_sim.dd.sample`), and, with inference on
 (``params[P_INFER]``), with how the other seats played
-(:mod:`hokm_sim.dd.infer`); :func:`pimc_scores` solves each such deal
-double dummy for every card the seat may play (and, with ``params[P_MODEL]``
-set, searches it against opponents who play as ``expert``,
+(:mod:`hokm_sim.dd.infer`); ``pimc_scores`` solves each such deal double
+dummy for every card the seat may play (and, with ``params[P_MODEL]`` set,
+searches it against opponents who play as a model does,
 :mod:`hokm_sim.dd.respond`) and sums each card's score for the hand, and
-:func:`choose_among` picks the card;
-:func:`pimc_trump_scores` judges each trump over completions of the Hakem's
-five cards. The bot file ``strategies/pimc.py`` puts them together.
+:func:`choose_among` picks the card; :func:`pimc_trump_scores` judges each
+trump over completions of the Hakem's five cards. Inference and the search
+need a model of the other seats' play (:class:`~hokm_sim.dd.model.Model`),
+which the bot passes in: :func:`make_pimc` binds it into the kernels that
+use it. ``strategies/pimc.py`` puts them together with ``expert`` as the
+model (``strategies/_pimc.py``).
 
 Scores are the hand's points from the seat's team's side, as the rules give
 them: win 1, lose -1; a Kot made 2 (3 when the defenders make it, the Hakem
@@ -24,15 +27,22 @@ reproducible from the seed; node budgets are.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
+from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.dd.clock import now_ns
-from hokm_sim.dd.infer import explained_deal, judged_seats, new_scratch, play_order, record
-from hokm_sim.dd.respond import model_value_after, new_model_scratch, new_model_table
+from hokm_sim.dd.infer import judged_seats, make_replay, new_scratch, play_order, record
+from hokm_sim.dd.model import Model
+from hokm_sim.dd.order import equivalents
+from hokm_sim.dd.respond import make_model_search, new_model_scratch, new_model_table
 from hokm_sim.dd.sample import sample_hands, sample_view
-from hokm_sim.dd.solver import _equivalents, new_table, play_nb, reach_nb, tricks_nb
-from hokm_sim.engine.bits import FULL_DECK, SUIT_MASK, ctz, popcount
+from hokm_sim.dd.search import S_NODES, new_stats
+from hokm_sim.dd.solver import play_nb, reach_nb, tricks_nb
+from hokm_sim.dd.table import new_table
+from hokm_sim.engine.bits import FULL_DECK, ctz, popcount, suit_mask
 from hokm_sim.engine.rules import TRICKS_TO_WIN
 from hokm_sim.engine.view import (
     V_HAKEM,
@@ -47,23 +57,27 @@ from hokm_sim.engine.view import (
     V_TRUMP,
 )
 
-P_K = 0
+PARAM_NAMES = ("k", "nodes", "ms", "margin", "infer", "tries", "model", "departs")
+"""The ``pimc`` bot's parameters in the order of their ``params`` slots (``P_*``):
+``PARAMS`` of ``strategies/pimc.py`` lists them in this order (``tests/test_pimc.py``
+checks it), which is the order the engine fills the slots in."""
+P_K = PARAM_NAMES.index("k")
 """``params`` slot: samples per decision."""
-P_NODES = 1
+P_NODES = PARAM_NAMES.index("nodes")
 """``params`` slot: node budget of one sample's searches (0: no limit)."""
-P_MS = 2
+P_MS = PARAM_NAMES.index("ms")
 """``params`` slot: time budget of one decision in milliseconds (0: no limit)."""
-P_MARGIN = 3
+P_MARGIN = PARAM_NAMES.index("margin")
 """``params`` slot: non-zero to break ties between cards by double-dummy tricks."""
-P_INFER = 4
+P_INFER = PARAM_NAMES.index("infer")
 """``params`` slot: whose plays the sampled deals must explain (:mod:`hokm_sim.dd.infer`):
 0 nobody, 1 the opponents, 2 the partner too."""
-P_TRIES = 5
+P_TRIES = PARAM_NAMES.index("tries")
 """``params`` slot: deals drawn per sample at most while looking for one the play explains."""
-P_MODEL = 6
+P_MODEL = PARAM_NAMES.index("model")
 """``params`` slot: how the opponents are taken to play (:mod:`hokm_sim.dd.respond`):
 :data:`MODEL_OFF`, :data:`MODEL_BETTER` or :data:`MODEL_ONLY`."""
-P_DEPARTS = 7
+P_DEPARTS = PARAM_NAMES.index("departs")
 """``params`` slot: how often the seat's team may depart from the model's card in a model
 search (0: the team plays the hand out as the model would)."""
 MODEL_OFF = 0
@@ -98,8 +112,8 @@ def _out_of_time(deadline):
 
 @njit(inline="always")
 def _over(stats, budget, deadline):
-    """Whether the searches since ``stats[0]`` was zeroed ran past the node or time budget."""
-    return (budget > 0 and stats[0] > budget) or _out_of_time(deadline)
+    """Whether the searches since ``stats[S_NODES]`` was zeroed ran past the node or time budget."""
+    return (budget > 0 and stats[S_NODES] > budget) or _out_of_time(deadline)
 
 
 @njit(inline="always")
@@ -187,145 +201,12 @@ def _tricks_after(hands, trump, leader, trick, ntrick, card, team, ours, theirs,
 
 
 @njit(cache=True)
-def pimc_scores(view, params, mem, rng, totals):
-    """Sum of hand points per card over ``params[P_K]`` sampled deals, into ``totals``.
-
-    With ``params[P_INFER]`` set, each deal is one the play so far explains
-    (:func:`hokm_sim.dd.infer.explained_deal`, from the history
-    :func:`hokm_sim.dd.infer.record` kept in ``mem``).
-
-    A card's score on a deal is its double-dummy hand points; with
-    ``params[P_MODEL]`` at :data:`MODEL_BETTER` the better of that and the
-    points of the search against the model with ``params[P_DEPARTS]``
-    departures (:func:`hokm_sim.dd.respond.model_value_after`), at
-    :data:`MODEL_ONLY` the latter alone.
-
-    With ``params[P_MARGIN]`` set, the cards level on the best total then
-    gain ``1 / (14 k)`` per double-dummy trick they end the hand with, on the
-    same deals: less than a point in all, so it orders only those cards.
-
-    Returns ``(moves, used)``: the mask of cards scored (one per run of
-    equivalent cards, the run's top card) and how many samples completed
-    within the node and time budgets (``totals`` sums over those only). With
-    one sensible move there is nothing to sample: ``used`` is 0.
-    """
-    deadline = _deadline(params)
-    legal = view[V_LEGAL]
-    seat = view[V_SEAT]
-    hand = view[V_HAND]
-    played = view[V_PLAYED]
-    ntrick = view[V_NTRICK]
-    tcards = 0
-    trick = np.zeros(3, np.int64)
-    for k in range(ntrick):
-        trick[k] = view[V_TRICK + k]
-        tcards |= 1 << trick[k]
-    unseen = FULL_DECK & ~hand & ~played
-    # Equivalent cards from the seat's own point of view (alive: not yet played).
-    moves = _equivalents(legal, unseen | hand | tcards)
-    totals[:] = 0.0
-    if popcount(moves) == 1:
-        return moves, 0
-    k_samples = max(1, int(params[P_K]))
-    budget = int(params[P_NODES])
-    # Below the smallest difference in points between two cards' totals (1):
-    # at most 13 tricks per sample over k samples.
-    margin = 1.0 / (14.0 * k_samples) if params[P_MARGIN] != 0 else 0.0
-    team = seat & 1
-    trump = view[V_TRUMP]
-    leader = view[V_LEADER]
-    ours = view[V_TRICKS + team]
-    theirs = view[V_TRICKS + 1 - team]
-    we_are_hakem = (view[V_HAKEM] & 1) == team
-    hands = np.zeros(4, np.int64)
-    keys, vals = new_table(PIMC_TT_BITS)
-    stats = np.zeros(3, np.int64)
-    stats[1] = budget
-    stats[2] = deadline  # the search gives up when the time is spent, too
-    values = np.zeros(52, np.float64)
-    samples = np.zeros((k_samples, 4), np.int64)  # the deals of the samples that finished
-    judged = judged_seats(seat, int(params[P_INFER]))
-    tries = max(1, int(params[P_TRIES]))
-    seats = np.zeros(52, np.int64)
-    cards = np.zeros(52, np.int64)
-    n = play_order(view, mem, seats, cards) if judged != 0 else 0
-    scratch = new_scratch()
-    model = int(params[P_MODEL])
-    departs = int(params[P_DEPARTS])
-    mkeys, manswers = new_model_table(MODEL_TT_BITS if model != MODEL_OFF else 0)
-    mscratch = new_model_scratch()
-    used = 0
-    for _ in range(k_samples):
-        if _out_of_time(deadline):
-            break
-        if n > 0:
-            explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands)
-        else:
-            sample_view(view, rng, hands)
-        stats[0] = 0
-        complete = True
-        m = moves
-        while m != 0:
-            c = ctz(m)
-            m &= m - 1
-            if model == MODEL_ONLY:
-                v = model_value_after(
-                    view, hands, c, team, we_are_hakem, departs, mkeys, manswers, mscratch, stats
-                )
-            else:
-                v = _value_after(
-                    hands, trump, leader, trick, ntrick, c, team, ours, theirs, we_are_hakem,
-                    keys, vals, stats,
-                )  # fmt: skip
-                # Search against the model unless double dummy already makes
-                # all there is: a Kot, or a win once a Kot is out of reach.
-                if model == MODEL_BETTER and v < 2.0 and not (v == 1.0 and theirs > 0):
-                    v = max(v, model_value_after(
-                        view, hands, c, team, we_are_hakem, departs, mkeys, manswers, mscratch,
-                        stats,
-                    ))  # fmt: skip
-            values[c] = v
-            if _over(stats, budget, deadline):
-                complete = False  # over a budget: drop the sample
-                break
-        if complete:
-            samples[used, :] = hands
-            used += 1
-            _add(totals, moves, values, 1.0)
-    if margin > 0 and used > 0:
-        # The margin can only reorder cards level on the best points total
-        # (it adds less than a point in all), so only those are counted, on
-        # the same deals.
-        tied = _best_of(moves, totals)
-        if popcount(tied) > 1:
-            for i in range(used):
-                if _out_of_time(deadline):
-                    break
-                stats[0] = 0
-                complete = True
-                m = tied
-                while m != 0:
-                    c = ctz(m)
-                    m &= m - 1
-                    values[c] = _tricks_after(
-                        samples[i], trump, leader, trick, ntrick, c, team, ours, theirs,
-                        keys, vals, stats,
-                    )  # fmt: skip
-                    if _over(stats, budget, deadline):
-                        complete = False  # over a budget: no margin from this deal
-                        break
-                if complete:
-                    _add(totals, tied, values, margin)
-    return moves, used
-
-
-@njit(cache=True)
 def choose_among(moves, totals, preferred):
     """The card to play: the best total; among equal best, ``preferred``'s run if it is
     one of them, else the lowest-ranked (keep the high cards)."""
     best = _best_of(moves, totals)
     # The run of ``preferred`` is scored at its top card: the lowest move above it.
-    x = moves & (SUIT_MASK << (13 * (preferred // 13))) & ~((1 << preferred) - 1)
+    x = moves & suit_mask(preferred // 13) & ~((1 << preferred) - 1)
     if x != 0 and (best >> ctz(x)) & 1:
         return preferred
     pick = -1
@@ -357,9 +238,7 @@ def pimc_trump_scores(view, params, rng, totals):
     counts[seat] = 8
     hands = np.zeros(4, np.int64)
     keys, vals = new_table(PIMC_TT_BITS)
-    stats = np.zeros(3, np.int64)
-    stats[1] = budget
-    stats[2] = deadline  # the search gives up when the time is spent, too
+    stats = new_stats(budget, deadline)  # the search gives up when the time is spent, too
     trick = np.zeros(3, np.int64)
     values = np.zeros(4, np.float64)
     unseen = FULL_DECK & ~five
@@ -372,7 +251,7 @@ def pimc_trump_scores(view, params, rng, totals):
         # out), 8 of them to the Hakem beside its five.
         sample_hands(rng, -1, 0, unseen, counts, 0, hands)
         hands[seat] |= five
-        stats[0] = 0
+        stats[S_NODES] = 0
         complete = True
         for s in range(4):
             values[s] = _value_after_lead(hands, s, seat, team, keys, vals, stats, trick)
@@ -397,32 +276,11 @@ def _value_after_lead(hands, trump, hakem, team, keys, vals, stats, trick):
     return -3.0 if kot else -1.0
 
 
-# The two entry points the bot calls are compiled with reference counting on
-# purpose (``_nrt=True``): a function called from the engine's card loop,
-# which runs without it, inherits that setting unless it sets its own, and
-# then could not make its scratch arrays. (Before this was explicit, a pimc
-# engine compiled only when these functions had been compiled elsewhere
-# first, e.g. in the same process or from numba's cache.)
-
-
-@njit(cache=True, _nrt=True)
-def pimc_card(view, params, mem, rng, fallback):
-    """The card ``pimc`` plays: the best average over the samples (:func:`pimc_scores`);
-    ``fallback`` (``expert``'s card) among equal best, or when no sample finished.
-
-    Every call first notes the cards played since the seat's last one in
-    ``mem`` (:func:`hokm_sim.dd.infer.record`), which inference reads.
-
-    The scratch arrays are made here, not in the bot: the bot's decision is
-    inlined into the engine's card loop, which runs without reference
-    counting and so may not allocate.
-    """
-    record(view, mem)
-    totals = np.zeros(52)
-    moves, used = pimc_scores(view, params, mem, rng, totals)
-    if used == 0:
-        return fallback
-    return choose_among(moves, totals, fallback)
+# The entry points a bot calls (``pimc_trump`` here, ``pimc_card`` of
+# :func:`make_pimc`, and the bot's cached functions over them) are compiled
+# with reference counting on purpose (``_nrt=True``): a function called from
+# the engine's card loop, which runs without it, inherits that setting unless
+# it sets its own, and then could not make its scratch arrays.
 
 
 @njit(cache=True, _nrt=True)
@@ -437,3 +295,192 @@ def pimc_trump(view, params, rng, fallback):
         if totals[s] > totals[best]:
             best = s
     return best
+
+
+class Pimc(NamedTuple):
+    """The kernels :func:`make_pimc` binds a model into (each a numba dispatcher)."""
+
+    misses: Dispatcher
+    """Inference's count of the model's misses on a deal (:func:`hokm_sim.dd.infer.make_replay`)."""
+    explained_deal: Dispatcher
+    """Inference's sampled deal that the play explains (likewise)."""
+    model_value_after: Dispatcher
+    """The search against the model (:func:`hokm_sim.dd.respond.make_model_search`)."""
+    pimc_scores: Dispatcher
+    """Each card's points summed over the samples."""
+    pimc_card: Dispatcher
+    """The card ``pimc`` plays."""
+
+
+def make_pimc(model: Model) -> Pimc:
+    """pimc's kernels with ``model`` as its model of the other seats, bound in at
+    compile time.
+
+    The kernels are closures, which numba cannot keep in its disk cache: a bot
+    calls them through ``cache=True`` functions of its own (as
+    ``strategies/_pimc.py`` does), whose cache is keyed by their file's
+    imports, the model's file among them.
+    """
+    misses, explained_deal = make_replay(model)
+    model_value_after = make_model_search(model)
+
+    @njit
+    def pimc_scores(view, params, mem, rng, totals):
+        """Sum of hand points per card over ``params[P_K]`` sampled deals, into ``totals``.
+
+        With ``params[P_INFER]`` set, each deal is one the play so far explains
+        (``explained_deal`` of :mod:`hokm_sim.dd.infer`, from the history
+        :func:`hokm_sim.dd.infer.record` kept in ``mem``).
+
+        A card's score on a deal is its double-dummy hand points; with
+        ``params[P_MODEL]`` at :data:`MODEL_BETTER` the better of that and the
+        points of the search against the model with ``params[P_DEPARTS]``
+        departures (``model_value_after`` of :mod:`hokm_sim.dd.respond`), at
+        :data:`MODEL_ONLY` the latter alone.
+
+        With ``params[P_MARGIN]`` set, the cards level on the best total then
+        gain ``1 / (14 k)`` per double-dummy trick they end the hand with, on the
+        same deals: less than a point in all, so it orders only those cards.
+
+        Returns ``(moves, used)``: the mask of cards scored (one per run of
+        equivalent cards, the run's top card) and how many samples completed
+        within the node and time budgets (``totals`` sums over those only). With
+        one sensible move there is nothing to sample: ``used`` is 0.
+        """
+        deadline = _deadline(params)
+        legal = view[V_LEGAL]
+        seat = view[V_SEAT]
+        hand = view[V_HAND]
+        played = view[V_PLAYED]
+        ntrick = view[V_NTRICK]
+        tcards = 0
+        trick = np.zeros(3, np.int64)
+        for k in range(ntrick):
+            trick[k] = view[V_TRICK + k]
+            tcards |= 1 << trick[k]
+        unseen = FULL_DECK & ~hand & ~played
+        # Equivalent cards from the seat's own point of view (alive: not yet played).
+        moves = equivalents(legal, unseen | hand | tcards)
+        totals[:] = 0.0
+        if popcount(moves) == 1:
+            return moves, 0
+        k_samples = max(1, int(params[P_K]))
+        budget = int(params[P_NODES])
+        # Below the smallest difference in points between two cards' totals (1):
+        # at most 13 tricks per sample over k samples.
+        margin = 1.0 / (14.0 * k_samples) if params[P_MARGIN] != 0 else 0.0
+        team = seat & 1
+        trump = view[V_TRUMP]
+        leader = view[V_LEADER]
+        ours = view[V_TRICKS + team]
+        theirs = view[V_TRICKS + 1 - team]
+        we_are_hakem = (view[V_HAKEM] & 1) == team
+        hands = np.zeros(4, np.int64)
+        keys, vals = new_table(PIMC_TT_BITS)
+        stats = new_stats(budget, deadline)  # the search gives up when the time is spent, too
+        values = np.zeros(52, np.float64)
+        samples = np.zeros((k_samples, 4), np.int64)  # the deals of the samples that finished
+        judged = judged_seats(seat, int(params[P_INFER]))
+        tries = max(1, int(params[P_TRIES]))
+        seats = np.zeros(52, np.int64)
+        cards = np.zeros(52, np.int64)
+        n = play_order(view, mem, seats, cards) if judged != 0 else 0
+        scratch = new_scratch()
+        model = int(params[P_MODEL])
+        departs = int(params[P_DEPARTS])
+        mkeys, manswers = new_model_table(MODEL_TT_BITS if model != MODEL_OFF else 0)
+        mscratch = new_model_scratch()
+        used = 0
+        for _ in range(k_samples):
+            if _out_of_time(deadline):
+                break
+            if n > 0:
+                explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands)
+            else:
+                sample_view(view, rng, hands)
+            stats[S_NODES] = 0
+            complete = True
+            m = moves
+            while m != 0:
+                c = ctz(m)
+                m &= m - 1
+                if model == MODEL_ONLY:
+                    v = model_value_after(
+                        view,
+                        hands,
+                        c,
+                        team,
+                        we_are_hakem,
+                        departs,
+                        mkeys,
+                        manswers,
+                        mscratch,
+                        stats,
+                    )
+                else:
+                    v = _value_after(
+                        hands, trump, leader, trick, ntrick, c, team, ours, theirs, we_are_hakem,
+                        keys, vals, stats,
+                    )  # fmt: skip
+                    # Search against the model unless double dummy already makes
+                    # all there is: a Kot, or a win once a Kot is out of reach.
+                    if model == MODEL_BETTER and v < 2.0 and not (v == 1.0 and theirs > 0):
+                        v = max(v, model_value_after(
+                            view, hands, c, team, we_are_hakem, departs, mkeys, manswers, mscratch,
+                            stats,
+                        ))  # fmt: skip
+                values[c] = v
+                if _over(stats, budget, deadline):
+                    complete = False  # over a budget: drop the sample
+                    break
+            if complete:
+                samples[used, :] = hands
+                used += 1
+                _add(totals, moves, values, 1.0)
+        if margin > 0 and used > 0:
+            # The margin can only reorder cards level on the best points total
+            # (it adds less than a point in all), so only those are counted, on
+            # the same deals.
+            tied = _best_of(moves, totals)
+            if popcount(tied) > 1:
+                for i in range(used):
+                    if _out_of_time(deadline):
+                        break
+                    stats[S_NODES] = 0
+                    complete = True
+                    m = tied
+                    while m != 0:
+                        c = ctz(m)
+                        m &= m - 1
+                        values[c] = _tricks_after(
+                            samples[i], trump, leader, trick, ntrick, c, team, ours, theirs,
+                            keys, vals, stats,
+                        )  # fmt: skip
+                        if _over(stats, budget, deadline):
+                            complete = False  # over a budget: no margin from this deal
+                            break
+                    if complete:
+                        _add(totals, tied, values, margin)
+        return moves, used
+
+    @njit(_nrt=True)
+    def pimc_card(view, params, mem, rng, fallback):
+        """The card ``pimc`` plays: the best average over the samples (``pimc_scores``);
+        ``fallback`` (the bot's card without a search: ``expert``'s for ``pimc``) among
+        equal best, or when no sample finished.
+
+        Every call first notes the cards played since the seat's last one in
+        ``mem`` (:func:`hokm_sim.dd.infer.record`), which inference reads.
+
+        The scratch arrays are made here, not in the bot: the bot's decision is
+        inlined into the engine's card loop, which runs without reference
+        counting and so may not allocate.
+        """
+        record(view, mem)
+        totals = np.zeros(52)
+        moves, used = pimc_scores(view, params, mem, rng, totals)
+        if used == 0:
+            return fallback
+        return choose_among(moves, totals, fallback)
+
+    return Pimc(misses, explained_deal, model_value_after, pimc_scores, pimc_card)

@@ -19,7 +19,8 @@ import numpy as np
 from hokm_sim.analysis.intervals import paired_rate_difference, wilson
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.dd.deals import engine_deals
-from hokm_sim.dd.solver import DEFAULT_TT_BITS, trump_study_nb
+from hokm_sim.dd.solver import trump_study_nb
+from hokm_sim.dd.table import DEFAULT_TT_BITS
 
 
 @dataclass

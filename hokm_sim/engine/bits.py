@@ -99,6 +99,12 @@ def highest(m):
 
 
 @njit(inline="always")
+def bit_length(m):
+    """Number of bits up to and including the highest set bit (0 for an empty mask)."""
+    return 64 - ctlz(m)
+
+
+@njit(inline="always")
 def suit_mask(s):
     """Mask of all 13 cards of suit ``s``."""
     return SUIT_MASK << (13 * s)

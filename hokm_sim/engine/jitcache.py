@@ -1,7 +1,7 @@
 """numba's disk cache, keyed by the source of everything a cached function inlines.
 
 numba keys a cached function by its own file only: a kernel of ``dd/pimc.py``
-that inlines ``dd/solver.py``, which inlines ``engine/rules.py``, would keep
+that inlines ``dd/search.py``, which inlines ``engine/rules.py``, would keep
 running the old machine code after an edit to ``rules.py``. Here every
 function of the package that asks for ``cache=True`` is stamped with a digest
 of its file and of every file it imports, directly or not, within the
@@ -37,8 +37,11 @@ def cache_root() -> Path:
 
 
 @cache
-def _strategies_dir() -> Path:
-    """The built-in bots' folder (``strategies/``, installed as ``hokm_sim.strategies``)."""
+def strategies_dir() -> Path:
+    """The built-in bots' folder (``strategies/``, installed as ``hokm_sim.strategies``).
+
+    Found by its module spec, never by importing it: the bots sit in a layer
+    above everything that looks for them."""
     spec = importlib.util.find_spec("hokm_sim.strategies")
     assert spec is not None and spec.submodule_search_locations
     return Path(next(iter(spec.submodule_search_locations))).resolve()
@@ -94,7 +97,7 @@ def _direct_imports(path: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
 def source_closure(path: str | Path, extra_roots: tuple[Path, ...] = ()) -> list[Path]:
     """``path`` and every file it imports, directly or not, inside the package (and
     inside ``extra_roots``), sorted."""
-    roots = (PACKAGE, _strategies_dir(), *(Path(r).resolve() for r in extra_roots))
+    roots = (PACKAGE, strategies_dir(), *(Path(r).resolve() for r in extra_roots))
     seen: set[Path] = set()
     todo = [Path(path).resolve()]
     while todo:
@@ -116,13 +119,18 @@ def digest_files(files: list[Path]) -> str:
 
 
 class ClosureCacheLocator(caching._CacheLocator):
-    """Cache locator for the package's own ``cache=True`` functions: stamped by the
-    digest of :func:`source_closure`, stored under :func:`cache_root`."""
+    """Cache locator for the package's own ``cache=True`` functions (the built-in bots'
+    helpers included): stamped by the digest of :func:`source_closure`, stored under
+    :func:`cache_root`."""
 
     def __init__(self, py_func, py_file: str) -> None:
-        self._py_file = str(Path(py_file).resolve())
+        path = Path(py_file).resolve()
+        self._py_file = str(path)
         self._lineno = py_func.__code__.co_firstlineno
-        rel = Path(self._py_file).relative_to(PACKAGE).parent
+        if path.is_relative_to(PACKAGE):
+            rel = path.relative_to(PACKAGE).parent
+        else:
+            rel = Path("strategies") / path.relative_to(strategies_dir()).parent
         self._cache_path = str(cache_root() / "package" / rel)
 
     def ensure_cache_path(self) -> None:
@@ -143,9 +151,11 @@ class ClosureCacheLocator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file: str):
-        """A locator for files of the package; None for any other file."""
+        """A locator for files of the package and of the built-in bots (``strategies/``,
+        beside the package in a source checkout); None for any other file."""
         try:
-            inside = Path(py_file).resolve().is_relative_to(PACKAGE)
+            path = Path(py_file).resolve()
+            inside = path.is_relative_to(PACKAGE) or path.is_relative_to(strategies_dir())
         except (OSError, ValueError):
             return None
         if not inside:

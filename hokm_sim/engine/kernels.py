@@ -9,7 +9,8 @@ can run on any thread in any order. A compiled entry point per strategy pair
 
 Deals: independent hands; deal ``d`` is stream ``d`` under the run seed and
 its Hakem is seat ``d % 4``. Matches: match ``m`` has its own stream base;
-its first Hakem is drawn by first ace; hand ``h`` of it is stream ``h``.
+its first Hakem is drawn by a house rule (first ace by default); hand ``h``
+of it is stream ``h``.
 In duplicate, every deal or match is played a second time with the same
 cards and the same Hakem seat, teams swapped (A on team 1).
 
@@ -209,9 +210,10 @@ def make_kernels(ta, pa, tb, pb, owner: str):
 
     @engine_jit(owner)
     def matches_chunk(
-        params_a, params_b, seed, start, count, duplicate, target, counts, err, codes
+        params_a, params_b, seed, start, count, duplicate, target, method, counts, err, codes
     ):
-        """Play matches ``start .. start + count - 1`` to ``target`` into ``counts``.
+        """Play matches ``start .. start + count - 1`` to ``target`` into ``counts``, the
+        first Hakem of each found by house rule ``method`` (``hokm_sim.house.FIRST_HAKEM_METHODS``).
 
         In duplicate, when ``codes`` is not empty, ``codes[m - start]`` gets
         match ``m``'s pair outcome ``a_won_copy0 * 2 + a_won_copy1``.
@@ -220,7 +222,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         for m in range(start, start + count):
             mbase = match_base(seed, m)
             sbase = strategy_base(mbase)
-            first_hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
+            first_hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX, method)
             w0 = _play_match(
                 params_a, params_b, work, mbase, sbase, first_hakem, 0, target, counts, err, m
             )
@@ -258,14 +260,14 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         return rows
 
     @engine_jit(owner)
-    def trace_match(params_a, params_b, seed, m, copy, target):
+    def trace_match(params_a, params_b, seed, m, copy, target, method):
         """Every hand of match ``m``, card by card: ``int64[hands, TRACE_SIZE]``."""
         rows = np.full((16, TRACE_SIZE), -1, np.int64)
         work = new_work()
         res = work.res
         mbase = match_base(seed, m)
         sbase = strategy_base(mbase)
-        hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
+        hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX, method)
         score0 = 0
         score1 = 0
         h = 0

@@ -28,13 +28,14 @@ illegal card or a bad suit stops the hand with an error code in the result.
 
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from hokm_sim.engine.bits import SUIT_MASK, popcount, suit_of
-from hokm_sim.engine.deal import deal, first_ace_hakem, first_five, shuffle
+from hokm_sim.engine.bits import popcount, suit_mask, suit_of
+from hokm_sim.engine.deal import deal, draw_order, first_five, first_hakem, shuffle
 from hokm_sim.engine.records import (
     ERR_BAD_TRUMP,
     ERR_ILLEGAL_CARD,
@@ -55,7 +56,7 @@ from hokm_sim.engine.records import (
     R_WINNER,
     RES_SIZE,
 )
-from hokm_sim.engine.rng import seed_counter_stream, seed_stream
+from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, seed_counter_stream, seed_stream
 from hokm_sim.engine.rules import TRICKS_TO_WIN, beats, hand_score, legal_mask, next_hakem
 from hokm_sim.engine.view import (
     MEM_SIZE,
@@ -210,8 +211,8 @@ def set_trump(view, res, hands, held, hakem, five, trump):
     """Trump is ``trump``: record it and its lengths, and give the seats their 13 cards."""
     view[V_TRUMP] = trump
     res[R_TRUMP] = trump
-    res[R_TRUMP_LEN] = popcount(hands[hakem] & (SUIT_MASK << (13 * trump)))
-    res[R_FIVE_LEN] = popcount(five & (SUIT_MASK << (13 * trump)))
+    res[R_TRUMP_LEN] = popcount(hands[hakem] & suit_mask(trump))
+    res[R_FIVE_LEN] = popcount(five & suit_mask(trump))
     for s in range(4):
         held[s] = hands[s]
 
@@ -304,7 +305,14 @@ def engine_jit(owner: str, **options):
     one's card loop, with the first one's bots. Naming each closure under its
     own engine module (``owner``, whose name hashes the bots) keeps the names
     apart. ``owner`` must be in ``sys.modules`` when numba compiles.
+
+    An owner module whose ``BOUNDSCHECK`` is true (the checking mode of
+    :mod:`hokm_sim.bots.compiled`) gets numba's bounds checks in every
+    closure, and so in every bot inlined into one: an index out of range
+    raises ``IndexError`` instead of reading or writing past the array.
     """
+    if getattr(sys.modules.get(owner), "BOUNDSCHECK", False):
+        options = {**options, "boundscheck": True}
 
     def wrap(fn):
         fn.__module__ = owner
@@ -417,10 +425,19 @@ def deal_hand(work, base, index, hakem):
 
 
 @njit(inline="always")
-def draw_first_hakem(work, base, index):
-    """First Hakem of a match by first ace, from stream ``index`` under ``base``."""
+def draw_first_hakem(work, base, index, method):
+    """First Hakem of a match by house rule ``method``, from stream ``index`` under ``base``."""
     seed_stream(work.dstate, base, index)
-    return first_ace_hakem(work.dstate, work.deck)
+    return first_hakem(work.dstate, work.deck, method)
+
+
+@njit(cache=True)
+def first_hakem_deck(seed, match, deck):
+    """The cards of match ``match``'s first-Hakem draw into ``deck`` (top first); the seat
+    they start from. The draw :func:`draw_first_hakem` makes, for showing it to people."""
+    state = np.zeros(4, np.uint64)
+    seed_stream(state, match_base(seed, match), FIRST_HAKEM_INDEX)
+    return draw_order(state, deck)
 
 
 @njit(inline="always")

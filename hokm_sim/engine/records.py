@@ -53,7 +53,7 @@ C_SUIT_SIZE = 2 * 4
 C_PAIR = C_SUIT + C_SUIT_SIZE
 C_PAIR_SIZE = 6 * 6
 # The same pairs by copy: [A's signed points in copy 0 (A on team 0)][... in
-# copy 1 (teams swapped)], for the variance-reduction factor of STATS.md.
+# copy 1 (teams swapped)], for the variance-reduction factor of docs/statistics.md.
 C_PAIR_COPY = C_PAIR + C_PAIR_SIZE
 # Matches: [A won 0/1][loser's final score 0..MAX_SCORE-1 (clipped)][winner's
 # final score minus target 0..2].

@@ -8,7 +8,7 @@ count or order of execution.
   finaliser from ``(base, index)``: ``x = mix64(base + index * HAND_MUL)``,
   ``s_k = mix64(x + (k + 1) * GOLDEN)``. For independent hands (``--hands``)
   ``base`` is the run seed and ``index`` the hand number, exactly as the C
-  yardstick in ``shared/bench`` does it.
+  reference program of docs/performance.md does it.
 - A match has its own base, ``match_base(seed, match)``; its hands use indices
   0, 1, 2, ... and the first-Hakem draw uses ``FIRST_HAKEM_INDEX``.
 - Strategies draw from their own streams, one per (hand, copy, seat), so that

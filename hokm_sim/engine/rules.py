@@ -1,4 +1,4 @@
-"""The pure rules of four-player Hokm on card masks, for numba (RULES.md).
+"""The pure rules of four-player Hokm on card masks, for numba (docs/rules.md).
 
 Legal moves, who wins a trick, how a hand scores and who is Hakem next.
 Nothing here knows about strategies, streams or statistics.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hokm_sim.engine.bits import SUIT_MASK, suit_of
+from hokm_sim.engine.bits import suit_mask, suit_of
 
 TRICKS_TO_WIN = 7
 """A hand ends the moment either team has this many tricks."""
@@ -28,7 +28,7 @@ def legal_mask(hand, led):
     """
     if led < 0:
         return hand
-    follow = hand & (SUIT_MASK << (13 * led))
+    follow = hand & suit_mask(led)
     if follow != 0:
         return follow
     return hand

@@ -126,7 +126,8 @@ J_NEXT = 0  # next job to start
 J_END = 1  # one past the last job
 J_START = 2  # the first job (row 0 of ``out``/``codes``)
 J_LIMIT = 3  # no job after this one starts: the earliest failed job so far
-JOBS_SIZE = 4
+J_METHOD = 4  # matches: the house rule of the first Hakem (``hokm_sim.house.FIRST_HAKEM_METHODS``)
+JOBS_SIZE = 5
 
 _NEED = 1
 _DONE = 0
@@ -192,9 +193,11 @@ def new_slots(n):
 
 
 @njit(cache=True)
-def new_jobs(start, count):
-    """The job counter for jobs ``start .. start + count - 1``."""
+def new_jobs(start, count, method):
+    """The job counter for jobs ``start .. start + count - 1`` (matches: the first Hakem by
+    house rule ``method``)."""
     jobs = np.zeros(JOBS_SIZE, np.int64)
+    jobs[J_METHOD] = method
     jobs[J_NEXT] = start
     jobs[J_END] = start + count
     jobs[J_START] = start
@@ -250,13 +253,14 @@ def _open_hand(work, c, hakem, forced, sbase, sindex, a_team, score0, score1, ta
 
 
 @njit(cache=True)
-def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start):
-    """Deal job ``j``'s first hand into the slot and open it."""
+def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start, method):
+    """Deal job ``j``'s first hand into the slot and open it (a match's first Hakem by
+    house rule ``method``)."""
     if mode >= M_MATCHES:
         mbase = match_base(seed, j)
         bases[0] = mbase
         bases[1] = strategy_base(mbase)
-        first = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX)
+        first = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX, method)
         copy = arg if mode == M_TRACE_MATCH else 0
         target = arg2 if mode == M_TRACE_MATCH else arg
         c[K_FIRST_HAKEM] = first
@@ -491,7 +495,8 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
                     if j >= jobs[J_END] or j > jobs[J_LIMIT]:
                         break
                     jobs[J_NEXT] = j + 1
-                    start_job(mode, seed, arg, arg2, work, c, bases[i], j, out, jobs[J_START])
+                    start_job(mode, seed, arg, arg2, work, c, bases[i], j, out, jobs[J_START],
+                              jobs[J_METHOD])  # fmt: skip
                 if resume(params_a, params_b, work, c) == _NEED:
                     a_side = (work.bot_view[V_SEAT] & 1) == c[K_ATEAM]
                     if c[K_STATE] == S_TRUMP:

@@ -6,7 +6,11 @@ Needs the ``env`` extra (``pip install 'hokm-sim[env]'``)::
     env = HokmEnv()                          # four agents (PettingZoo AEC)
     gym_env = HokmGymEnv(partner="expert", opponents="longest")
 
-See docs/env.md.
+Importing this package registers the Gymnasium environment under two ids
+(:data:`GYM_IDS`): ``gymnasium.make("Hokm-v0")`` (an episode is a hand) and
+``gymnasium.make("HokmMatch-v0")`` (an episode is a match to 7), keywords as
+for :class:`HokmGymEnv`; ``gymnasium.make("hokm_sim.env:Hokm-v0")`` imports
+it first. See docs/env.md.
 """
 
 from __future__ import annotations
@@ -15,7 +19,24 @@ from typing import Any
 
 from hokm_sim.errors import InputError
 
-__all__ = ["HokmEnv", "HokmGymEnv", "env", "raw_env"]
+__all__ = ["GYM_IDS", "HokmEnv", "HokmGymEnv", "env", "raw_env"]
+
+GYM_IDS = {"Hokm-v0": {}, "HokmMatch-v0": {"target": 7}}
+"""Gymnasium ids of :class:`~hokm_sim.env.gym.HokmGymEnv` and their default keywords."""
+
+
+def _register() -> None:
+    """Register :data:`GYM_IDS` with Gymnasium, when it is installed (once per process)."""
+    try:
+        import gymnasium
+    except ModuleNotFoundError:
+        return
+    for gym_id, kwargs in GYM_IDS.items():
+        if gym_id not in gymnasium.registry:
+            gymnasium.register(gym_id, entry_point="hokm_sim.env.gym:HokmGymEnv", kwargs=kwargs)
+
+
+_register()
 
 
 def __getattr__(name: str) -> Any:

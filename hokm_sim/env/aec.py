@@ -71,8 +71,25 @@ def observe_seat(table: Table, seat: int) -> dict:
     }
 
 
+def as_action(action: object) -> int:
+    """``action`` as an ``int`` of the action space, or :class:`InputError`: an integer
+    (a Python or numpy integer, or a 0-d integer array as ``argmax`` gives) in 0..55.
+    ``3.0``, ``"52"``, ``True`` or ``None`` are not actions."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        kind = type(action).__name__
+        raise InputError(f"bad action {action!r} ({kind}): expected an integer 0..{N_ACTIONS - 1}")
+    if not 0 <= action < N_ACTIONS:
+        raise InputError(
+            f"action {action} out of range: expected 0..51 (a card) or 52..55 (a trump call)"
+        )
+    return int(action)
+
+
 def answer_of(action: int, table: Table) -> int:
-    """The engine's answer (a suit or a card) for an action, checked against the mask."""
+    """The engine's answer (a suit or a card) for an action of the space, checked against
+    the mask."""
     if table.waiting == TRUMP:
         ok = TRUMP_ACTION <= action < N_ACTIONS
     else:
@@ -106,7 +123,7 @@ class HokmEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self.table.start(seed, (options or {}).get("deal"))
+        self.table.start(seed, deal_option(options))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -119,15 +136,21 @@ class HokmEnv(AECEnv):
         return observe_seat(self.table, self.possible_agents.index(agent))
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
+        agent = self._live_selection()
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise InputError(
+                f"action None for {agent}, whose turn it is: None is the action of an agent "
+                "whose episode is over"
+            )
         table = self.table
         done_before = table.hands_done
-        table.act(answer_of(int(action), table))
+        table.act(answer_of(as_action(action), table))
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)
+        self.infos = {a: {} for a in self.agents}  # a hand's result on its last step only
         if table.hands_done > done_before:
             row = table.rows[table.hands_done - 1]
             for i, a in enumerate(self.agents):
@@ -143,6 +166,19 @@ class HokmEnv(AECEnv):
         if self.render_mode == "human":
             print(self.render())
 
+    def last(self, observe: bool = True):
+        """The selected agent's observation, reward, termination, truncation and info."""
+        self._live_selection()
+        return super().last(observe)
+
+    def _live_selection(self) -> str:
+        """The selected agent, or :class:`InputError` when there is no episode to act in."""
+        if not hasattr(self, "terminations"):
+            raise InputError("no episode yet: call reset() first")
+        if self.agent_selection not in self.terminations:
+            raise InputError("the episode is over (every agent is done): call reset()")
+        return self.agent_selection
+
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
@@ -157,6 +193,13 @@ class HokmEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def deal_option(options: dict | None) -> int | None:
+    """``options["deal"]`` of ``reset``: a deal (or match) index, checked by the table."""
+    if options is not None and not isinstance(options, dict):
+        raise InputError(f"bad options {options!r}: expected a dict such as {{'deal': 3}}")
+    return (options or {}).get("deal")
 
 
 def _hand_info(row: np.ndarray) -> dict:

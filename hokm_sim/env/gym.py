@@ -26,7 +26,15 @@ import numpy as np
 
 from hokm_sim.bots.registry import Strategy, from_object, resolve
 from hokm_sim.engine import kernels as k
-from hokm_sim.env.aec import N_ACTIONS, action_mask, answer_of, observation_space, observe_seat
+from hokm_sim.env.aec import (
+    N_ACTIONS,
+    action_mask,
+    answer_of,
+    as_action,
+    deal_option,
+    observation_space,
+    observe_seat,
+)
 from hokm_sim.env.table import SeatBot, Table
 from hokm_sim.errors import InputError
 
@@ -90,8 +98,8 @@ class HokmGymEnv(gym.Env):
         return obs, {"action_mask": obs["action_mask"]}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        self.table.start(seed, deal_option(options))  # checks seed and deal first
         super().reset(seed=seed)
-        self.table.start(seed, (options or {}).get("deal"))
         self._over = False
         self._play_others()
         return self._obs()
@@ -101,8 +109,9 @@ class HokmGymEnv(gym.Env):
         if table.waiting is None or self._over:
             raise InputError("the episode is over: call reset()")
         done = table.hands_done
+        action = as_action(action)  # not an action of the space at all: always an error
         try:
-            answer = answer_of(int(action), table)
+            answer = answer_of(action, table)
         except InputError:
             if self.illegal == "raise":
                 raise

@@ -21,6 +21,7 @@ from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import PARAM_SIZE, V_HAND, V_LEGAL, V_SEAT
 from hokm_sim.errors import InputError
+from hokm_sim.sim.tracecheck import MAX_INDEX
 
 TRUMP, CARD = "trump", "card"
 _NO_PARAMS = np.zeros((2, PARAM_SIZE), np.float64)
@@ -30,20 +31,32 @@ _WAITING = {st.W_NONE: None, st.W_TRUMP_A: TRUMP, st.W_TRUMP_B: TRUMP, st.W_CARD
             st.W_CARD_B: CARD}  # fmt: skip
 
 
-class Table:
-    """A hand (``target`` None) or a match to ``target`` points, decided from outside."""
+def _whole(value: object, what: str, top: int) -> int:
+    """``value`` if it is a whole number in ``0 .. top`` (a numpy integer too), else
+    :class:`InputError`: ``-1``, ``2**64`` or ``1.5`` would be taken as another seed."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= top:
+        raise InputError(f"bad {what} {value!r}: expected a whole number in 0 .. {top}")
+    return int(value)
 
-    def __init__(self, target: int | None = None) -> None:
-        if target is not None and not 1 <= target <= 1000:
+
+class Table:
+    """A hand (``target`` None) or a match to ``target`` points, decided from outside; a
+    match's first Hakem by house rule ``first_hakem`` (``hokm_sim.house.FIRST_HAKEM_METHODS``)."""
+
+    def __init__(self, target: int | None = None, first_hakem: int = 0) -> None:
+        if target is not None and (
+            isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 1000
+        ):
             raise InputError(f"bad match target {target}: expected 1..1000 (or None for hands)")
         self.target = target
+        self.first_hakem = first_hakem
         self._step = compiled.stepper_module([None] * 4, (True,) * 4).step
         self.slots = st.new_slots(1)
         self.seed = 0
         self.index = 0
         self._next = 0
         self.rows = np.zeros((0, k.TRACE_SIZE), np.int64)
-        self._jobs = st.new_jobs(0, 0)
+        self._jobs = st.new_jobs(0, 0, first_hakem)
         self._err = np.zeros(k.ERR_SIZE, np.int64)
         self.waiting: str | None = None
         self.seat = self.legal = self.hands_done = 0
@@ -52,9 +65,9 @@ class Table:
         """Play the next deal (or match) to its first decision: deal 0 of ``seed`` when a
         seed is given, deal ``deal`` when given, else the one after the last."""
         if seed is not None:
-            self.seed, self._next = int(seed), 0
+            self.seed, self._next = _whole(seed, "seed", 2**64 - 1), 0
         if deal is not None:
-            self._next = int(deal)
+            self._next = _whole(deal, "deal", MAX_INDEX - 1)
         self.reset(self.seed, self._next)
         self._next += 1
 
@@ -63,7 +76,7 @@ class Table:
         self.seed, self.index = seed, index
         self._seed = np.uint64(seed)
         self.rows = np.full((2 * (self.target or 1), k.TRACE_SIZE), -1, np.int64)
-        self._jobs = st.new_jobs(index, 1)
+        self._jobs = st.new_jobs(index, 1, self.first_hakem)
         self._err[:] = 0
         self.slots.ctl[0, :] = 0
         self._advance()

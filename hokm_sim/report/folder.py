@@ -1,21 +1,27 @@
 """Report folders: where a piece of work writes what it found.
 
 One writer for every command: the folder's default name, the refusal to
-overwrite earlier results unless asked (``force``), and files that are never
-half-written (a temporary file, then a rename) and get the user's usual file
-mode.
+overwrite earlier results unless asked (``force``), a lock so that two runs
+started at once on the same folder cannot both write it, and files that are
+never half-written (a temporary file, then a rename) and get the user's usual
+file mode.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import re
 import shutil
+import weakref
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hokm_sim.errors import InputError
+from hokm_sim import jsontext
+from hokm_sim.errors import InputError, ref
 from hokm_sim.version import __version__
 from hokm_sim.writing import atomic_bytes, atomic_text
 
@@ -47,38 +53,87 @@ def default_folder(a: str, b: str, seed: int, root: Path = RESULTS) -> Path:
 
 
 class ReportFolder:
-    """A folder that holds one report; created (and checked) by :meth:`create`."""
+    """A folder that holds one report; created (and checked) by :meth:`create`, or an
+    existing one taken to update by :meth:`take`. Either holds the folder's lock
+    until the object goes (the process ends): no other hokm-sim run writes there
+    meanwhile."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, created: bool = False) -> None:
         self.path = Path(path)
+        self.created = created
+        """Whether :meth:`create` made the folder (then :meth:`discard` removes it)."""
 
     @classmethod
     def create(cls, path: Path, force: bool = False) -> ReportFolder:
         """Make ``path`` ready for a new report.
 
-        Refuses a path that is a file, a folder that already holds files
-        (unless ``force``: then the files an earlier report wrote there are
-        removed, so nothing stale stays beside the new one), and a folder it
-        cannot write to. Raises :class:`InputError` with one line.
+        Refuses a path that is a file, a folder another run is writing (its
+        lock is taken), a folder that already holds files (unless ``force``:
+        then the files an earlier report wrote there are removed, so nothing
+        stale stays beside the new one), and a folder it cannot write to.
+        Raises :class:`InputError` with one line, naming the parameter ``out``.
         """
         path = Path(path)
         if path.exists() and not path.is_dir():
-            raise InputError(f"--out: {path} exists and is not a folder")
-        if path.is_dir() and any(path.iterdir()):
-            if not force:
-                raise InputError(
-                    f"--out: report folder {path} already exists; choose another or add "
-                    "--force to overwrite"
-                )
-            cls(path).clear()
+            raise InputError(f"{path} exists and is not a folder", "out")
+        existed = path.is_dir()
         try:
             path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot write to {path}: {exc.strerror or exc}", "out") from None
+        folder = cls(path, created=not existed)
+        folder._lock("out")
+        if any(path.iterdir()):
+            if not force:
+                raise InputError(
+                    f"report folder {path} already exists; choose another or add "
+                    f"{ref('force')} to overwrite",
+                    "out",
+                )
+            folder.clear()
+        try:
             probe = path / ".write-test"
             probe.write_text("")
             probe.unlink()
         except OSError as exc:
-            raise InputError(f"--out: cannot write to {path}: {exc.strerror or exc}") from None
-        return cls(path)
+            raise InputError(f"cannot write to {path}: {exc.strerror or exc}", "out") from None
+        return folder
+
+    @classmethod
+    def take(cls, path: Path, param: str = "folder") -> ReportFolder:
+        """An existing report folder, locked for this process to update (``resume``);
+        an error names the parameter ``param``."""
+        folder = cls(path)
+        folder._lock(param)
+        return folder
+
+    def _lock(self, param: str) -> None:
+        """Take the folder's lock (``flock`` on the folder itself, so no lock file is
+        left behind), or raise :class:`InputError` naming ``param`` if another run
+        holds it."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError as exc:
+            raise InputError(f"cannot open {self.path}: {exc.strerror}", param) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise InputError(
+                f"report folder {self.path} is being written by another hokm-sim run; "
+                "wait for it or choose another folder",
+                param,
+            ) from None
+        weakref.finalize(self, os.close, fd)
+
+    def discard(self) -> None:
+        """Take back a report that never began (it failed before anything was played):
+        the files a report writes, and the folder itself if :meth:`create` made it, so
+        the corrected command may use the same ``out``."""
+        self.clear()
+        if self.created:
+            with contextlib.suppress(OSError):
+                self.path.rmdir()
 
     def clear(self) -> None:
         """Remove what an earlier report wrote here (and nothing else)."""
@@ -121,7 +176,7 @@ def read_record(folder: Path) -> dict[str, Any]:
     """The ``summary.json`` of a report folder; :class:`InputError` if there is none."""
     f = Path(folder) / "summary.json"
     try:
-        data = json.loads(f.read_text())
+        data = jsontext.loads(f.read_text())
     except FileNotFoundError:
         raise InputError(f"{folder} is not a report folder: it has no summary.json") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -1,4 +1,4 @@
-"""Reports of a run: the terminal table, ``report.md`` and the report folder.
+"""Reports of a run: the terminal table and ``report.md``.
 
 Every report says whose point of view its numbers take (A's), the exact
 command and version that reproduce it, and whether it is partial.
@@ -7,14 +7,10 @@ command and version that reproduce it, and whether it is partial.
 from __future__ import annotations
 
 import json
-import re
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from hokm_sim.analysis.summary import Summary
 from hokm_sim.version import __version__
-from hokm_sim.writing import atomic_text
 
 ROWS = (
     ("hand_win_rate", "hand win rate"),
@@ -94,7 +90,8 @@ def headline(data: dict[str, Any]) -> str:
     dup = "in duplicate" if cfg.get("duplicate", True) else "not in duplicate"
     if cfg.get("mode") == "matches":
         size = (
-            f"{data.get('matches', 0):,} matches to {cfg['target']} {dup} ({data['hands']:,} hands)"
+            f"{data.get('matches', 0):,} matches to {cfg['target']} {dup} ({data['hands']:,} hands,"
+            f" first Hakem by {cfg.get('first_hakem', 'first-ace')})"
         )
     else:
         size = f"{cfg.get('done', 0):,} deals {dup} ({data['hands']:,} hands)"
@@ -214,23 +211,3 @@ def _pct(x: float | None) -> str:
 
 def _fixed(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.2f}"
-
-
-def default_folder(root: Path, a: str, b: str, seed: int) -> Path:
-    """``root/<UTC time>-<a>-vs-<b>-seed<seed>``, names made safe for paths."""
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-
-    def safe(s: str) -> str:
-        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", Path(s).stem if s.endswith(".py") else s)[:40]
-
-    return root / f"{stamp}-{safe(a)}-vs-{safe(b)}-seed{seed}"
-
-
-def write(summary: Summary, folder: Path, command: str) -> None:
-    """Write ``summary.json`` and ``report.md`` into ``folder`` atomically."""
-    folder.mkdir(parents=True, exist_ok=True)
-    payload = summary.to_dict()
-    payload["command"] = command
-    payload["version"] = __version__
-    atomic_text(folder / "summary.json", json.dumps(payload, indent=1) + "\n")
-    atomic_text(folder / "report.md", markdown(summary, command))

@@ -33,7 +33,8 @@ from typing import Any
 
 import numba
 
-from hokm_sim.bots.registry import Strategy, resolve
+from hokm_sim.bots.compiled import CHECKED
+from hokm_sim.bots.registry import Strategy, resolve, spec_path
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.runner import (
     HAND_CHUNK,
@@ -42,13 +43,13 @@ from hokm_sim.sim.runner import (
     BotError,
     Runner,
     StrategyFault,
-    check_threads,
+    numba_threads,
 )
 
 LOCAL = "local:"
 """Prefix of ``--scheduler local:N``: start N local Dask worker processes."""
 DASK_MISSING = (
-    "--scheduler needs Dask, which is not installed: "
+    "needs Dask, which is not installed: "
     "pip install 'hokm-sim[dask]' (or pip install 'dask[distributed]')"
 )
 TASK_CHUNKS = 64
@@ -81,7 +82,7 @@ def check_scheduler(value: str | None) -> str | None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise SchedulerError(DASK_MISSING) from None
+        raise SchedulerError(DASK_MISSING, "scheduler") from None
     return value
 
 
@@ -91,7 +92,8 @@ class Work:
 
     ``per_task`` sets the deals (or matches) per batch or task; a regression
     check sets it to a multiple of its check interval. ``codes`` asks for
-    every pair's outcome code (duplicate only).
+    every pair's outcome code (duplicate only). ``checked`` asks for the
+    checking mode's engine, or not (None: see :class:`~hokm_sim.sim.runner.Runner`).
     """
 
     a: Strategy
@@ -103,6 +105,9 @@ class Work:
     chunk: int | None = None
     codes: bool = False
     per_task: int | None = None
+    first_hakem: int = 0
+    """Matches: the house rule of the first Hakem (``hokm_sim.house.FIRST_HAKEM_METHODS``)."""
+    checked: bool | None = None
 
 
 TaskFn = Callable[[Runner, int, int], Any]
@@ -125,7 +130,7 @@ class Local:
         self, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = True
     ) -> Iterator[Batch]:
         """Batches of the ranges ``(start, count)``, always in index order."""
-        runner = Runner(work.a, work.b)
+        runner = Runner(work.a, work.b, work.checked)
         for start, count in ranges:
             yield from runner.batches(
                 work.seed,
@@ -138,6 +143,7 @@ class Local:
                 chunk=work.chunk,
                 codes=work.codes,
                 per_batch=work.per_task,
+                first_hakem=work.first_hakem,
             )
 
     def map(
@@ -149,15 +155,18 @@ class Local:
         *,
         size: int | None = None,
         ordered: bool = True,
+        checked: bool | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """``(start, fn(runner, start, count))`` for tasks of ``size`` cut from the
-        ranges, in index order, on this machine's threads."""
-        runner = Runner(a, b)
-        numba.set_num_threads(check_threads(self.threads))
+        ranges, in index order, on this machine's threads (and the engine ``checked``
+        asks for)."""
+        runner = Runner(a, b, checked)
         size = size or LOCAL_TASK
         for s, n in ranges:
             for o in range(0, n, size):
-                yield s + o, fn(runner, s + o, min(size, n - o))
+                with numba_threads(self.threads):
+                    result = fn(runner, s + o, min(size, n - o))
+                yield s + o, result
 
 
 def portable_spec(s: Strategy) -> str:
@@ -177,7 +186,7 @@ def portable_spec(s: Strategy) -> str:
 
     def part(bot, values: tuple[float, ...]) -> str:
         args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
-        return f"{bot.path}({args})" if args else str(bot.path)
+        return f"{spec_path(bot.path)}({args})" if args else spec_path(bot.path)
 
     return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"
 
@@ -201,7 +210,7 @@ def worker_runner(a_spec: str, a_name: str, b_spec: str, b_name: str, engine: st
     """
     a = dataclasses.replace(resolve(a_spec), name=a_name)
     b = dataclasses.replace(resolve(b_spec), name=b_name)
-    runner = Runner(a, b)
+    runner = Runner(a, b, checked=engine.endswith(CHECKED))
     if runner.engine.__name__ != engine:
         raise EngineMismatch(
             f"a worker built engine {runner.engine.__name__} where the client built {engine}: "
@@ -215,9 +224,9 @@ def run_task(
 ) -> Any | StrategyFault | BotError:
     """One task on a worker with one numba thread: its result, or the strategy's fault."""
     runner = worker_runner(*specs)
-    numba.set_num_threads(1)
     try:
-        return fn(runner, start, count)
+        with numba_threads(1):
+            return fn(runner, start, count)
     except (StrategyFault, BotError) as fault:
         return fault  # a result: retrying would only find it again
 
@@ -232,6 +241,7 @@ class PlayChunk:
     duplicate: bool
     chunk: int | None
     codes: bool
+    first_hakem: int = 0
 
     def __call__(self, runner: Runner, start: int, count: int) -> Batch:
         (batch,) = runner.batches(
@@ -245,6 +255,7 @@ class PlayChunk:
             chunk=self.chunk,
             codes=self.codes,
             per_batch=count,
+            first_hakem=self.first_hakem,
         )
         return batch
 
@@ -275,10 +286,14 @@ class Dask:
     ) -> Iterator[Batch]:
         """Batches of the ranges as tasks finish (in index order if ``ordered``)."""
         task = PlayChunk(
-            work.seed, work.matches, work.target, work.duplicate, work.chunk, work.codes
-        )
+            work.seed, work.matches, work.target, work.duplicate, work.chunk, work.codes,
+            work.first_hakem,
+        )  # fmt: skip
         size = self.task_size(work, ranges)
-        for _, batch in self.map(work.a, work.b, task, ranges, size=size, ordered=ordered):
+        batches = self.map(
+            work.a, work.b, task, ranges, size=size, ordered=ordered, checked=work.checked
+        )
+        for _, batch in batches:
             yield batch
 
     def map(
@@ -290,9 +305,10 @@ class Dask:
         *,
         size: int | None = None,
         ordered: bool = True,
+        checked: bool | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """``(start, fn(runner, start, count))`` of tasks as they finish on the
-        cluster (in index order if ``ordered``).
+        cluster (in index order if ``ordered``), on the engine ``checked`` asks for.
 
         At most ``IN_FLIGHT`` tasks per worker are queued, so stopping (Ctrl-C,
         a decided sequential test) loses little; leaving the iterator early
@@ -305,7 +321,7 @@ class Dask:
         size = size or self.task_size(Work(a, b, 0), ranges)
         todo = [(s + o, min(size, n - o)) for s, n in ranges for o in range(0, n, size)]
         todo.reverse()
-        runner = Runner(a, b)  # the engine name workers must match
+        runner = Runner(a, b, checked)  # the engine name workers must match
         specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__)
         order = deque(s for s, _ in reversed(todo))
         waiting: dict[int, Any] = {}

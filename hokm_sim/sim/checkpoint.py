@@ -26,7 +26,9 @@ schema; anything else is a :class:`CheckpointError` of one line:
   ``save_hands``, as ``run`` writes them) also has ``run``, an object with
   every key of :data:`RUN_RECORD` and of that type (``hands`` or ``matches``
   equal to ``total``, the other null); ``engine``, a string; ``command``, a
-  string (required beside ``save_hands``); ``save_hands``, true or false.
+  string (required beside ``save_hands``); ``save_hands``, true or false;
+  ``run.first_hakem``, if there (runs of matches record it), a house rule of
+  :data:`hokm_sim.house.FIRST_HAKEM_METHODS` (first ace when absent).
 
 The counts of a run checkpoint must agree with its done ranges (see
 :mod:`hokm_sim.engine.records`): every hand is in the tricks, trump-length and
@@ -46,9 +48,11 @@ from typing import Any
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.engine import records as r
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.errors import InputError
+from hokm_sim.house import FIRST_HAKEM_METHODS
 from hokm_sim.writing import atomic_text
 
 FILE = "checkpoint.json"
@@ -109,7 +113,7 @@ class Checkpoint:
         """
         path = folder / FILE
         try:
-            raw = json.loads(path.read_bytes().decode("utf-8"))
+            raw = jsontext.loads(path.read_bytes().decode("utf-8"))
         except FileNotFoundError:
             raise CheckpointError(f"{folder} holds no {FILE}: nothing to resume") from None
         except IsADirectoryError:
@@ -120,8 +124,6 @@ class Checkpoint:
             raise CheckpointError(f"cannot read {path}: not a JSON text file") from None
         except json.JSONDecodeError as exc:
             raise CheckpointError(f"cannot read {path}: not JSON ({exc})") from None
-        except RecursionError:
-            raise CheckpointError(f"cannot read {path}: JSON nested too deeply") from None
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise CheckpointError(f"{path} is not a hokm-sim checkpoint (format {FORMAT})")
         total, done, counts, config = _check(raw)
@@ -229,7 +231,7 @@ def _check(raw: dict[str, Any]) -> tuple[int, list[tuple[int, int]], np.ndarray,
     :class:`CheckpointError` says which key is wrong."""
 
     def bad(what: str) -> CheckpointError:
-        return CheckpointError(f"damaged checkpoint: {what}; start the run again without --resume")
+        return CheckpointError(f"damaged checkpoint: {what}; start the run again (not resumed)")
 
     for key in ("total", "done", "counts", "config"):
         if key not in raw:
@@ -287,12 +289,19 @@ def _check_run(config: dict[str, Any], total: int, bad) -> None:
         raise bad("no 'config.command'")
     if "save_hands" in config and not isinstance(config["save_hands"], bool):
         raise bad("'config.save_hands' is not true or false")
+    analyse = config.get("analyse")
+    if analyse is not None and (not _is_int(analyse) or analyse < 1):
+        raise bad("'config.analyse' is not a positive number of deals")
     run = config.get("run")
     if not isinstance(run, dict):
         raise bad("'config.run' is missing or not an object")
-    extra = sorted(set(run) - set(RUN_RECORD))
+    extra = sorted(set(run) - set(RUN_RECORD) - {"first_hakem"})
     if extra:
         raise bad(f"'config.run' has unknown keys {extra}")
+    if "first_hakem" in run and run["first_hakem"] not in FIRST_HAKEM_METHODS:
+        rules = ", ".join(FIRST_HAKEM_METHODS)
+        raise bad(f"'config.run.first_hakem' is {json.dumps(run['first_hakem'])[:40]}, "
+                  f"expected one of {rules}")  # fmt: skip
     for key, (expected, nullable) in RUN_RECORD.items():
         if key not in run:
             raise bad(f"no 'config.run.{key}'")

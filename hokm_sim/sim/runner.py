@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numba
@@ -25,6 +26,7 @@ from hokm_sim.engine import kernels as k
 from hokm_sim.engine.play import NO_FORCED_TRUMP
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
 from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.sim.interrupt import off_main
 
 HAND_CHUNK = 8192
 """Deals per chunk: small enough to spread over cores, big enough to hide overhead."""
@@ -114,6 +116,8 @@ class BotError(StoppedError):
         where = f"match {index}" if matches else f"hand {index}"
         teams = f"{a} on team {copy}, {b} on team {1 - copy}"
         what = f"raised {error}" if error else "raised an exception"
+        if error and error.startswith("IndexError"):  # caught by the checking mode
+            what += " (an array index past its end: mem and params have 16 slots)"
         super().__init__(
             f"{who} {what} at seed {seed}, {where} ({teams}); trick unknown: the engine "
             "stops at the exception"
@@ -140,6 +144,20 @@ def check_threads(threads: int | None) -> int:
     return threads
 
 
+@contextmanager
+def numba_threads(threads: int | None) -> Iterator[int]:
+    """Within the block numba's parallel loops use ``threads`` (checked; None: every
+    core); afterwards the count the calling thread had before, so a notebook that
+    asked for one thread once is not left on one thread."""
+    n = check_threads(threads)
+    before = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield n
+    finally:
+        numba.set_num_threads(before)
+
+
 @dataclass
 class Batch:
     """Counts of one batch of finished work (and per-pair codes when asked for)."""
@@ -151,15 +169,27 @@ class Batch:
 
 
 class Runner:
-    """Plays A (team 0 first) against B with a compiled engine for the pair."""
+    """Plays A (team 0 first) against B with a compiled engine for the pair.
 
-    def __init__(self, a: Strategy, b: Strategy) -> None:
+    ``checked`` asks for the engine of the checking mode (bounds checked), or
+    not; None leaves it to :func:`~hokm_sim.bots.compiled.checking` (on for the
+    first run of a new or edited bot file). The counts are the same either way.
+    """
+
+    def __init__(self, a: Strategy, b: Strategy, checked: bool | None = None) -> None:
         self.a, self.b = a, b
-        self.engine = compiled.engine_for(a, b)
+        self.engine = compiled.engine_for(a, b, checked)
         self.params_a = a.params_array()
         self.params_b = b.params_array()
 
-    def _fault(self, err: np.ndarray, seed: int, matches: bool, target: int) -> StrategyFault:
+    @property
+    def engine_key(self) -> str:
+        """The engine's name without its mode: what a checkpoint records."""
+        return compiled.engine_key(self.engine)
+
+    def _fault(
+        self, err: np.ndarray, seed: int, matches: bool, target: int, first_hakem: int = 0
+    ) -> StrategyFault:
         copy, seat = int(err[k.E_COPY]), int(err[k.E_SEAT])
         team_a = copy  # A plays team 0 in copy 0, team 1 in copy 1
         strat = self.a if (seat & 1) == team_a else self.b
@@ -172,6 +202,7 @@ class Runner:
             match if matches else None,
             hand if matches else match,
             target,
+            first_hakem,
         )
         trick = -1 if err[k.E_CODE] == ERR_BAD_TRUMP else int(err[k.E_TRICK])
         return StrategyFault(
@@ -185,52 +216,63 @@ class Runner:
             replay,
         )
 
+    def call(self, entry: str, *args):
+        """The engine's entry point ``entry`` called with ``args``, off the main thread
+        (:func:`~hokm_sim.sim.interrupt.off_main`): Ctrl-C is heard whatever the bots do."""
+        return off_main(getattr(self.engine, entry), *args)
+
     def prepare(self, matches: bool = False) -> None:
         """Compile (or load from the disk cache) the entry point a run will call, by
         playing an empty range: done before Ctrl-C is turned into a stop request, so
         that Ctrl-C during a long compilation stops at once."""
-        run = self.engine.run_matches if matches else self.engine.run_hands
         counts = np.zeros((1, N_COUNTS), np.int64)
         errs = np.zeros((1, k.ERR_SIZE), np.int64)
-        extra = (7 if matches else -1, counts, errs, np.full(0, -1, np.int8))
-        run(self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
+        how = (7, 0) if matches else (-1,)
+        extra = (*how, counts, errs, np.full(0, -1, np.int8))
+        entry = "run_matches" if matches else "run_hands"
+        self.call(entry, self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
 
     def _locate_raise(
-        self, seed: int, start: int, count: int, matches: bool, target: int, duplicate: bool
+        self,
+        seed: int,
+        start: int,
+        count: int,
+        matches: bool,
+        target: int,
+        duplicate: bool,
+        first_hakem: int = 0,
     ) -> BotError:
         """The first deal (or match) of a range at which a bot raised, found by halving
         the range with the counting kernel on one thread, then traced for the error."""
-        run = self.engine.run_matches if matches else self.engine.run_hands
+        entry = "run_matches" if matches else "run_hands"
 
         def raises(s: int, n: int) -> bool:
             chunk = max(n, 1)
             counts = np.zeros((1, N_COUNTS), np.int64)
             errs = np.zeros((1, k.ERR_SIZE), np.int64)
-            extra = (target if matches else -1, counts, errs, np.full(0, -1, np.int8))
+            how = (target, first_hakem) if matches else (-1,)
+            extra = (*how, counts, errs, np.full(0, -1, np.int8))
+            args = (np.uint64(seed), s, n, chunk, duplicate, *extra)
             try:
-                run(self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate, *extra)
+                self.call(entry, self.params_a, self.params_b, *args)
             except Exception:
                 return True
             return False
 
-        numba.set_num_threads(1)
         lo, n = start, count
-        while n > 1:
-            half = n // 2
-            if raises(lo, half):
-                n = half
-            else:
-                lo, n = lo + half, n - half
+        with numba_threads(1):
+            while n > 1:
+                half = n // 2
+                if raises(lo, half):
+                    n = half
+                else:
+                    lo, n = lo + half, n - half
         for copy in (0, 1) if duplicate else (0,):
             try:
                 if matches:
-                    self.engine.trace_match(
-                        self.params_a, self.params_b, np.uint64(seed), lo, copy, target
-                    )
+                    self.trace_match(seed, lo, target, copy, check=False, first_hakem=first_hakem)
                 else:
-                    self.engine.trace_hands(
-                        self.params_a, self.params_b, np.uint64(seed), lo, 1, copy, -1
-                    )
+                    self.trace_hands(seed, lo, 1, copy, check=False)
             except Exception as exc:
                 return BotError(self.a.name, self.b.name, seed, lo, matches, copy, exc)
         return BotError(self.a.name, self.b.name, seed, lo, matches, 0, None)
@@ -248,8 +290,12 @@ class Runner:
         chunk: int | None = None,
         codes: bool = False,
         per_batch: int | None = None,
+        first_hakem: int = 0,
     ) -> Iterator[Batch]:
         """Play deals (or matches) ``start .. start + total - 1``, yielding each batch.
+
+        A match's first Hakem is found by house rule ``first_hakem`` (a code of
+        ``hokm_sim.house.FIRST_HAKEM_METHODS``; 0, first ace, by default).
 
         With ``codes`` (duplicate only) each batch also carries every pair's
         outcome code in deal order (see ``hands_chunk``/``matches_chunk``).
@@ -260,10 +306,10 @@ class Runner:
         Raises :class:`StrategyFault` at the first strategy error (the
         earliest by deal or match index, whatever the threads).
         """
-        numba.set_num_threads(check_threads(threads))
-        chunk = chunk or default_chunk(matches, total, numba.get_num_threads())
+        threads = check_threads(threads)
+        chunk = chunk or default_chunk(matches, total, threads)
         grow = per_batch is None
-        per_batch = per_batch or chunk * max(4 * numba.get_num_threads(), 8)
+        per_batch = per_batch or chunk * max(4 * threads, 8)
         done = 0
         while done < total:
             n = min(per_batch, total - done)
@@ -278,20 +324,24 @@ class Runner:
             previous = numba.set_parallel_chunksize(1)
             head = (self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate)
             try:
-                if matches:
-                    self.engine.run_matches(*head, target, counts, errs, pair_codes)
-                else:
-                    self.engine.run_hands(*head, NO_FORCED_TRUMP, counts, errs, pair_codes)
+                with numba_threads(threads):
+                    if matches:
+                        rule = (target, first_hakem)
+                        self.call("run_matches", *head, *rule, counts, errs, pair_codes)
+                    else:
+                        self.call("run_hands", *head, NO_FORCED_TRUMP, counts, errs, pair_codes)
             except StoppedError:
                 raise  # a plain-Python bot's fault, already located
             except Exception as exc:  # a bot raised inside the engine
-                raise self._locate_raise(seed, s, n, matches, target, duplicate) from exc
+                raise self._locate_raise(
+                    seed, s, n, matches, target, duplicate, first_hakem
+                ) from exc
             finally:
                 numba.set_parallel_chunksize(previous)
             bad = np.flatnonzero(errs[:, k.E_CODE])
             if bad.size:
                 first = min(bad, key=lambda i: (errs[i, k.E_MATCH], errs[i, k.E_HAND]))
-                raise self._fault(errs[first], seed, matches, target)
+                raise self._fault(errs[first], seed, matches, target, first_hakem)
             if grow and time.perf_counter() - t0 < BATCH_SECONDS / 2:
                 per_batch *= 2
             yield Batch(s, n, counts.sum(axis=0), pair_codes if codes else None)
@@ -316,25 +366,39 @@ class Runner:
         Raises :class:`StrategyFault` at a strategy error, unless ``check`` is
         false: then the rows end with the faulty hand, played up to the fault.
         """
-        rows = self.engine.trace_hands(
-            self.params_a, self.params_b, np.uint64(seed), start, count, copy, -1
+        rows = self.call(
+            "trace_hands", self.params_a, self.params_b, np.uint64(seed), start, count, copy, -1
         )
         if check:
             self._raise_row_error(rows, seed, False, 7, copy)
         return rows
 
     def trace_match(
-        self, seed: int, match: int, target: int, copy: int = 0, check: bool = True
+        self,
+        seed: int,
+        match: int,
+        target: int,
+        copy: int = 0,
+        check: bool = True,
+        first_hakem: int = 0,
     ) -> np.ndarray:
-        """Trace rows of every hand of one match (``check`` as for :meth:`trace_hands`)."""
-        rows = self.engine.trace_match(
-            self.params_a, self.params_b, np.uint64(seed), match, copy, target
+        """Trace rows of every hand of one match (``check`` as for :meth:`trace_hands`;
+        the first Hakem by house rule ``first_hakem``)."""
+        rows = self.call(
+            "trace_match",
+            self.params_a,
+            self.params_b,
+            np.uint64(seed),
+            match,
+            copy,
+            target,
+            first_hakem,
         )
         if check:
-            self._raise_row_error(rows, seed, True, target, copy)
+            self._raise_row_error(rows, seed, True, target, copy, first_hakem)
         return rows
 
-    def _raise_row_error(self, rows, seed, matches, target, copy) -> None:
+    def _raise_row_error(self, rows, seed, matches, target, copy, first_hakem=0) -> None:
         if rows.shape[0] and rows[-1, k.T_ERROR] != 0:
             r = rows[-1]
             err = np.zeros(k.ERR_SIZE, np.int64)
@@ -342,10 +406,10 @@ class Runner:
             err[k.E_MATCH] = r[k.T_MATCH] if matches else r[k.T_HAND]
             err[k.E_HAND] = r[k.T_HAND] if matches else 0
             err[k.E_COPY] = copy
-            err[k.E_SEAT] = r[k.T_ERROR + 1]
-            err[k.E_TRICK] = r[k.T_ERROR + 2]
-            err[k.E_CARD] = r[k.T_ERROR + 3]
-            raise self._fault(err, seed, matches, target)
+            err[k.E_SEAT] = r[k.T_ERR_SEAT]
+            err[k.E_TRICK] = r[k.T_ERR_TRICK]
+            err[k.E_CARD] = r[k.T_ERR_CARD]
+            raise self._fault(err, seed, matches, target, first_hakem)
 
 
 def measure(

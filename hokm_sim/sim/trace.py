@@ -14,22 +14,18 @@ from pathlib import Path
 
 import numpy as np
 
+from hokm_sim import jsontext
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.rules import KIND_NAMES, dealer_of
 from hokm_sim.errors import InputError
 from hokm_sim.sim.runner import Runner
-
-_RECEIVE_ORDER = [(blk, n) for blk, n in ((0, 5), (20, 4), (36, 4))]
-
-
-def _hands_in_order_received(deck: list[int], hakem: int) -> list[list[int]]:
-    hands: list[list[int]] = [[], [], [], []]
-    for start, size in _RECEIVE_ORDER:
-        for i in range(4):
-            seat = (hakem + i) % 4
-            hands[seat].extend(deck[start + i * size : start + (i + 1) * size])
-    return hands
+from hokm_sim.sim.tracecheck import (
+    MAX_INDEX,
+    TraceError,
+    check_records,
+    hands_in_order_received,
+)
 
 
 def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict:
@@ -55,7 +51,7 @@ def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict
         "deck": [card_str(c) for c in deck],
         "first_five": [card_str(c) for c in deck[:5]],
         "trump": SUITS[int(row[k.T_TRUMP])],
-        "hands": [[card_str(c) for c in h] for h in _hands_in_order_received(deck, hakem)],
+        "hands": [[card_str(c) for c in h] for h in hands_in_order_received(deck, hakem)],
         "tricks": tricks,
         "tricks_won": [int(row[k.T_TRICKS]), int(row[k.T_TRICKS + 1])],
         "winner_team": int(row[k.T_WINNER]),
@@ -68,11 +64,13 @@ def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict
     if row[k.T_ERROR] != 0:  # stopped by a bot fault: the cards up to it, and the fault
         rest = plays[4 * len(tricks) :]
         rec["unfinished_trick"] = {"leader": leader, "cards": [card_str(c) for c in rest]}
-        card = int(row[k.T_ERR_CARD])
+        card, trick = int(row[k.T_ERR_CARD]), int(row[k.T_ERR_TRICK])
+        if trick < 0:  # the trump call: no trump was named, and the answer is no card
+            rec["trump"] = None
         rec["fault"] = {
             "seat": int(row[k.T_ERR_SEAT]),
-            "trick": int(row[k.T_ERR_TRICK]),
-            "card": card_str(card) if 0 <= card < 52 else card,
+            "trick": trick,
+            "card": card_str(card) if trick >= 0 and 0 <= card < 52 else card,
         }
     return rec
 
@@ -91,12 +89,16 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
     """A hand for people: the four hands, trump, each trick with its winner, the result."""
     from hokm_sim.cards import parse_card, parse_suit
 
-    trump = parse_suit(rec["trump"])
+    if rec["trump"] is None:
+        shown = "none (the call failed)"
+    else:
+        trump = parse_suit(rec["trump"])
+        shown = f"{SUIT_SYMBOLS[trump]} ({'CDHS'[trump]})"
     lines = [
         f"seed {rec['seed']}  match {rec['match']}  hand {rec['hand']}  "
         f"Hakem seat {rec['hakem']}  dealer seat {rec['dealer']}",
         f"first five: {' '.join(card_symbol(parse_card(c)) for c in rec['first_five'])}   "
-        f"trump: {SUIT_SYMBOLS[trump]} ({'CDHS'[trump]})",
+        f"trump: {shown}",
         "",
     ]
     for seat, hand in enumerate(rec["hands"]):
@@ -146,74 +148,87 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
 
 TRACE_BLOCK = 4096
 """Hands traced per engine call when streaming: bounded memory for any count."""
-MAX_INDEX = 2**62
-"""The largest deal or match index the engine takes."""
 
 
-def trace_lines(
+def trace_records(
     runner: Runner,
     seed: int,
     *,
     hands: int | None = None,
     matches: int | None = None,
     target: int = 7,
-) -> Iterator[str]:
-    """JSON lines of deals ``0 .. hands-1`` (or of every hand of matches
-    ``0 .. matches-1``), produced a block at a time."""
+    first_hakem: int = 0,
+) -> Iterator[dict]:
+    """The records of deals ``0 .. hands-1`` (or of every hand of matches
+    ``0 .. matches-1``, their first Hakem by house rule ``first_hakem``), played a
+    block at a time."""
     if hands is not None:
         for start in range(0, hands, TRACE_BLOCK):
             for r in runner.trace_hands(seed, start, min(TRACE_BLOCK, hands - start)):
-                yield json.dumps(row_to_record(r, seed))
+                yield row_to_record(r, seed)
         return
     for m in range(matches or 0):
-        for r in runner.trace_match(seed, m, target):
-            yield json.dumps(row_to_record(r, seed, target))
+        for r in runner.trace_match(seed, m, target, first_hakem=first_hakem):
+            yield row_to_record(r, seed, target)
 
 
 def show_record(
-    runner: Runner, seed: int, hand: int, copy: int = 0, match: int | None = None, target: int = 7
+    runner: Runner,
+    seed: int,
+    hand: int,
+    copy: int = 0,
+    match: int | None = None,
+    target: int = 7,
+    first_hakem: int = 0,
 ) -> dict:
     """The record of one hand (of deal ``hand``, or hand ``hand`` of ``match``), played
     up to a bot's fault if there is one (then the record has ``fault``)."""
     if match is None:
         if hand >= MAX_INDEX:
-            raise InputError(f"--hand: {hand} is too large (deal indices are below 2**62)")
+            raise InputError(f"{hand} is too large (deal indices are below 2**62)", "hand")
         return row_to_record(runner.trace_hands(seed, hand, 1, copy, check=False)[0], seed)
     if match >= MAX_INDEX:
-        raise InputError(f"--match: {match} is too large (match indices are below 2**62)")
-    rows = runner.trace_match(seed, match, target, copy, check=False)
+        raise InputError(f"{match} is too large (match indices are below 2**62)", "match")
+    rows = runner.trace_match(seed, match, target, copy, check=False, first_hakem=first_hakem)
     if hand >= len(rows):
-        raise InputError(f"--hand: match {match} has hands 0..{len(rows) - 1}")
+        raise InputError(f"match {match} has hands 0..{len(rows) - 1}", "hand")
     return row_to_record(rows[hand], seed, target)
 
 
 def raise_fault(
-    runner: Runner, seed: int, hand: int, copy: int = 0, match: int | None = None, target: int = 7
+    runner: Runner,
+    seed: int,
+    hand: int,
+    copy: int = 0,
+    match: int | None = None,
+    target: int = 7,
+    first_hakem: int = 0,
 ) -> None:
     """Raise the :class:`~hokm_sim.sim.runner.StrategyFault` of a hand that has one."""
     if match is None:
         runner.trace_hands(seed, hand, 1, copy)
     else:
-        runner.trace_match(seed, match, target, copy)
+        runner.trace_match(seed, match, target, copy, first_hakem=first_hakem)
 
 
 def read_trace_line(path: Path, line: int) -> dict:
-    """Record ``line`` (from 1) of a trace file; :class:`InputError` names what is wrong."""
+    """Record ``line`` (from 1) of a trace file, checked against the rules
+    (:func:`~hokm_sim.sim.tracecheck.check_records`); :class:`InputError` names what is
+    wrong."""
     try:
         with open(path, encoding="utf-8") as f:
             text = next(itertools.islice(f, line - 1, None), None)
             if text is None:
                 f.seek(0)
-                raise InputError(f"--line: {path} has {sum(1 for _ in f)} lines")
+                raise InputError(f"{path} has {sum(1 for _ in f)} lines", "line")
     except UnicodeDecodeError:
-        raise InputError(f"--trace: {path} is not a text file of JSON lines") from None
+        raise InputError(f"{path} is not a text file of JSON lines", "trace") from None
     try:
-        rec = json.loads(text)
+        rec = jsontext.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"--trace: {path} line {line} is not JSON: {exc}") from None
-    if not isinstance(rec, dict) or not set(rec) >= TRACE_KEYS:
-        raise InputError(f"--trace: {path} line {line} is not a hand written by hokm-sim trace")
+        raise InputError(f"{path} line {line} is not JSON: {exc}", "trace") from None
+    try:
+        check_records([(line, rec)], str(path), shown=True)
+    except TraceError as exc:
+        raise TraceError(exc.message, "trace") from None
     return rec
-
-
-TRACE_KEYS = {"seed", "match", "hand", "hakem", "dealer", "first_five", "trump", "hands", "tricks"}

@@ -11,6 +11,7 @@ fast. ``pimc`` searches at every card and is tested on its own
 (tests/test_pimc.py).
 """
 
+from hokm_sim.bots.botkit import njit
 from hokm_sim.strategies import (
     aces,
     basic,
@@ -32,8 +33,6 @@ from hokm_sim.strategies import (
     trumps,
     weighted,
 )
-
-from hokm_sim.bots.botkit import njit
 
 DESCRIPTION = "every built-in bot but pimc, picked by a parameter (tests only)"
 PARAMS = {**{f"p{i}": 0.0 for i in range(15)}, "bot": 0}

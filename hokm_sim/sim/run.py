@@ -1,27 +1,29 @@
-"""One comparison of strategy A with strategy B: what to play, playing it, its summary.
+"""A run of strategy A against strategy B: what to play, and playing it.
 
 :class:`RunConfig` says what to play; :func:`execute` plays it on a backend
 (this machine's threads or Dask), records each finished batch in a
-checkpoint if one is given, and summarizes the counts from A's point of view.
+checkpoint if one is given, turns the first Ctrl-C into a stop after the
+batch in flight, and returns the counts with the record of what was played
+(:class:`Played`). Statistics are :mod:`hokm_sim.analysis.summary`'s.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
-from contextlib import nullcontext
-from dataclasses import dataclass, field
+from contextlib import nullcontext, suppress
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine.records import N_COUNTS
-from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.errors import StoppedError
+from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
-from hokm_sim.sim.interrupt import graceful_interrupt
+from hokm_sim.sim.checks import check_positive, check_seed, check_size
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.version import __version__
 
@@ -35,7 +37,8 @@ class RunConfig:
     the summary. ``scheduler`` None plays on this machine's ``threads``;
     ``local:N`` or a Dask scheduler address plays on a Dask cluster in tasks
     of ``task`` deals or matches (None: sized to the cluster). Neither
-    changes a single count.
+    changes a single count. ``first_hakem`` is the house rule that finds a
+    match's first Hakem (docs/rules.md; matches only).
     """
 
     a: str = "expert"
@@ -49,26 +52,19 @@ class RunConfig:
     chunk: int | None = None
     scheduler: str | None = None
     task: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    first_hakem: str = DEFAULT_FIRST_HAKEM
 
     def __post_init__(self) -> None:
-        if self.hands is not None and self.matches is not None:
-            raise InputError("give --hands or --matches, not both")
-        if self.hands is None and self.matches is None:
-            self.hands = 1_000_000
-        size = self.hands if self.hands is not None else self.matches
-        if size is None or size <= 0:
-            raise InputError(f"bad size {size}: expected a positive number of deals or matches")
-        if self.target <= 0:
-            raise InputError(f"bad target {self.target}: expected a positive integer")
-        if self.seed is None:
-            self.seed = secrets.randbits(63)
-        if not 0 <= self.seed < 2**64:
-            raise InputError(f"bad seed {self.seed}: expected a non-negative integer below 2**64")
+        mode, size, _, _ = check_size(self.hands, self.matches)
+        if mode == "hands":
+            self.hands = size
+        self.target = check_positive(self.target, "target")
+        self.seed = check_seed(self.seed)
         self.threads = check_threads(self.threads)
         self.scheduler = check_scheduler(self.scheduler)
-        if self.task is not None and self.task <= 0:
-            raise InputError(f"bad task size {self.task}: expected a positive number")
+        if self.task is not None:
+            check_positive(self.task, "task")
+        first_hakem_code(self.first_hakem)
 
     @property
     def mode(self) -> str:
@@ -76,12 +72,32 @@ class RunConfig:
         return "matches" if self.matches is not None else "hands"
 
     @property
+    def first_hakem_code(self) -> int:
+        """The engine's code of the first-Hakem rule."""
+        return first_hakem_code(self.first_hakem)
+
+    @property
     def total(self) -> int:
         """Deals or matches to play."""
         return int(self.hands if self.hands is not None else self.matches)  # type: ignore[arg-type]
 
 
+@dataclass
+class Played:
+    """What a run played: its counts (layout in :mod:`hokm_sim.engine.records`) and the
+    record of its configuration (strategies, seed, size, ``done``, ``partial`` ...)."""
+
+    counts: np.ndarray
+    record: dict[str, Any]
+
+    @property
+    def partial(self) -> bool:
+        """True when the run stopped before its end and covers only what finished."""
+        return bool(self.record["partial"])
+
+
 def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial: bool) -> dict:
+    rule = {"first_hakem": cfg.first_hakem} if cfg.mode == "matches" else {}
     return {
         "a": a.name,
         "b": b.name,
@@ -90,6 +106,7 @@ def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial:
         "size": cfg.total,
         "done": done,
         "target": cfg.target,
+        **rule,
         "duplicate": cfg.duplicate,
         "threads": cfg.threads,
         "scheduler": cfg.scheduler,
@@ -98,11 +115,10 @@ def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial:
         "partial": partial,
         "version": __version__,
         "strategies": {"a": a.to_dict(), "b": b.to_dict()},
-        **cfg.extra,
     }
 
 
-RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk")
+RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk", "first_hakem")
 """RunConfig fields a checkpoint records: everything that decides the counts."""
 
 
@@ -125,13 +141,15 @@ def execute(
     progress: Callable[[int], None] | None = None,
     on_batch: Callable[[int, int], None] | None = None,
     checkpoint: Checkpoint | None = None,
-) -> Summary:
-    """Run a validated configuration with resolved strategies (see :func:`run`).
+) -> Played:
+    """Play a validated configuration with resolved strategies.
 
     With a ``checkpoint`` only its pending ranges are played, from its
     counts, and every finished batch is recorded in it at once (and written
     while the next one plays): a resumed run ends with exactly the counts of
-    an uninterrupted one.
+    an uninterrupted one. A :class:`~hokm_sim.errors.StoppedError` (a bot
+    fault, a failed cluster) carries what finished before it as its
+    ``partial``.
     """
     if checkpoint is None:
         counts, ranges = np.zeros(N_COUNTS, np.int64), [(0, cfg.total)]
@@ -147,6 +165,7 @@ def execute(
         duplicate=cfg.duplicate,
         chunk=cfg.chunk,
         per_task=cfg.task,
+        first_hakem=cfg.first_hakem_code,
     )
     if cfg.scheduler is None:
         Runner(a, b).prepare(cfg.mode == "matches")  # compile before Ctrl-C means "stop"
@@ -156,6 +175,7 @@ def execute(
             graceful_interrupt() as flag,
             open_backend(cfg.scheduler, cfg.threads) as backend,
             saving,
+            suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
             for batch in backend.batches(work, ranges):
                 counts += batch.counts
@@ -170,7 +190,6 @@ def execute(
                     break
     except StoppedError as exc:
         # what finished before the stop, for the partial report
-        exc.partial = summarize(counts, _config_record(cfg, a, b, done, True))
+        exc.partial = Played(counts, _config_record(cfg, a, b, done, True))
         raise
-    partial = done < cfg.total
-    return summarize(counts, _config_record(cfg, a, b, done, partial))
+    return Played(counts, _config_record(cfg, a, b, done, done < cfg.total))

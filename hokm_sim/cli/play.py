@@ -1,0 +1,119 @@
+"""``play`` (a browser game against the bots) and ``games`` (the games played, listed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from hokm_sim.cli.options import CONTEXT, SEED, emit_lines, first_hakem_option
+
+TARGET_CHOICES = ("3", "5", "7", "10")
+data_option = click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of the games database [default: $HOKM_SIM_DATA, else "
+    "$XDG_DATA_HOME/hokm-sim, else ~/.local/share/hokm-sim].",
+)
+
+
+@click.command(context_settings=CONTEXT)
+@click.option(
+    "--partner", default="expert", show_default=True,
+    help="Strategy of your partner (North): a name, a bot file, trump=X,play=Y, pimc ...",
+)  # fmt: skip
+@click.option(
+    "--opponents", default="expert", show_default=True,
+    help="Strategy of both opponents (East and West).",
+)  # fmt: skip
+@click.option(
+    "--target", type=click.Choice(TARGET_CHOICES), default="7", show_default=True,
+    help="Points that win a match.",
+)  # fmt: skip
+@click.option("--daily", is_flag=True, help="Today's deals (UTC date), the same for everyone.")
+@click.option("--seed", type=SEED, help="Play the game of this seed [default: a fresh one].")
+@click.option(
+    "--port", type=click.IntRange(1, 65535),
+    help="Port on 127.0.0.1 [default: 8727, or a free one if that is taken].",
+)  # fmt: skip
+@click.option("--no-open", is_flag=True, help="Do not open the browser; print the address.")
+@click.option(
+    "--pause", type=click.FloatRange(0, 10), default=0.7, show_default=True,
+    help="Seconds before each bot's card shows (twice that after a full trick).",
+)  # fmt: skip
+@first_hakem_option
+@data_option
+def play(
+    partner: str,
+    opponents: str,
+    target: str,
+    daily: bool,
+    seed: int | None,
+    port: int | None,
+    no_open: bool,
+    pause: float,
+    first_hakem: str | None,
+    data: Path | None,
+) -> None:
+    """Play Hokm in your browser: you and a bot partner against two bot opponents.
+
+    Starts a server on 127.0.0.1 and opens the table in your browser; Ctrl-C
+    stops it. You sit South; your partner is North. Every game is saved
+    (see hokm-sim games); after each hand, every card (yours and the bots')
+    can be seen graded double dummy, and at the end of a match your
+    accuracy is shown beside the bots'. A game of seed S is the match
+    `hokm-sim trace --seed S --matches 1 --a PARTNER --b OPPONENTS` plays,
+    with you in seat 0 (docs/play.md); --first-hakem chooses the house rule
+    for the first Hakem (first-ace, the default, highest-card, highest-two).
+
+    \b
+    Example:
+        hokm-sim play
+        hokm-sim play --partner pimc --opponents expert --target 5
+        hokm-sim play --daily
+        hokm-sim play --seed 12345 --no-open --port 8800
+    """
+    if daily and seed is not None:
+        raise click.UsageError("give --daily or --seed N, not both")
+    from hokm_sim.play.server import play as serve
+
+    serve(
+        partner, opponents, target=int(target), seed=seed, daily=daily, port=port,
+        open_browser=not no_open, pause=pause, data=data, announce=click.echo,
+        **({"first_hakem": first_hakem} if first_hakem else {}),
+    )  # fmt: skip
+    click.echo("hokm-sim play: stopped")
+
+
+@click.command(context_settings=CONTEXT)
+@data_option
+@click.option(
+    "--format", "fmt", type=click.Choice(["table", "json", "jsonl"]), default="table",
+    show_default=True,
+    help="table: one line per game; json: the games with their hands; jsonl: every finished "
+    "hand as a hokm-sim trace line (hokm-sim analyse --trace reads it).",
+)  # fmt: skip
+@click.option("--game", "game_ids", type=click.IntRange(min=1), multiple=True,
+              help="Only this game (repeat for more).")  # fmt: skip
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to FILE (atomically) instead of standard output.",
+)  # fmt: skip
+def games(data: Path | None, fmt: str, game_ids: tuple[int, ...], output: Path | None) -> None:
+    """List the games played with hokm-sim play, or export them.
+
+    --format jsonl writes every finished hand as hokm-sim trace writes it:
+    hokm-sim analyse --trace FILE grades it double dummy.
+
+    \b
+    Example:
+        hokm-sim games
+        hokm-sim games --format jsonl -o my-hands.jsonl
+        hokm-sim games --game 3 --format json
+    """
+    from hokm_sim.play.export import lines
+
+    emit_lines(lines(data, fmt, list(game_ids) or None), output)
+
+
+COMMANDS = (play, games)

@@ -1,0 +1,55 @@
+"""The games database for the command line: a table of games, JSON, or trace lines.
+
+``jsonl`` writes every finished hand exactly as ``hokm-sim trace --matches``
+writes a hand (one JSON object a line), so ``hokm-sim analyse --trace`` and
+``hokm-sim show --trace`` read it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from hokm_sim.play.store import Store
+
+_COLUMNS = (
+    ("id", "#", 4), ("started", "started (UTC)", 20), ("daily", "daily", 10),
+    ("seed", "seed", 20), ("partner", "partner", 12), ("opponents", "opponents", 12),
+    ("target", "to", 3), ("first_hakem", "first Hakem", 12), ("result", "result", 10),
+    ("score", "score", 6), ("hands", "hands", 5), ("hints", "hints", 5),
+)  # fmt: skip
+
+
+def _cell(g: dict, key: str) -> str:
+    if key == "score":
+        return f"{g['score0']}-{g['score1']}"
+    if key == "hints":
+        return str(len(g["hints"]))
+    value = g.get(key)
+    return "" if value is None else str(value)
+
+
+def lines(data: str | Path | None, fmt: str, games: list[int] | None = None) -> Iterator[str]:
+    """The lines ``hokm-sim games --format fmt`` prints (``table``, ``json``, ``jsonl``)."""
+    store = Store(data, create=False)
+    try:
+        found = store.games()
+        if games is not None:
+            for gid in games:
+                store.game(gid)  # an unknown id is an error naming the database
+            found = [g for g in found if g["id"] in games]
+        if fmt == "jsonl":
+            yield from (json.dumps(rec) for rec in store.records([g["id"] for g in found][::-1]))
+            return
+        if fmt == "json":
+            out = [g | {"hands": store.hands(g["id"])} for g in found]
+            yield json.dumps(out, indent=1)
+            return
+        yield "  ".join(f"{head:<{w}}" for _k, head, w in _COLUMNS).rstrip()
+        for g in found:
+            yield "  ".join(f"{_cell(g, k):<{w}}" for k, _h, w in _COLUMNS).rstrip()
+        if not found:
+            yield f"(no games in {store.path})"
+    finally:
+        store.close()

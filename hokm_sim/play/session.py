@@ -1,0 +1,263 @@
+"""One game being played: its pages, its bots' turns, its saving and its analysis.
+
+A :class:`Session` owns a :class:`~hokm_sim.play.game.Game` and everything
+that happens to it on the event loop: pages connect for a seat and get that
+seat's state after every change; a person's decision comes in as a message
+and is checked by the game; when a bot's turn is due the session waits a
+short visible pause and asks the bot in a worker thread (never on the event
+loop: ``pimc`` takes ~20 ms a decision and its first call compiles for a
+minute). One lock serialises everything that touches the game's table, so a
+second tab, a hint and a bot's turn never interleave. Each finished hand is
+saved and graded double dummy in another worker; the page gets a link to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from hokm_sim.play import review
+from hokm_sim.play.game import Game
+from hokm_sim.play.seats import BotSeat
+from hokm_sim.play.store import Store
+
+BOT_TIMEOUT = 120.0
+"""Seconds a bot's decision may take (after its warm-up) before it is a fault."""
+
+
+class Worker:
+    """A daemon thread that runs blocking calls one at a time for the event loop.
+
+    Daemon, so that Ctrl-C never waits for a bot that is still compiling.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            loop, future, fn, args = job
+            try:
+                outcome = (fn(*args), None)
+            except BaseException as exc:  # handed to the awaiting coroutine
+                outcome = (None, exc)
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody awaits it
+                loop.call_soon_threadsafe(_settle, future, *outcome)
+
+    def run(self, fn: Callable, *args: Any) -> asyncio.Future:
+        """``fn(*args)`` in the worker thread, as a future of the running loop."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._jobs.put((loop, future, fn, args))
+        return future
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+
+def _settle(future: asyncio.Future, result: Any, exc: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)
+
+
+class Session:
+    """A game on the event loop: connected pages, bots' turns, saving, grading."""
+
+    def __init__(
+        self,
+        game: Game,
+        game_id: int,
+        store: Store,
+        bots: Worker,
+        grader: Worker,
+        *,
+        adviser: BotSeat,
+        ready: asyncio.Future,
+        pause: float,
+        analyse: Callable[[dict, list[str]], dict],
+        teams: list[str],
+    ) -> None:
+        self.game = game
+        self.id = game_id
+        self.store = store
+        self.bots = bots
+        self.grader = grader
+        self.adviser = adviser
+        self.ready = ready
+        """Done once the bots of this table are compiled (their warm-up)."""
+        self.pause = pause
+        self._analyse = analyse
+        self.teams = teams
+        """The names by team a graded hand carries."""
+        self._lock = asyncio.Lock()
+        self._clients: dict[Any, int] = {}
+        self._driver: asyncio.Task | None = None
+        self._saved = 0
+        self._grading: set[asyncio.Task] = set()
+        ready.add_done_callback(lambda _f: self._changed())
+
+    # --- pages --------------------------------------------------------------------------
+
+    def state_for(self, seat: int) -> dict:
+        """The state message of ``seat``: the game's, and the session's own fields."""
+        state = self.game.state_for(seat)
+        state["game"] = self.id
+        state["pause"] = self.pause
+        state["ready"] = self.ready.done() and self.ready.exception() is None
+        if self.ready.done() and self.ready.exception() is not None:
+            state["message"] = f"The bots could not get ready: {self.ready.exception()}"
+        analysed = [a for _h, a in sorted(self.game.analyses.items()) if "error" not in a]
+        state["review"] = {
+            "seats": review.seat_accuracy(analysed),
+            "pending": sum("fault" not in r for r in self.game.records) - len(self.game.analyses),
+        }
+        return state
+
+    async def join(self, ws, seat: int) -> None:
+        """A page for ``seat`` connected: it gets the state now and after every change."""
+        self._clients[ws] = seat
+        await self._send(ws, self.state_for(seat))
+
+    def leave(self, ws) -> None:
+        self._clients.pop(ws, None)
+
+    async def _send(self, ws, message: dict) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_json(message)
+
+    def _changed(self) -> None:
+        """Send every page its state (scheduled: callers need not await)."""
+        for ws, seat in list(self._clients.items()):
+            asyncio.ensure_future(self._send(ws, self.state_for(seat)))
+
+    # --- messages from a page -----------------------------------------------------------
+
+    async def message(self, ws, msg: dict) -> None:
+        """A message from a page: ``card``, ``trump``, ``hint`` or ``next``."""
+        seat = self._clients.get(ws)
+        if seat is None:
+            return
+        kind = msg.get("type")
+        step = msg.get("step")
+        step = step if isinstance(step, int) and not isinstance(step, bool) else None
+        if kind in ("card", "trump"):
+            async with self._lock:
+                value = msg.get("card" if kind == "card" else "suit")
+                refused = self.game.submit(seat, kind, str(value), step)
+            if refused:
+                await self._send(ws, {"type": "refused", "message": refused})
+                await self._send(ws, self.state_for(seat))
+                return
+            self._after_change()
+        elif kind == "hint":
+            await self.ready
+            async with self._lock:
+                if step is not None and step != self.game.step:
+                    hint: dict | str = "That was for an earlier position."
+                else:
+                    try:
+                        hint = await self.bots.run(self.game.hint, seat, self.adviser)
+                    except Exception as exc:  # the adviser's fault: no hint, game goes on
+                        hint = f"{self.adviser.label} raised {type(exc).__name__}: {exc}"
+            if isinstance(hint, str):
+                await self._send(ws, {"type": "refused", "message": hint})
+            else:
+                await self._send(ws, {"type": "hint", **hint})
+            self._changed()
+        elif kind == "next":
+            async with self._lock:
+                self.game.go_on()
+            self._after_change()
+        else:
+            await self._send(ws, {"type": "refused", "message": f"unknown message {kind!r}"})
+
+    # --- the table moves on -------------------------------------------------------------
+
+    def _after_change(self) -> None:
+        self._save()
+        self._changed()
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.ensure_future(self._drive())
+
+    def start(self) -> None:
+        """Let the bots play their turns (call once the session is registered)."""
+        self._after_change()
+
+    async def _drive(self) -> None:
+        """Play the bots' turns until a person's decision is due or the table waits."""
+        await asyncio.wait([self.ready])
+        if self.ready.exception() is not None:
+            return
+        while self.game.bot_due() is not None:
+            full = self.game.trick is not None and self.game.trick.winner is not None
+            await asyncio.sleep(self.pause * (2 if full else 1))
+            async with self._lock:
+                bot = self.game.bot_due()
+                if bot is None:
+                    break
+                seat = self.game.due()
+                try:
+                    raw = await asyncio.wait_for(
+                        self.bots.run(bot.decide, self.game.table), BOT_TIMEOUT
+                    )
+                except TimeoutError:
+                    self.game.fail(seat, f"took longer than {BOT_TIMEOUT:g} s to decide")
+                except Exception as exc:
+                    self.game.fail(seat, f"raised {type(exc).__name__}: {exc}")
+                else:
+                    answer = self.game.bot_answer(raw)
+                    if isinstance(answer, str):
+                        self.game.fail(seat, answer)
+                    else:
+                        self.game.act(answer)
+            self._save()
+            self._changed()
+
+    def _save(self) -> None:
+        """Store the hands finished since the last call, grade them, and the game's result."""
+        game = self.game
+        for rec in game.records[self._saved :]:
+            self.store.add_hand(self.id, rec)
+            if "fault" not in rec:
+                task = asyncio.ensure_future(self._grade(rec))
+                self._grading.add(task)
+                task.add_done_callback(self._grading.discard)
+        self._saved = len(game.records)
+        self.store.update(
+            self.id,
+            result=game.result(),
+            scores=game.final_scores(),
+            hints=[h.to_dict() for h in game.hints],
+            message=game.fault,
+        )
+
+    async def _grade(self, rec: dict) -> None:
+        try:
+            graded = await self.grader.run(self._analyse, rec, self.teams)
+        except Exception as exc:  # the page says so; the game goes on
+            graded = {"error": f"{type(exc).__name__}: {exc}"}
+        self.game.analyses[int(rec["hand"])] = graded
+        if "error" not in graded:
+            self.store.add_grading(self.id, int(rec["hand"]), graded)
+        self._changed()
+
+    def close(self) -> None:
+        """The server stops: a game not over is booked as unfinished."""
+        if self.game.result() == "playing":
+            self.store.update(
+                self.id, result="unfinished", scores=self.game.final_scores(),
+                hints=[h.to_dict() for h in self.game.hints],
+            )  # fmt: skip

@@ -1,0 +1,187 @@
+"""Every game played at the table, kept in a SQLite database in the user's data folder.
+
+The folder is ``--data DIR``, else ``$HOKM_SIM_DATA``, else
+``$XDG_DATA_HOME/hokm-sim`` (``~/.local/share/hokm-sim`` when XDG_DATA_HOME
+is unset); the database is ``games.sqlite`` in it. A game row holds when it
+was played, its seed, whether it was the daily deal (its UTC date), the
+bots, the target, the result and score, and the hints used; each finished
+hand is stored as the JSON record ``hokm-sim trace`` writes, with its
+double-dummy grading once it is analysed. Seeds go up to 2**64 - 1 and are
+stored as text (SQLite's integers stop at 2**63 - 1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hokm_sim.errors import InputError
+
+DB_NAME = "games.sqlite"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    finished TEXT,
+    seed TEXT NOT NULL,
+    daily TEXT,
+    partner TEXT NOT NULL,
+    opponents TEXT NOT NULL,
+    target INTEGER NOT NULL,
+    first_hakem TEXT NOT NULL,
+    result TEXT NOT NULL,
+    score0 INTEGER NOT NULL DEFAULT 0,
+    score1 INTEGER NOT NULL DEFAULT 0,
+    hints TEXT NOT NULL DEFAULT '[]',
+    message TEXT,
+    version TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS hands (
+    game INTEGER NOT NULL REFERENCES games(id),
+    hand INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    graded TEXT,
+    PRIMARY KEY (game, hand)
+);
+"""
+RESULTS = ("playing", "won", "lost", "fault", "unfinished")
+"""A game's result, for the person's team: ``playing`` while it is under way;
+``unfinished`` for a game left before its end."""
+
+
+def data_dir(given: str | Path | None = None) -> Path:
+    """The folder of the games database: ``given``, ``$HOKM_SIM_DATA``, or the XDG data home."""
+    if given is not None:
+        return Path(given).expanduser()
+    env = os.environ.get("HOKM_SIM_DATA")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "hokm-sim"
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Store:
+    """The games database in ``folder`` (created on first use)."""
+
+    def __init__(self, folder: str | Path | None = None, create: bool = True) -> None:
+        self.folder = data_dir(folder)
+        self.path = self.folder / DB_NAME
+        if not create and not self.path.is_file():
+            raise InputError(f"no games yet: {self.path} does not exist (play with hokm-sim play)")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False)
+            self._db.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise InputError(f"cannot open the games database {self.path}: {exc}") from None
+        self._db.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        self._db.close()
+
+    def start(self, *, seed: int, daily: str | None, partner: str, opponents: str, target: int,
+              first_hakem: str, version: str) -> int:  # fmt: skip
+        """Book a game that starts now; its id."""
+        with self._db:
+            cur = self._db.execute(
+                "INSERT INTO games (started, seed, daily, partner, opponents, target, "
+                "first_hakem, result, version) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+                (_now(), str(seed), daily, partner, opponents, target, first_hakem, version),
+            )
+        return int(cur.lastrowid)
+
+    def add_hand(self, game: int, record: dict) -> None:
+        """A finished hand of ``game`` (a ``hokm-sim trace`` record)."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO hands (game, hand, record) VALUES (?, ?, ?)",
+                (game, int(record["hand"]), json.dumps(record)),
+            )
+
+    def add_grading(self, game: int, hand: int, graded: dict) -> None:
+        """The double-dummy grading of a stored hand."""
+        with self._db:
+            self._db.execute(
+                "UPDATE hands SET graded = ? WHERE game = ? AND hand = ?",
+                (json.dumps(graded), game, hand),
+            )
+
+    def update(self, game: int, *, result: str, scores: list[int], hints: list[dict],
+               message: str | None = None) -> None:  # fmt: skip
+        """The game's result, score and hints so far (``finished`` set once it is over)."""
+        finished = _now() if result not in ("playing", "unfinished") else None
+        with self._db:
+            self._db.execute(
+                "UPDATE games SET result = ?, score0 = ?, score1 = ?, hints = ?, message = ?, "
+                "finished = COALESCE(finished, ?) WHERE id = ?",
+                (result, scores[0], scores[1], json.dumps(hints), message, finished, game),
+            )
+
+    def close_unfinished(self) -> int:
+        """Mark games left ``playing`` by an earlier server as ``unfinished``; how many."""
+        with self._db:
+            cur = self._db.execute(
+                "UPDATE games SET result = 'unfinished' WHERE result = 'playing'"
+            )
+        return cur.rowcount
+
+    # --- reading ------------------------------------------------------------------------
+
+    def games(self, game: int | None = None) -> list[dict]:
+        """Every game (or the one with id ``game``), newest first, with its hands' count."""
+        sql = (
+            "SELECT g.*, (SELECT COUNT(*) FROM hands h WHERE h.game = g.id) AS hands, "
+            "(SELECT COUNT(*) FROM hands h WHERE h.game = g.id AND h.graded IS NOT NULL) "
+            "AS graded FROM games g"
+        )
+        args: tuple = ()
+        if game is not None:
+            sql += " WHERE g.id = ?"
+            args = (game,)
+        rows = self._db.execute(sql + " ORDER BY g.id DESC", args).fetchall()
+        out = []
+        for r in rows:
+            d = dict(r)
+            d["hints"] = json.loads(d["hints"])
+            out.append(d)
+        return out
+
+    def game(self, game: int) -> dict:
+        """One game; :class:`InputError` if there is none with that id."""
+        found = self.games(game)
+        if not found:
+            raise InputError(f"no game {game} in {self.path}")
+        return found[0]
+
+    def hands(self, game: int) -> list[dict]:
+        """The stored hands of ``game`` in order: ``{"hand", "record", "graded"}``."""
+        rows = self._db.execute(
+            "SELECT hand, record, graded FROM hands WHERE game = ? ORDER BY hand", (game,)
+        ).fetchall()
+        return [
+            {"hand": r["hand"], "record": json.loads(r["record"]),
+             "graded": json.loads(r["graded"]) if r["graded"] else None}
+            for r in rows
+        ]  # fmt: skip
+
+    def records(self, games: list[int] | None = None) -> Iterator[dict]:
+        """Every finished hand's trace record (of ``games``, or of all games, oldest first);
+        hands stopped by a bot fault are left out (there is nothing to analyse in them)."""
+        sql = "SELECT record FROM hands"
+        args: tuple = ()
+        if games is not None:
+            sql += f" WHERE game IN ({','.join('?' * len(games))})"
+            args = tuple(games)
+        for (text,) in self._db.execute(sql + " ORDER BY game, hand", args):
+            rec = json.loads(text)
+            if "fault" not in rec:
+                yield rec

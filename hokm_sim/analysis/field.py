@@ -3,8 +3,7 @@
 A bot tuned against one opponent can learn that opponent's slips rather
 than the game. The field is a set of sound players in different styles
 (:data:`FIELD`: ``expert``, ``sharp`` and the five style bots of
-docs/bots.md); the
-candidate plays each of them on the same seeded deals (or matches), each
+docs/bots.md); the candidate plays each of them on the same seeded deals (or matches), each
 pairing exactly the ``run`` of the candidate against that bot with the same
 seed, and the one number worth quoting is the **weakest** of its pair
 scores: the candidate is as strong against everyone as it is against that
@@ -31,7 +30,7 @@ from hokm_sim.analysis.results import estimate_text
 from hokm_sim.analysis.summary import Summary, pair_counts, summarize
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine import records as r
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.sim.run import RunConfig, execute
 
 FIELD = ("expert", "sharp", "drawer", "eager", "signal", "kots", "cautious")
@@ -75,13 +74,24 @@ def weakest(pairs: list[dict[str, Any]], metric: str) -> dict[str, Any] | None:
     return min(scored, key=lambda p: p[metric]["value"])
 
 
+def default_members(candidate: Strategy) -> list[str]:
+    """The default field of ``candidate``: :data:`FIELD` without the candidate's own bot
+    (``sharp(cover=9)`` plays the field but ``sharp``)."""
+    from hokm_sim.bots.registry import resolve
+
+    def bots(s: Strategy) -> tuple[str, str]:
+        return (str(s.trump.path), str(s.play.path))
+
+    return [m for m in FIELD if bots(resolve(m)) != bots(candidate)]
+
+
 @dataclass
 class FieldConfig:
-    """What to play: the candidate against each member, ``hands`` deals or ``matches``."""
+    """What to play: the candidate against each member, ``hands`` deals or ``matches``
+    to ``target``, on the deals of ``seed``; ``metric`` is the score of the weakest."""
 
     candidate: str
-    members: list[str] | None = None
-    """The opponents; by default :data:`FIELD` without the candidate itself."""
+    members: list[str]
     hands: int | None = None
     matches: int | None = None
     seed: int | None = None
@@ -90,21 +100,27 @@ class FieldConfig:
     metric: str | None = None
 
     def __post_init__(self) -> None:
-        if self.members is None:
-            self.members = [m for m in FIELD if m != self.candidate]
         if not self.members:
-            raise InputError("the field is empty: give at least one opponent")
+            raise InputError("the field is empty: give at least one opponent", "members")
         if len(set(self.members)) != len(self.members):
             dup = next(m for m in self.members if self.members.count(m) > 1)
-            raise InputError(f"the field names {dup!r} twice")
+            raise InputError(f"the field names {dup!r} twice", "members")
         if self.metric is None:
             self.metric = "matches" if self.matches is not None else "wins"
         if self.metric not in METRICS:
-            raise InputError(f"unknown metric {self.metric!r}; valid: {', '.join(METRICS)}")
+            raise InputError(
+                f"unknown metric {self.metric!r}; valid: {', '.join(METRICS)}", "metric"
+            )
         if (self.metric == "matches") != (self.matches is not None):
             raise InputError(
-                "--metric matches goes with --matches, and wins or points with --hands"
+                f"matches goes with {ref('matches')}, and wins or points with {ref('hands')}",
+                "metric",
             )
+
+    @property
+    def mode(self) -> str:
+        """``"hands"`` or ``"matches"``."""
+        return "matches" if self.matches is not None else "hands"
 
     def run_config(self, member: str) -> RunConfig:
         """The ``run`` of the candidate against ``member`` that the field plays."""
@@ -117,6 +133,30 @@ class FieldConfig:
             target=self.target,
             threads=self.threads,
         )
+
+
+def record(
+    cfg: FieldConfig, candidate: Strategy, members: list[Strategy], pairs: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The field's record from the pairings played so far (partial if not all, or not
+    all to their end)."""
+    low = weakest(pairs, cfg.metric or "wins")
+    return {
+        "candidate": candidate.name,
+        "members": [m.name for m in members],
+        "seed": cfg.seed,
+        "mode": cfg.mode,
+        "size": cfg.matches if cfg.matches is not None else cfg.hands,
+        "target": cfg.target,
+        "metric": cfg.metric,
+        "pairs": pairs,
+        "weakest": None if low is None else {"opponent": low["opponent"], **low[cfg.metric]},
+        "partial": len(pairs) < len(members) or any(p["partial"] for p in pairs),
+        "strategies": {
+            "candidate": candidate.to_dict(),
+            "members": [m.to_dict() for m in members],
+        },
+    }
 
 
 def play(
@@ -133,35 +173,25 @@ def play(
     :meth:`FieldConfig.run_config`, so its numbers are those of that ``run``.
     The first Ctrl-C stops the pairing in flight after its batch; the record
     then holds the pairings finished and that one, marked partial, and no
-    more. ``on_pair`` is told of each pairing as it finishes.
+    more. A :class:`~hokm_sim.errors.StoppedError` (a bot fault) leaves with
+    the field's record so far as its ``partial``. ``on_pair`` is told of each
+    pairing as it finishes.
     """
     pairs: list[dict[str, Any]] = []
-    seed = cfg.seed
     for member in members:
-        run_cfg = cfg.run_config(member.name)
-        run_cfg.seed = seed
-        played = execute(run_cfg, candidate, member, progress=progress)
-        summary = summarize(played.counts, played.record)
-        seed = run_cfg.seed  # a drawn seed is the field's for every pairing
-        pairs.append(pair_entry(summary))
+        try:
+            played = execute(cfg.run_config(member.name), candidate, member, progress=progress)
+        except StoppedError as exc:
+            if exc.partial is not None and exc.partial.record["done"]:
+                pairs.append(pair_entry(summarize(exc.partial.counts, exc.partial.record)))
+            exc.partial = record(cfg, candidate, members, pairs)
+            raise
+        pairs.append(pair_entry(summarize(played.counts, played.record)))
         if on_pair:
             on_pair(pairs[-1])
-        if summary.partial:
+        if played.partial:
             break
-    low = weakest(pairs, cfg.metric or "wins")
-    return {
-        "candidate": candidate.name,
-        "members": [m.name for m in members],
-        "seed": seed,
-        "mode": "matches" if cfg.matches is not None else "hands",
-        "size": cfg.matches if cfg.matches is not None else cfg.hands,
-        "target": cfg.target,
-        "metric": cfg.metric,
-        "pairs": pairs,
-        "weakest": None if low is None else {"opponent": low["opponent"], **low[cfg.metric]},
-        "partial": len(pairs) < len(members) or any(p["partial"] for p in pairs),
-        "strategies": {"candidate": candidate.to_dict(), **{m.name: m.to_dict() for m in members}},
-    }
+    return record(cfg, candidate, members, pairs)
 
 
 def format_field(d: dict[str, Any]) -> str:

@@ -514,6 +514,81 @@ class StrategiesResult(Result):
         return f"{len(names)} built-in strategies: {', '.join(names)}"
 
 
+class FieldResult(Result):
+    """A candidate against every bot of a field in duplicate: each pair score with its
+    95% interval, and the weakest of them (``hokm-sim field``)."""
+
+    kind = "field"
+
+    @property
+    def weakest(self) -> dict[str, Any] | None:
+        """The weakest pairing: ``opponent`` and its score (``value``, ``low``, ``high``)."""
+        return self.data["weakest"]
+
+    def to_frame(self):
+        """One row per opponent: the pair scores with their intervals, points, Elo."""
+        import pandas as pd
+
+        rows = []
+        for p in self.data["pairs"]:
+            row: dict[str, Any] = {"opponent": p["opponent"], "pairs": p["pairs"]}
+            for key in ("wins", "points", "matches", "points_per_hand", "elo"):
+                if key in p:
+                    estimate_columns(row, key, p[key])
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("opponent")
+
+    @property
+    def headline(self) -> str:
+        d = self.data
+        low = d["weakest"]
+        worst = f"weakest {low['opponent']} at {estimate_text(low)}" if low else "nothing played"
+        part = ", partial" if d["partial"] else ""
+        return (
+            f"{d['candidate']} against {len(d['members'])} bots, {d['size']:,} "
+            f"{'matches' if d['mode'] == 'matches' else 'deals'} each, seed {d['seed']}: "
+            f"{worst} ({d['metric']}{part})"
+        )
+
+
+class TuneResult(Result):
+    """A bot's parameters tuned by SPSA on duplicate pairs (``hokm-sim tune``)."""
+
+    kind = "tune"
+
+    @property
+    def tuned(self) -> str:
+        """The strategy spec with the tuned values."""
+        return self.data["tuned"]
+
+    def to_frame(self):
+        """One row per parameter: its range, whether whole, start and tuned value."""
+        import pandas as pd
+
+        return pd.DataFrame(self.data["params"]).set_index("name")
+
+    def history(self):
+        """One row per iteration: perturbation, gain, the two sides' scores, the values."""
+        import pandas as pd
+
+        names = [p["name"] for p in self.data["params"]]
+        rows = [
+            {k: h[k] for k in ("iteration", "c_k", "a_k", "plus", "minus")}
+            | dict(zip(names, h["values"], strict=True))
+            for h in self.data["history"]
+        ]
+        return pd.DataFrame(rows, columns=["iteration", "c_k", "a_k", "plus", "minus", *names])
+
+    @property
+    def headline(self) -> str:
+        d = self.data
+        part = " (stopped early)" if d["partial"] else ""
+        return (
+            f"SPSA on {d['bot']}, {d['done']} of {d['iterations']} iterations, seed "
+            f"{d['seed']}{part}: {d['tuned']}"
+        )
+
+
 KINDS: dict[str, type[Result]] = {
     cls.kind: cls
     for cls in (
@@ -529,6 +604,8 @@ KINDS: dict[str, type[Result]] = {
         BenchResult,
         DDResult,
         StrategiesResult,
+        FieldResult,
+        TuneResult,
     )
 }
 """Every kind of result but a run's and an analysis's, by its ``kind``."""

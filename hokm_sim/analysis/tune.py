@@ -36,6 +36,7 @@ import dataclasses
 import math
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,8 +45,8 @@ import numpy as np
 from hokm_sim.analysis.field import pair_stats
 from hokm_sim.analysis.results import estimate_text
 from hokm_sim.bots.registry import BotFile, Strategy, StrategyError
-from hokm_sim.errors import InputError
-from hokm_sim.sim.interrupt import graceful_interrupt
+from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import Runner
 
 ALPHA = 0.602
@@ -81,6 +82,11 @@ class Param:
         """The name as given: ``NAME``, or ``trump.NAME`` / ``play.NAME``."""
         return self.name if self.role == "both" else f"{self.role}.{self.name}"
 
+    @property
+    def text(self) -> str:
+        """The parameter as given on the command line: ``NAME=LOW:HIGH``."""
+        return f"{self.label}={self.low!r}:{self.high!r}"
+
     def value(self, u: float) -> float:
         """The parameter's value at ``u`` in units of its range, rounded if whole, and
         to the digits a spec writes (so that the strategy played is its spec's)."""
@@ -110,26 +116,28 @@ def parse_param(text: str, strategy: Strategy) -> Param:
     """
     m = _PARAM_RE.match(text)
     if not m:
-        raise InputError(f"bad --param {text!r}: expected NAME=LOW:HIGH, e.g. length=1:8")
+        raise InputError(f"{text!r}: expected NAME=LOW:HIGH, e.g. length=1:8", "params")
     name, role = m.group("name"), m.group("role")
     try:
         lo, hi = float(m.group("lo")), float(m.group("hi"))
     except ValueError:
-        raise InputError(f"bad --param {text!r}: LOW and HIGH must be numbers") from None
+        raise InputError(f"{text!r}: LOW and HIGH must be numbers", "params") from None
     if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
-        raise InputError(f"bad --param {text!r}: expected LOW < HIGH")
+        raise InputError(f"{text!r}: expected LOW < HIGH", "params")
     same = strategy.trump.path == strategy.play.path
     roles = [role] if role else ["play", "trump"]
     found = [r for r in roles if name in _bot_of(strategy, r).params]
     if not found:
         valid = sorted(set(strategy.trump.params) | set(strategy.play.params)) or ["none"]
         raise InputError(
-            f"unknown parameter {name!r} for {strategy.name}; parameters: {', '.join(valid)}"
+            f"unknown parameter {name!r} for {strategy.name}; parameters: {', '.join(valid)}",
+            "params",
         )
     if len(found) == 2 and not same:
         raise InputError(
             f"parameter {name!r} is both the trump part's and the play part's: "
-            f"give trump.{name} or play.{name}"
+            f"give trump.{name} or play.{name}",
+            "params",
         )
     where = "both" if same and not role else found[0]
     bot = _bot_of(strategy, found[0])
@@ -137,7 +145,7 @@ def parse_param(text: str, strategy: Strategy) -> Param:
     if name in bot.limits:
         blo, bhi, whole = bot.limits[name]
         if lo < blo or hi > bhi:
-            raise InputError(f"bad --param {text!r}: {bot.name}'s {name} lies in {blo:g}..{bhi:g}")
+            raise InputError(f"{text!r}: {bot.name}'s {name} lies in {blo:g}..{bhi:g}", "params")
     values = strategy.play_params if found[0] == "play" else strategy.trump_params
     start = values[list(bot.params).index(name)]
     return Param(name, where, lo, hi, whole, min(hi, max(lo, start)))
@@ -157,7 +165,7 @@ def with_values(strategy: Strategy, params: list[Param], values: list[float]) ->
             try:
                 bot.check(k, v)
             except StrategyError as exc:  # a range given outside a bot's limits
-                raise InputError(str(exc)) from None
+                raise InputError(str(exc), "params") from None
     new = dataclasses.replace(strategy, trump_params=tuple(trump), play_params=tuple(play))
     return dataclasses.replace(new, name=spec_of(new))
 
@@ -195,17 +203,19 @@ class TuneConfig:
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
-            raise InputError(f"bad --iterations {self.iterations}: expected at least 1")
+            raise InputError(f"expected at least 1, got {self.iterations}", "iterations")
         if self.pairs < 2:
-            raise InputError(f"bad --pairs {self.pairs}: expected at least 2")
+            raise InputError(f"expected at least 2, got {self.pairs}", "pairs")
         if not 0 < self.c <= 0.5:
-            raise InputError(f"bad --c {self.c}: expected a share of the range in (0, 0.5]")
+            raise InputError(f"expected a share of the range in (0, 0.5], got {self.c}", "c")
         if not self.rate > 0:
-            raise InputError(f"bad --rate {self.rate}: expected a positive number")
+            raise InputError(f"expected a positive number, got {self.rate}", "rate")
         if self.metric not in TUNE_METRICS:
-            raise InputError(f"unknown metric {self.metric!r}; valid: {', '.join(TUNE_METRICS)}")
+            raise InputError(
+                f"unknown metric {self.metric!r}; valid: {', '.join(TUNE_METRICS)}", "metric"
+            )
         if self.check < 0:
-            raise InputError(f"bad --check {self.check}: expected 0 or more deals")
+            raise InputError(f"expected 0 or more deals, got {self.check}", "check")
 
     def c_k(self, k: int) -> float:
         """The perturbation of iteration ``k``, in units of the range."""
@@ -281,41 +291,68 @@ def spsa(
     opponent on deals after the last one the tuning used.
     """
     if not params:
-        raise InputError("nothing to tune: give at least one --param NAME=LOW:HIGH")
+        raise InputError("nothing to tune: give at least one NAME=LOW:HIGH", "params")
     if len({p.label for p in params}) != len(params):
-        raise InputError("a parameter is given twice")
+        dup = next(p.label for p in params if [q.label for q in params].count(p.label) > 1)
+        raise InputError(f"{dup} is given twice", "params")
     u = np.array([p.unit(p.start) for p in params])
     deltas = signs(cfg.seed, cfg.iterations, len(params))
     history: list[dict[str, Any]] = []
-    done = 0
-    with graceful_interrupt() as flag:
-        for k in range(cfg.iterations):
-            ck, ak = cfg.c_k(k), cfg.a_k(k)
-            d = deltas[k]
-            plus = with_values(strategy, params, values_at(params, u + ck * d))
-            minus = with_values(strategy, params, values_at(params, u - ck * d))
-            start = k * cfg.pairs
-            args = (opponents, cfg.seed, start, cfg.pairs, cfg.metric, cfg.threads)
-            y_plus = score(plus, *args)
-            y_minus = score(minus, *args)
-            u = np.clip(u + ak * (y_plus - y_minus) / (2 * ck) * d, 0.0, 1.0)
-            done = k + 1
-            rec = {
-                "iteration": done,
-                "c_k": ck,
-                "a_k": ak,
-                "plus": y_plus,
-                "minus": y_minus,
-                "values": values_at(params, u),
-            }
-            history.append(rec)
-            if progress:
-                progress(rec)
-            if flag.stop:
-                break
+    try:
+        with graceful_interrupt() as flag, suppress(Abandoned):  # the iteration in flight goes
+            for k in range(cfg.iterations):
+                ck, ak = cfg.c_k(k), cfg.a_k(k)
+                d = deltas[k]
+                plus = with_values(strategy, params, values_at(params, u + ck * d))
+                minus = with_values(strategy, params, values_at(params, u - ck * d))
+                args = (opponents, cfg.seed, k * cfg.pairs, cfg.pairs, cfg.metric, cfg.threads)
+                y_plus = score(plus, *args)
+                y_minus = score(minus, *args)
+                u = np.clip(u + ak * (y_plus - y_minus) / (2 * ck) * d, 0.0, 1.0)
+                rec = {
+                    "iteration": k + 1,
+                    "c_k": ck,
+                    "a_k": ak,
+                    "plus": y_plus,
+                    "minus": y_minus,
+                    "values": values_at(params, u),
+                }
+                history.append(rec)
+                if progress:
+                    progress(rec)
+                if flag.stop:
+                    break
+    except StoppedError as exc:  # a bot fault: the estimate of the iterations finished
+        exc.partial = _record(strategy, params, opponents, cfg, u, history)
+        raise
+    out = _record(strategy, params, opponents, cfg, u, history)
+    if cfg.check and not out["partial"]:
+        tuned = with_values(strategy, params, values_at(params, u))
+        start_s = with_values(strategy, params, [p.start for p in params])
+        out["check"] = check(
+            {"tuned": tuned, "start": start_s},
+            opponents,
+            cfg.seed,
+            cfg.iterations * cfg.pairs,
+            cfg.check,
+            cfg.metric,
+            cfg.threads,
+        )
+    return out
+
+
+def _record(
+    strategy: Strategy,
+    params: list[Param],
+    opponents: list[Strategy],
+    cfg: TuneConfig,
+    u: np.ndarray,
+    history: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The run's record at estimate ``u`` after the iterations of ``history``."""
     tuned = with_values(strategy, params, values_at(params, u))
     start_s = with_values(strategy, params, [p.start for p in params])
-    record: dict[str, Any] = {
+    return {
         "bot": strategy.name,
         "tuned": tuned.name,
         "start": start_s.name,
@@ -333,29 +370,17 @@ def spsa(
         "against": [o.name for o in opponents],
         "seed": cfg.seed,
         "iterations": cfg.iterations,
-        "done": done,
+        "done": len(history),
         "pairs": cfg.pairs,
         "metric": cfg.metric,
         "c": cfg.c,
         "rate": cfg.rate,
         "alpha": ALPHA,
         "gamma": GAMMA,
-        "partial": done < cfg.iterations,
+        "partial": len(history) < cfg.iterations,
         "history": history,
         "strategies": {"tuned": tuned.to_dict(), "start": start_s.to_dict()},
     }
-    if cfg.check and not record["partial"]:
-        first = cfg.iterations * cfg.pairs
-        record["check"] = check(
-            {"tuned": tuned, "start": start_s},
-            opponents,
-            cfg.seed,
-            first,
-            cfg.check,
-            cfg.metric,
-            cfg.threads,
-        )
-    return record
 
 
 def format_tune(d: dict[str, Any]) -> str:

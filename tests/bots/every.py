@@ -1,4 +1,4 @@
-"""Every built-in bot but ``pimc`` in one bot file, for the legality tests.
+"""Every built-in bot but ``pimc`` in one bot file, for the legality tests, and the tuner's toy.
 
 Parameter ``bot`` (the last slot) picks the built-in bot (an index into
 ``BOTS``) whose own ``choose_trump`` and ``play_card`` make each decision;
@@ -8,8 +8,11 @@ four). One compiled engine then plays every built-in bot against any
 partner: the engine checks each card and suit, as it does for the bot
 alone, and compiling one engine instead of one per bot keeps the test suite
 fast. ``pimc`` searches at every card and is tested on its own
-(tests/test_pimc.py).
+(tests/test_pimc.py). ``bot=TOY`` is tests/bots/toy.py with ``x``, ``y`` in
+``p0``, ``p1``: the tuner's test tunes it on this engine too.
 """
+
+import toy
 
 from hokm_sim.bots.botkit import njit
 from hokm_sim.strategies import (
@@ -59,6 +62,8 @@ BOTS = (
     "trumps",
     "weighted",
 )
+TOY = len(BOTS)
+"""``bot`` of tests/bots/toy.py, after the built-in bots."""
 
 
 @njit
@@ -103,6 +108,8 @@ def choose_trump(view, params, mem, rng):
         return trumps.choose_trump(view, params, mem, rng)
     if b == 18:
         return weighted.choose_trump(view, params, mem, rng)
+    if b == TOY:
+        return toy.choose_trump(view, params, mem, rng)
     return -1
 
 
@@ -148,4 +155,6 @@ def play_card(view, params, mem, rng):
         return trumps.play_card(view, params, mem, rng)
     if b == 18:
         return weighted.play_card(view, params, mem, rng)
+    if b == TOY:
+        return toy.play_card(view, params, mem, rng)
     return -1

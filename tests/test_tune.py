@@ -19,8 +19,8 @@ from hokm_sim.errors import InputError
 TOY_INDEX = import_bot_file(EVERY).TOY
 
 TOY = f"{EVERY}(bot={TOY_INDEX},p0=5,p1=5)"
-"""tests/bots/toy.py through every.py (x, y in p0, p1): plays as longest, but randomly
-with a chance that grows with the distance from (3, 7); one engine for the whole suite."""
+"""The toy of tests/bots/every.py: plays as longest, but randomly with a chance that grows
+with the distance of (p0, p1) from (3, 7); one engine for the whole suite."""
 LONGEST = every("longest")
 RUN = ["--iterations", "40", "--pairs", "1000", "--c", "0.1", "--rate", "0.01", "--seed", "5"]
 RUN += ["--check", "2000", "--threads", "1"]

@@ -204,7 +204,8 @@ def format_field(d: dict[str, Any]) -> str:
         f"{d['candidate']} against a field of {len(d['members'])}, {d['size']:,} {unit} each "
         f"in duplicate, seed {d['seed']}" + (" (partial)" if d["partial"] else ""),
         "",
-        f"{'opponent':<{w}}  {'pair score on ' + what:<28}  {'points per hand':<26}  Elo",
+        f"{'opponent':<{w}}  {'pair score on ' + what:<28}  {'points per hand':<26}  "
+        f"Elo ({'matches' if metric == 'matches' else 'hand wins'})",
     ]
     low = d["weakest"]
     for p in d["pairs"]:

@@ -8,13 +8,11 @@ four). One compiled engine then plays every built-in bot against any
 partner: the engine checks each card and suit, as it does for the bot
 alone, and compiling one engine instead of one per bot keeps the test suite
 fast. ``pimc`` searches at every card and is tested on its own
-(tests/test_pimc.py). ``bot=TOY`` is tests/bots/toy.py with ``x``, ``y`` in
-``p0``, ``p1``: the tuner's test tunes it on this engine too.
+(tests/test_pimc.py). ``bot=TOY`` is the tuner's toy (:func:`toy_card`),
+which tests/test_tune.py tunes on this same engine.
 """
 
-import toy
-
-from hokm_sim.bots.botkit import njit
+from hokm_sim.bots.botkit import V_LEGAL, kth_card, njit, popcount, rand_below, rand_float
 from hokm_sim.strategies import (
     aces,
     basic,
@@ -63,7 +61,19 @@ BOTS = (
     "weighted",
 )
 TOY = len(BOTS)
-"""``bot`` of tests/bots/toy.py, after the built-in bots."""
+"""``bot`` of the tuner's toy, after the built-in bots."""
+
+
+@njit
+def toy_card(view, params, mem, rng):
+    """The toy: ``longest``'s card, but with chance ``(|p0 - 3| + |p1 - 7|) / 10`` a random
+    legal one. Against ``longest`` its pair score is highest exactly at its known best
+    setting, ``p0=3, p1=7``, where it plays as ``longest``: the tuner must find it."""
+    miss = (abs(params[0] - 3.0) + abs(params[1] - 7.0)) / 10.0
+    if rand_float(rng) < miss:
+        legal = view[V_LEGAL]
+        return kth_card(legal, rand_below(rng, popcount(legal)))
+    return longest.play_card(view, params, mem, rng)
 
 
 @njit
@@ -109,7 +119,7 @@ def choose_trump(view, params, mem, rng):
     if b == 18:
         return weighted.choose_trump(view, params, mem, rng)
     if b == TOY:
-        return toy.choose_trump(view, params, mem, rng)
+        return longest.choose_trump(view, params, mem, rng)
     return -1
 
 
@@ -156,5 +166,5 @@ def play_card(view, params, mem, rng):
     if b == 18:
         return weighted.play_card(view, params, mem, rng)
     if b == TOY:
-        return toy.play_card(view, params, mem, rng)
+        return toy_card(view, params, mem, rng)
     return -1

@@ -44,6 +44,7 @@ import numpy as np
 
 from hokm_sim.analysis.field import pair_stats
 from hokm_sim.analysis.results import estimate_text
+from hokm_sim.analysis.scores import PairStats
 from hokm_sim.bots.registry import BotFile, Strategy, StrategyError
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
@@ -234,7 +235,7 @@ def signs(seed: int, iterations: int, n: int) -> np.ndarray:
     return rng.integers(0, 2, size=(iterations, n)) * 2 - 1
 
 
-def score(
+def pair_scores(
     strategy: Strategy,
     opponents: list[Strategy],
     seed: int,
@@ -242,14 +243,19 @@ def score(
     pairs: int,
     metric: str,
     threads: int | None,
-) -> float:
-    """The mean pair score of ``strategy`` against the opponents on deals
+) -> list[PairStats]:
+    """The pair score of ``strategy`` against each opponent on deals
     ``start .. start + pairs - 1`` of ``seed``, in duplicate."""
-    total = 0.0
-    for opp in opponents:
-        counts = Runner(strategy, opp).counts(seed, pairs, start=start, threads=threads)
-        total += pair_stats(counts, metric).score.value
-    return total / len(opponents)
+    return [
+        pair_stats(Runner(strategy, opp).counts(seed, pairs, start=start, threads=threads), metric)
+        for opp in opponents
+    ]
+
+
+def score(strategy: Strategy, opponents: list[Strategy], *args: Any) -> float:
+    """The mean of :func:`pair_scores` (same arguments): what SPSA climbs."""
+    values = [ps.score.value for ps in pair_scores(strategy, opponents, *args)]
+    return sum(values) / len(values)
 
 
 def check(
@@ -265,10 +271,11 @@ def check(
     with intervals, and each strategy's weakest."""
     out: dict[str, Any] = {"deals": {"start": start, "count": pairs}, "metric": metric}
     for label, s in strategies.items():
-        rows = []
-        for opp in opponents:
-            counts = Runner(s, opp).counts(seed, pairs, start=start, threads=threads)
-            rows.append({"opponent": opp.name, **pair_stats(counts, metric).score.to_dict()})
+        found = pair_scores(s, opponents, seed, start, pairs, metric, threads)
+        rows = [
+            {"opponent": opp.name, **ps.score.to_dict()}
+            for opp, ps in zip(opponents, found, strict=True)
+        ]
         low = min(rows, key=lambda r: r["value"])
         out[label] = {"strategy": s.name, "pairs": rows, "weakest": low}
     return out

@@ -26,9 +26,9 @@ x honour points`` (A4 K3 Q2 J1), defaults 5.64 and 0.78: length counts a
 little more than in ``expert`` (4 and 1).
 
 The three rules were measured one by one against ``expert``; the defaults
-were then tuned with ``hokm-sim tune`` against the field, starting from
-``length=4, strength=1, draw=3, cover=9, ruff2=7`` (docs/bots.md gives the
-run, and the field's table on deals not used to tune them).
+were then tuned by SPSA against the field, from ``length=4, strength=1,
+draw=3, cover=9, ruff2=7``. docs/bots.md gives a ``hokm-sim tune`` run that
+moves the same way (and how little the weights gain) and the field's table.
 """
 
 from hokm_sim.strategies import expert

@@ -29,17 +29,6 @@ team cannot take away from them; a cautious defender keeps those and lets
 the Hakem's side guess (see the field's table in docs/bots.md).
 """
 
-from hokm_sim.strategies._tips import (
-    master_trump_lead,
-    ruff_threats,
-    safest_master,
-    seat_voids,
-    side_masters,
-    suits_held,
-    weighted_trump,
-    winning_trumps,
-)
-
 from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAKEM,
@@ -62,6 +51,16 @@ from hokm_sim.bots.botkit import (
     suit_cards,
     suit_mask,
     suit_of,
+)
+from hokm_sim.strategies._tips import (
+    master_trump_lead,
+    ruff_threats,
+    safest_master,
+    seat_voids,
+    side_masters,
+    suits_held,
+    weighted_trump,
+    winning_trumps,
 )
 
 DESCRIPTION = "safe leads, cheap winners, sure ruffs only, honours guarded: the cautious defender"

@@ -29,19 +29,6 @@ the opponents cannot ruff; measured against ``longest`` and ``expert`` in
 docs/bots.md (the field).
 """
 
-from hokm_sim.strategies._tips import (
-    follow_by_seat,
-    is_master,
-    longest_of,
-    ruff_threats,
-    seat_voids,
-    sequence_top,
-    side_masters,
-    suits_held,
-    weighted_trump,
-    winning_trumps,
-)
-
 from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAKEM,
@@ -61,6 +48,18 @@ from hokm_sim.bots.botkit import (
     popcount,
     suit_cards,
     suit_mask,
+)
+from hokm_sim.strategies._tips import (
+    follow_by_seat,
+    is_master,
+    longest_of,
+    ruff_threats,
+    seat_voids,
+    sequence_top,
+    side_masters,
+    suits_held,
+    weighted_trump,
+    winning_trumps,
 )
 
 DESCRIPTION = "draws trumps hard, then sets up and runs its long side suit"

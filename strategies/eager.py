@@ -26,20 +26,6 @@ the price is honours spent where ducking would have kept them (see the
 field's table in docs/bots.md).
 """
 
-from hokm_sim.strategies._tips import (
-    cheap_top,
-    follow_by_seat,
-    is_master,
-    longest_of,
-    master_trump_lead,
-    points_trump,
-    ruff_threats,
-    sequence_top,
-    side_masters,
-    suits_held,
-    winning_trumps,
-)
-
 from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAKEM,
@@ -61,6 +47,19 @@ from hokm_sim.bots.botkit import (
     suit_cards,
     suit_mask,
     suit_of,
+)
+from hokm_sim.strategies._tips import (
+    cheap_top,
+    follow_by_seat,
+    is_master,
+    longest_of,
+    master_trump_lead,
+    points_trump,
+    ruff_threats,
+    sequence_top,
+    side_masters,
+    suits_held,
+    winning_trumps,
 )
 
 DESCRIPTION = "second hand high, honours cashed at once, every ruff taken"

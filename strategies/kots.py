@@ -34,21 +34,6 @@ one is in reach are the ones where a steady player lets the last trick
 go to save a card it will never need.
 """
 
-from hokm_sim.strategies._tips import (
-    cheap_top,
-    follow_by_seat,
-    is_master,
-    longest_of,
-    master_trump_lead,
-    ruff_threats,
-    safest_master,
-    seat_voids,
-    side_masters,
-    suits_held,
-    weighted_trump,
-    winning_trumps,
-)
-
 from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAKEM,
@@ -74,6 +59,20 @@ from hokm_sim.bots.botkit import (
     suit_cards,
     suit_mask,
     suit_of,
+)
+from hokm_sim.strategies._tips import (
+    cheap_top,
+    follow_by_seat,
+    is_master,
+    longest_of,
+    master_trump_lead,
+    ruff_threats,
+    safest_master,
+    seat_voids,
+    side_masters,
+    suits_held,
+    weighted_trump,
+    winning_trumps,
 )
 
 DESCRIPTION = "steady play, all out for every trick when a Kot is in reach, either way"

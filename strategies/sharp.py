@@ -31,9 +31,6 @@ draw=3, cover=9, ruff2=7``. docs/bots.md gives a ``hokm-sim tune`` run that
 moves the same way (and how little the weights gain) and the field's table.
 """
 
-from hokm_sim.strategies import expert
-from hokm_sim.strategies._tips import cheap_top, seat_voids, weighted_trump
-
 from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAKEM,
@@ -55,6 +52,8 @@ from hokm_sim.bots.botkit import (
     suit_cards,
     suit_of,
 )
+from hokm_sim.strategies import expert
+from hokm_sim.strategies._tips import cheap_top, seat_voids, weighted_trump
 
 DESCRIPTION = "expert's game with trumps drawn first and honours covered (the strongest heuristic)"
 PARAMS = {"length": 5.64, "strength": 0.78, "draw": 3.0, "cover": 8.0, "ruff2": 7.0}

@@ -35,18 +35,6 @@ instead of guessing; the same signals serve the Hakem's team. Against
 players who do not signal, its own signals cost a spot card now and then.
 """
 
-from hokm_sim.strategies._tips import (
-    follow_by_seat,
-    longest_of,
-    longest_trump,
-    master_trump_lead,
-    ruff_threats,
-    safest_master,
-    side_masters,
-    suits_held,
-    winning_trumps,
-)
-
 from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAKEM,
@@ -71,6 +59,17 @@ from hokm_sim.bots.botkit import (
     suit_cards,
     suit_mask,
     suit_of,
+)
+from hokm_sim.strategies._tips import (
+    follow_by_seat,
+    longest_of,
+    longest_trump,
+    master_trump_lead,
+    ruff_threats,
+    safest_master,
+    side_masters,
+    suits_held,
+    winning_trumps,
 )
 
 DESCRIPTION = "discards signal a suit to partner (high spot: lead it; low: not this one)"

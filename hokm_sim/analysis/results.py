@@ -536,7 +536,9 @@ class FieldResult(Result):
                 if key in p:
                     estimate_columns(row, key, p[key])
             rows.append(row)
-        return pd.DataFrame(rows).set_index("opponent")
+        return pd.DataFrame(rows, columns=None if rows else ["opponent", "pairs"]).set_index(
+            "opponent"
+        )
 
     @property
     def headline(self) -> str:

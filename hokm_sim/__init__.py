@@ -3,7 +3,8 @@
 The public API (:mod:`hokm_sim.api`) is re-exported here and imported on
 first use, since it loads numba: ``hokm_sim.run(...)``, ``tournament``, ``field``, ``tune``,
 ``regress``, ``trump_study``, ``solve``, ``analyse``, ``trace``, ``show``,
-``load`` and the rest of :data:`__all__`.
+``load``, ``serve`` and ``check_bot`` (bots in any language, docs/protocol.md)
+and the rest of :data:`__all__`.
 """
 
 from hokm_sim.version import __version__
@@ -31,6 +32,8 @@ _API = (
     "list_strategies",
     "load",
     "strategy",
+    "serve",
+    "check_bot",
     "fresh_seed",
     "Tick",
 )

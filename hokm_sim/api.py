@@ -19,6 +19,8 @@ Long work reports its progress to ``progress`` as :class:`Tick` records.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,12 +48,15 @@ from hokm_sim.analysis.results import (
 )
 from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.faults import replay_command
+from hokm_sim.bots.host import bot_timeout as host_timeout
+from hokm_sim.bots.host import given_timeout, timeout_limits
 from hokm_sim.bots.registry import Strategy, from_object, resolve
-from hokm_sim.commands import command_line
+from hokm_sim.commands import COMMANDS, command_line
 from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, default_folder, read_record
 from hokm_sim.report.markdown import markdown as run_markdown
+from hokm_sim.serving import serve
 from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
 from hokm_sim.sim.checks import (
     check_first_hakem,
@@ -90,7 +95,27 @@ __all__ = [
     "load",
     "fresh_seed",
     "strategy",
+    "serve",
+    "check_bot",
 ]
+
+
+def _bot_timeout(fn: Callable) -> Callable:
+    """Give an API function that plays strategies ``bot_timeout=`` (keyword only): how long
+    an ``exec:`` bot may take to answer ``hello`` and each message (plus 10 ms a request),
+    in seconds; None keeps the default, 10 s (see docs/protocol.md)."""
+
+    @functools.wraps(fn)
+    def with_timeout(*args: Any, bot_timeout: float | None = None, **kwargs: Any) -> Any:
+        with host_timeout(bot_timeout):
+            return fn(*args, **kwargs)
+
+    sig = inspect.signature(fn)
+    extra = inspect.Parameter(
+        "bot_timeout", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="float | None"
+    )
+    with_timeout.__signature__ = sig.replace(parameters=[*sig.parameters.values(), extra])
+    return with_timeout
 
 
 @dataclass(frozen=True)
@@ -112,6 +137,15 @@ class Tick:
 
 
 Progress = Callable[[Tick], None]
+
+
+def _command(function: str, **values: Any) -> str:
+    """:func:`~hokm_sim.commands.command_line` of ``function``, with the protocol bots'
+    limit in force (``bot_timeout=``) written too when the command takes one: a run
+    that needed a longer limit needs it again."""
+    if any(p.name == "bot_timeout" for p in COMMANDS[function].params):
+        values.setdefault("bot_timeout", given_timeout())
+    return command_line(function, **values)
 
 
 def _counter(
@@ -174,6 +208,7 @@ def _summary(played: Played, command: str) -> Summary:
 # --- run: A against B ---------------------------------------------------------
 
 
+@_bot_timeout
 def run(
     a: str | Strategy = "expert",
     b: str | Strategy = "longest",
@@ -234,7 +269,7 @@ def run(
         task=task,
         first_hakem=rule,
     )
-    command = command_line(
+    command = _command(
         "run",
         a=cfg.a,
         b=cfg.b,
@@ -271,6 +306,7 @@ def run(
     return summary
 
 
+@_bot_timeout
 def resume(
     folder: str | Path,
     *,
@@ -353,7 +389,7 @@ def _play(
         from hokm_sim.sim.backends import ClusterError
 
         if isinstance(exc, ClusterError):  # the cluster failed, not a bot: worth resuming
-            exc.resume = command_line("resume", folder=folder.path)
+            exc.resume = _command("resume", folder=folder.path)
         raise
     finally:
         if writer is not None:
@@ -367,6 +403,7 @@ def _play(
 # --- tournament -------------------------------------------------------------------
 
 
+@_bot_timeout
 def tournament(
     strategies: Sequence[str | Strategy],
     *,
@@ -396,9 +433,7 @@ def tournament(
     k = len(strats)
     counter = _counter(progress, hands * k * (k - 1) // 2, "deals", 2)
     t = tour.play(strats, seed, hands, check_threads(threads), counter, scheduler)
-    command = command_line(
-        "tournament", strategies=[s.name for s in strats], hands=hands, seed=seed
-    )
+    command = _command("tournament", strategies=[s.name for s in strats], hands=hands, seed=seed)
     result = TournamentResult(_with_command(t.summary(), command))
     if folder is not None:
         folder.save(result.to_dict(), pages.tournament(result.data, command), command)
@@ -603,6 +638,7 @@ def tune(
 # --- regression checks ---------------------------------------------------------------
 
 
+@_bot_timeout
 def regress(
     candidate: str | Strategy | None,
     baseline: str | Strategy = "git:HEAD",
@@ -687,7 +723,7 @@ def regress(
         "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
         "version": __version__,
     }
-    command = command_line(
+    command = _command(
         "regress",
         candidate=cand_spec,
         baseline=base_spec,
@@ -708,6 +744,7 @@ def regress(
     return result
 
 
+@_bot_timeout
 def calibrate(
     name: str | Strategy,
     *,
@@ -756,7 +793,7 @@ def calibrate(
             progress(
                 Tick(i + 1, runs, "runs", 2 * res.pairs, note=f"false alarms {verdicts['H0']}")
             )
-    command = command_line(
+    command = _command(
         "calibrate",
         name=s.name,
         runs=runs,
@@ -820,7 +857,7 @@ def sprt(
         raise InputError(f"{ref('elo0')}/{ref('elo1')}: {exc}") from None
     v = sprt_verdict(llr, lo, hi)
     hyp = v if v in ("H0", "H1") else "inconclusive"
-    command = command_line(
+    command = _command(
         "sprt", wins=wins, points=points, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta
     )
     data = {
@@ -842,6 +879,7 @@ def sprt(
 # --- studies ---------------------------------------------------------------------
 
 
+@_bot_timeout
 def trump_study(
     player: str | Strategy = "expert",
     heuristics: Sequence[str | Strategy] = ("longest", "points", "weighted", "random", "table"),
@@ -910,7 +948,7 @@ def trump_study(
             "verdict": verdict(d),
         },
     }
-    command = command_line(
+    command = _command(
         "trump_study",
         player=play.name,
         heuristics=[h.name for h in heur],
@@ -941,6 +979,7 @@ def plot(folder: str | Path) -> list[Path]:
     return plots.draw_all(result.data, Path(folder))
 
 
+@_bot_timeout
 def dd_study(
     heuristics: Sequence[str | Strategy] = ("longest", "points", "weighted", "random"),
     *,
@@ -961,7 +1000,7 @@ def dd_study(
     seed = check_seed(seed)
     folder = _folder(out, force, "dd-study", "perfect", seed)
     s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
-    command = command_line("dd_study", heuristics=[h.name for h in heur], hands=hands, seed=seed)
+    command = _command("dd_study", heuristics=[h.name for h in heur], hands=hands, seed=seed)
     result = DDStudyResult(_with_command(s, command))
     if folder is not None:
         folder.save(result.to_dict(), pages.dd_study(result.data, command), command)
@@ -1004,10 +1043,11 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
             lines = [d if isinstance(d, str) else json.dumps(d) for d in items]
             parsed = ddapi.parse_lines(lines)
     answers = ddapi.analyse(parsed, threads=nthreads)
-    command = command_line("solve", deals=path) if path is not None else None
+    command = _command("solve", deals=path) if path is not None else None
     return DDResult(_with_command({"deals": len(parsed), "answers": answers}, command))
 
 
+@_bot_timeout
 def analyse(
     folder: str | Path | None = None,
     *,
@@ -1050,17 +1090,17 @@ def analyse(
     report = ReportFolder.create(Path(out), force) if out is not None else None
     if folder is not None:
         h = an.hands_from_folder(Path(folder), hands)
-        command = command_line("analyse", folder=folder, hands=hands)
+        command = _command("analyse", folder=folder, hands=hands)
         title = f"{folder}: double-dummy analysis"
     elif trace is not None:
         h = an.read_trace(Path(trace))
-        command = command_line("analyse", trace=trace)
+        command = _command("analyse", trace=trace)
         title = f"{trace}: double-dummy analysis"
     else:
         sa, sb = strategy(a, "a"), strategy(b, "b")
         seed = check_seed(seed)
         h = an.hands_from_seed(Runner(sa, sb), seed, hands)
-        command = command_line("analyse", seed=seed, hands=hands, a=sa.name, b=sb.name)
+        command = _command("analyse", seed=seed, hands=hands, a=sa.name, b=sb.name)
         title = f"{sa.name} vs {sb.name}, seed {seed}: double-dummy analysis"
     result = an.analyse(h, nthreads)
     result.command = command
@@ -1085,6 +1125,7 @@ def analyse_hand(record: dict, teams: Sequence[str] | None = None) -> dict:
     return an.hand_record(an.analyse(h), 0)
 
 
+@_bot_timeout
 def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None):
     """Grade a seeded sample of ``deals`` deals (both copies) of the run in report folder
     ``folder`` double dummy, and write ``analysis.json``, ``analysis.md`` and
@@ -1095,7 +1136,7 @@ def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None):
     cfg = read_record(path).get("config") or {}
     if cfg.get("mode") != "hands":
         raise InputError(f"grades deals of a {ref('hands')} run, not matches", "folder")
-    command = command_line(
+    command = _command(
         "run",
         a=cfg["a"],
         b=cfg["b"],
@@ -1136,6 +1177,7 @@ def _analyse_sample(
 # --- experiments -----------------------------------------------------------------
 
 
+@_bot_timeout
 def experiment(
     file: str | Path,
     *,
@@ -1152,7 +1194,7 @@ def experiment(
     folder = _folder(out, force, "experiment", path.stem, exp.seed)
     counter = _counter(progress, exp.deals, "deals", 2)
     runs, tour = run_experiment(exp, threads, counter)
-    command = command_line("experiment", file=path)
+    command = _command("experiment", file=path)
     data = {
         "experiment": exp.spec | {"name": exp.name},
         "runs": [s.to_dict() for s in runs] if runs else None,
@@ -1168,6 +1210,7 @@ def experiment(
 # --- single hands, speed, the strategies -------------------------------------------
 
 
+@_bot_timeout
 def trace(
     a: str | Strategy = "longest",
     b: str | Strategy = "longest",
@@ -1196,7 +1239,7 @@ def trace(
         {"hands": size, "matches": None} if mode == "hands" else {"hands": None, "matches": size}
     )
     tgt = target if mode == "matches" else None
-    command = command_line(
+    command = _command(
         "trace", seed=seed, a=sa.name, b=sb.name, target=tgt, first_hakem=first_hakem, **counts
     )
     data = {"a": sa.name, "b": sb.name, "seed": seed, **counts, "target": tgt}
@@ -1211,6 +1254,7 @@ def trace(
     return TraceResult(_with_command(data, command), play)
 
 
+@_bot_timeout
 def show(
     a: str | Strategy | None = None,
     b: str | Strategy | None = None,
@@ -1249,7 +1293,7 @@ def show(
         rec = tr.read_trace_line(Path(trace), line)
         result = HandResult(
             _with_command(
-                {"record": rec, "teams": ["A", "B"]}, command_line("show", trace=trace, line=line)
+                {"record": rec, "teams": ["A", "B"]}, _command("show", trace=trace, line=line)
             )
         )
         names = None
@@ -1279,7 +1323,8 @@ def show(
                 tr.raise_fault(runner, seed, hand, copy, match, tgt, rule)
             except StoppedError as exc:
                 fault = exc
-        command = replay_command(seed, sa.name, sb.name, copy, match, hand, tgt, rule)
+        command = replay_command(seed, sa.name, sb.name, copy, match, hand, tgt, rule,
+                                 given_timeout())  # fmt: skip
         result = HandResult(_with_command({"record": rec, "teams": list(names)}, command), fault)
     if html is not None and result.fault is None:
         from hokm_sim.report.viewer import hand_page
@@ -1289,6 +1334,7 @@ def show(
     return result
 
 
+@_bot_timeout
 def bench(
     a: str | Strategy = "longest",
     b: str | Strategy = "longest",
@@ -1308,7 +1354,7 @@ def bench(
     nthreads = check_threads(threads)
     runner = Runner(strategy(a, "a"), strategy(b, "b"), checked=False)
     data = measure(runner, hands, nthreads, repeat=repeat)
-    command = command_line(
+    command = _command(
         "bench", a=runner.a.name, b=runner.b.name, hands=hands, threads=nthreads, repeat=repeat
     )
     return BenchResult(_with_command(data, command))
@@ -1322,7 +1368,7 @@ def list_strategies() -> StrategiesResult:
         {"name": name, "description": bot.description, "params": dict(bot.params)}
         for name, bot in builtin_bots().items()
     ]
-    return StrategiesResult(_with_command({"strategies": rows}, command_line("list_strategies")))
+    return StrategiesResult(_with_command({"strategies": rows}, _command("list_strategies")))
 
 
 # --- reading back ---------------------------------------------------------------
@@ -1337,3 +1383,36 @@ def load(folder: str | Path) -> Shown:
         raise InputError(f"{folder}/summary.json is not a hokm-sim summary: {exc}") from None
     result.folder = Path(folder)
     return result
+
+
+# --- check-bot: is a bot conformant? ----------------------------------------------
+
+
+def check_bot(
+    spec: str,
+    *,
+    bot_timeout: float = 10.0,
+    seed: int = 1,
+    batch: int = 1000,
+    on_check: Callable[[Any], None] | None = None,
+):
+    """Take a protocol bot through hokm-bot/1 (:mod:`hokm_sim.protocol.check`): ``spec``
+    is ``exec:COMMAND``, or a hokm-sim strategy checked as ``hokm-sim serve`` serves it.
+    Returns a :class:`~hokm_sim.protocol.check.CheckResult` (``exit_code`` 0 or 4)."""
+    import sys
+
+    from hokm_sim.bots import execspec
+    from hokm_sim.protocol.check import check_bot as check
+
+    if execspec.is_exec(spec):
+        try:
+            argv = list(execspec.split_command(spec))
+        except execspec.CommandError as exc:
+            raise InputError(str(exc), "spec") from None
+    else:
+        strategy(spec, "spec")  # a bad name fails here, in one line
+        argv = [sys.executable, "-m", "hokm_sim", "serve", spec]
+    timeout_limits(bot_timeout)  # refuses a timeout that is not seconds > 0
+    seed = check_seed(seed)
+    batch = check_positive(batch, "batch")
+    return check(argv, timeout=bot_timeout, seed=seed, batch=batch, on_check=on_check)

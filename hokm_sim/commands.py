@@ -72,6 +72,9 @@ _SCHEDULER = _p("scheduler", decides=False)
 _OUT = (_p("out", decides=False), _p("force", form=SWITCH, decides=False))
 _SPRT = (_p("elo0"), _p("elo1"), _p("alpha"), _p("beta"))
 _STRATEGIES = (_p("a", "--a"), _p("b", "--b"))
+_BOT_TIMEOUT = _p("bot_timeout")
+"""Written when given: it does not change a count, but a slow protocol bot held to
+the default limit would fault where the recorded run did not."""
 
 COMMANDS: dict[str, Command] = {
     c.function: c
@@ -94,6 +97,7 @@ COMMANDS: dict[str, Command] = {
                 _SCHEDULER,
                 _p("task", "--task-size", decides=False),
                 *_OUT,
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
@@ -104,6 +108,7 @@ COMMANDS: dict[str, Command] = {
                 _THREADS,
                 _SCHEDULER,
                 _p("task", "--task-size", decides=False),
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
@@ -116,12 +121,13 @@ COMMANDS: dict[str, Command] = {
                 _THREADS,
                 _SCHEDULER,
                 *_OUT,
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
             "experiment",
             ("experiment",),
-            (_p("file", "FILE", ARGUMENT), _THREADS, *_OUT),
+            (_p("file", "FILE", ARGUMENT), _THREADS, *_OUT, _BOT_TIMEOUT),
         ),
         Command(
             "regress",
@@ -138,6 +144,7 @@ COMMANDS: dict[str, Command] = {
                 _THREADS,
                 _SCHEDULER,
                 *_OUT,
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
@@ -153,6 +160,7 @@ COMMANDS: dict[str, Command] = {
                 _p("check_every"),
                 _p("target"),
                 _THREADS,
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
@@ -172,6 +180,7 @@ COMMANDS: dict[str, Command] = {
                 _THREADS,
                 _SCHEDULER,
                 *_OUT,
+                _BOT_TIMEOUT,
             ),
         ),
         Command("plot", ("plot",), (_p("folder", "RESULTS_DIR", ARGUMENT),)),
@@ -184,6 +193,7 @@ COMMANDS: dict[str, Command] = {
                 _p("seed"),
                 _THREADS,
                 *_OUT,
+                _BOT_TIMEOUT,
             ),
         ),
         Command("solve", ("dd",), (_p("deals", "FILE", ARGUMENT), _THREADS)),
@@ -199,6 +209,7 @@ COMMANDS: dict[str, Command] = {
                 _THREADS,
                 _p("out", "--html", decides=False),
                 _p("force", form=SWITCH, decides=False),
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
@@ -211,6 +222,7 @@ COMMANDS: dict[str, Command] = {
                 *_STRATEGIES,
                 _p("target"),
                 _p("first_hakem"),
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
@@ -227,12 +239,14 @@ COMMANDS: dict[str, Command] = {
                 _p("copy"),
                 _p("first_hakem"),
                 _p("html", decides=False),
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
             "bench",
             ("bench",),
-            (*_STRATEGIES, _p("hands"), _p("threads"), _p("repeat")),  # a rate per thread count
+            # threads decides here: a rate per thread count
+            (*_STRATEGIES, _p("hands"), _p("threads"), _p("repeat"), _BOT_TIMEOUT),
         ),
         Command("list_strategies", ("strategies",), ()),
         Command(
@@ -267,6 +281,21 @@ COMMANDS: dict[str, Command] = {
                 _THREADS,
                 *_OUT,
             ),
+        ),
+        Command(
+            "serve",
+            ("serve",),
+            (
+                _p("bot", "BOT", ARGUMENT),
+                _p("http"),
+                _p("host"),
+                _BOT_TIMEOUT,
+            ),
+        ),
+        Command(
+            "check_bot",
+            ("check-bot",),
+            (_p("spec", "SPEC", ARGUMENT), _BOT_TIMEOUT, _p("seed"), _p("batch")),
         ),
     )
 }

@@ -80,3 +80,15 @@ def test_a_bot_key_covers_its_imports_and_no_other_bot():
         others = {f"{n}.py" for n in bots} - {f"{name}.py"}
         if name not in ("pimc", "table", "sharp"):  # they build on expert by design
             assert not closure(name) & others, name
+
+
+def test_no_cached_kernel_is_keyed_by_the_whole_package():
+    """``from hokm_sim import x`` in a module of cached kernels would put
+    ``hokm_sim/__init__.py`` in its closure, and through the lazy API import there
+    every module: each edit anywhere would recompile it, and finding the closure
+    imports the whole package (seconds of a ``hokm-sim serve``'s start)."""
+    top = {PACKAGE / "__init__.py", PACKAGE / "api.py"}
+    cached = [p for p in sorted(PACKAGE.rglob("*.py")) if "cache=True" in p.read_text()]
+    assert PACKAGE / "protocol" / "answers.py" in cached
+    for path in cached:
+        assert not top & set(source_closure(path)), path.relative_to(PACKAGE)

@@ -335,6 +335,13 @@ USAGE_ERRORS = [
     (["play", "--first-hakem", "two-aces"], ["--first-hakem", "highest-two"]),
     (["games", "--data", "nowhere"], ["no games yet", "hokm-sim play"]),
     (["games", "--format", "csv"], ["--format", "csv"]),
+    (["run", "exec:/no/such/bot", "random", "--hands", "10"], ["exec command", "does not exist"]),
+    (["run", "exec:", "random", "--hands", "10"], ["empty exec command"]),
+    (["run", "longest", "random", "--hands", "10", "--bot-timeout", "0"], ["--bot-timeout"]),
+    (["serve", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["serve", "longest", "--http", "70000"], ["--http", "70000"]),
+    (["check-bot", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["check-bot", "exec:no-such-program-anywhere"], ["not on PATH"]),
 ]  # fmt: skip
 """(command line, fragments the one ``Error:`` line must contain)."""
 

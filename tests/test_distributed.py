@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hokm_sim import api
 from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
+from hokm_sim.errors import StoppedError
 from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.run import RunConfig, checkpoint_record, execute, resume_config
 from hokm_sim.sim.runner import Runner, default_threads
@@ -335,3 +336,17 @@ def test_a_worker_with_other_files_fails_loudly():
         worker_runner(portable_spec(sa), A, portable_spec(sb), B, "hokm_engine_elsewhere")
     right = Runner(sa, sb).engine.__name__
     assert worker_runner(portable_spec(sa), A, portable_spec(sb), B, right).a.name == A
+
+
+def test_dask_workers_start_their_own_protocol_bots(cluster, tmp_path):
+    """An exec: bot on the cluster: each worker starts its own process and the counts
+    are the threads'; a protocol fault comes back as the run's fault, not a failed task."""
+    address, _ = cluster
+    bot = os.path.join(os.path.dirname(__file__), "bots", "protobot.py")
+    spec = f"exec:{sys.executable} {bot} ok"
+    want = api.run(spec, "random", hands=2000, seed=6, threads=2)
+    got = api.run(spec, "random", hands=2000, seed=6, scheduler=address, task=500)
+    assert got.to_dict()["counts"] == want.to_dict()["counts"]
+    with pytest.raises(StoppedError, match="not one of its legal cards"):
+        api.run(f"exec:{sys.executable} {bot} illegal", "random", hands=500, seed=6,
+                scheduler=address, task=100)  # fmt: skip

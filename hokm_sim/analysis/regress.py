@@ -9,14 +9,17 @@ H0 ``nelo0`` (default -3: the candidate is worse, a regression) against H1
 
 Baselines may come from git: ``git:REF`` loads the candidate file as it was
 at ``REF`` (``git show REF:path``), so an uncommitted change can be checked
-against the last commit.
+against the last commit; for an ``exec:`` candidate, the tracked files its
+command names, with their folders, as they were at ``REF``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from hokm_sim.analysis import scores, sprt
-from hokm_sim.bots import compiled
+from hokm_sim.bots import compiled, execspec
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
 from hokm_sim.errors import InputError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
@@ -54,6 +57,19 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
     raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}", "metric")
 
 
+def _git(cwd: Path | str, *args: str) -> bytes:
+    """The output of a git command; raises :class:`subprocess.CalledProcessError` (or
+    FileNotFoundError without git)."""
+    return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, check=True).stdout
+
+
+def _git_problem(exc: Exception) -> str:
+    detail = getattr(exc, "stderr", b"") or b""
+    if isinstance(detail, bytes):
+        detail = detail.decode(errors="replace")
+    return detail.strip().splitlines()[-1] if detail.strip() else str(exc)
+
+
 def check_rev(rev: str) -> str:
     """``rev`` (of a baseline ``git:REV``) if it can name a commit; never an option.
 
@@ -70,37 +86,37 @@ def check_rev(rev: str) -> str:
     return rev
 
 
+def _commit(top: Path | str, rev: str) -> str:
+    """The commit a checked ``rev`` names in the repository at ``top``, found by ``git
+    rev-parse --verify --end-of-options`` before git reads anything else of it."""
+    found = subprocess.run(
+        ["git", "-C", str(top), "rev-parse", "--verify", "--quiet", "--end-of-options",
+         f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    if found.returncode != 0:
+        raise StrategyError(f"git:{rev} names no commit of the repository {top}")
+    return found.stdout.strip()
+
+
 def git_baseline(candidate: Path, rev: str) -> Path:
     """The candidate bot file as it was at git revision ``rev``, written to the cache
     with the files beside it as they were then (its helper modules and data files,
     as :mod:`hokm_sim.bots.compiled` hashes them), so the baseline imports its own.
 
-    The rev is checked (:func:`check_rev`) and turned into a commit by ``git
-    rev-parse --verify --end-of-options`` before git reads anything else of it.
+    The rev is checked (:func:`check_rev`, :func:`_commit`) before git reads it.
     Raises :class:`StrategyError` naming the problem when git cannot give it.
     """
     cand = candidate.resolve()
     rev = check_rev(rev)
-
-    def git(*args: str, top: str | None = None) -> subprocess.CompletedProcess:
-        where = ["-C", top] if top else ["-C", str(cand.parent)]
-        return subprocess.run(["git", *where, *args], capture_output=True, check=True)
-
     try:
-        top = git("rev-parse", "--show-toplevel").stdout.decode().strip()
+        top = _git(cand.parent, "rev-parse", "--show-toplevel").decode().strip()
         rel = cand.relative_to(Path(top).resolve())
-        found = subprocess.run(
-            ["git", "-C", top, "rev-parse", "--verify", "--quiet", "--end-of-options",
-             f"{rev}^{{commit}}"],
-            capture_output=True,
-            text=True,
-        )  # fmt: skip
-        if found.returncode != 0:
-            raise StrategyError(f"git:{rev} names no commit of the repository {top}")
-        commit = found.stdout.strip()
-        blob = git("show", f"{commit}:{rel.as_posix()}", top=top).stdout
+        commit = _commit(top, rev)
+        blob = _git(top, "show", f"{commit}:{rel.as_posix()}")
         folder = rel.parent.as_posix() + "/" if rel.parent != Path(".") else ""
-        listing = git("ls-tree", "-l", "-z", commit, "--", folder or ".", top=top).stdout
+        listing = _git(top, "ls-tree", "-l", "-z", commit, "--", folder or ".")
         beside = {}
         for entry in filter(None, listing.decode(errors="replace").split("\0")):
             meta, _, name = entry.partition("\t")
@@ -112,15 +128,11 @@ def git_baseline(candidate: Path, rev: str) -> Path:
                 and not name.startswith(".")
                 and (int(size) < 2**24)
             ):
-                beside[name] = git("show", f"{commit}:{folder}{name}", top=top).stdout
+                beside[name] = _git(top, "show", f"{commit}:{folder}{name}")
     except StrategyError:
         raise
     except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as exc:
-        detail = getattr(exc, "stderr", b"") or b""
-        if isinstance(detail, bytes):
-            detail = detail.decode(errors="replace")
-        msg = detail.strip().splitlines()[-1] if detail.strip() else str(exc)
-        raise StrategyError(f"cannot load {candidate} at git:{rev}: {msg}") from None
+        raise StrategyError(f"cannot load {candidate} at git:{rev}: {_git_problem(exc)}") from None
     h = hashlib.sha256(blob)
     for name in sorted(beside):
         h.update(name.encode() + b"\0" + hashlib.sha256(beside[name]).digest())
@@ -134,13 +146,89 @@ def git_baseline(candidate: Path, rev: str) -> Path:
     return path
 
 
+def git_exec_baseline(argv: tuple[str, ...], rev: str) -> tuple[str, ...]:
+    """An ``exec:`` command as it was at git revision ``rev``: each argument that names a
+    file tracked by git is replaced by that file at ``rev``, taken with the tracked
+    files of its folder there (a bot in several files keeps its other files of that
+    commit), written to ``<cache>/baselines/<tree>/``. Arguments that name no tracked
+    file (a program on PATH, a built binary, a data file outside git) stay as they are.
+
+    The rev is checked as for a bot file (:func:`check_rev`, :func:`_commit`).
+    Raises :class:`StrategyError` when no argument is a tracked file or git cannot
+    give the file at ``rev``.
+    """
+    rev = check_rev(rev)
+    out = list(argv)
+    for i, arg in enumerate(argv):
+        p = Path(arg).expanduser()
+        if not p.is_file():
+            continue
+        p = p.resolve()
+        try:
+            top = Path(_git(p.parent, "rev-parse", "--show-toplevel").decode().strip()).resolve()
+            rel = p.relative_to(top)
+            _git(top, "ls-files", "--error-unmatch", "--", rel.as_posix())
+        except (subprocess.CalledProcessError, FileNotFoundError, ValueError):
+            continue  # not in a repository, or not tracked
+        try:
+            out[i] = str(_folder_at(top, rel, _commit(top, rev)))
+        except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+            raise StrategyError(f"cannot load {arg} at git:{rev}: {_git_problem(exc)}") from None
+    if out == list(argv):
+        raise StrategyError(
+            f"git:{rev} needs the exec command to name a file tracked by git (its source or "
+            "script); for a built program, build the baseline and give it as exec:COMMAND",
+            "baseline",
+        )
+    return tuple(out)
+
+
+def _folder_at(top: Path, rel: Path, commit: str) -> Path:
+    """File ``rel`` of the repository at ``top`` as it was at ``commit``, in a copy of
+    its folder's tracked files there under the baseline cache (named by the git tree)."""
+    folder = rel.parent.as_posix()
+    _git(top, "cat-file", "-e", f"{commit}:{rel.as_posix()}")
+    tree = _git(top, "rev-parse", f"{commit}:{folder}" if folder != "." else f"{commit}^{{tree}}")
+    dest = compiled.cache_dir() / "baselines" / f"tree-{tree.decode().strip()[:16]}"
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=".tmp-"))
+        listing = _git(
+            top, "ls-tree", "-r", "-z", commit, "--", f"{folder}/" if folder != "." else "."
+        )
+        for entry in filter(None, listing.split(b"\0")):
+            meta, path = entry.decode().split("\t", 1)
+            mode, kind, _ = meta.split()
+            if kind != "blob":
+                continue
+            target = tmp / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_git(top, "show", f"{commit}:{path}"))
+            target.chmod(0o755 if mode == "100755" else 0o644)
+        try:
+            tmp.rename(dest)
+        except OSError:  # another process made it first: the same tree, the same files
+            shutil.rmtree(tmp, ignore_errors=True)
+    return dest / rel
+
+
 def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
-    """A baseline spec: a strategy spec, or ``git:REF`` for the candidate file at REF."""
+    """A baseline spec: a strategy spec, or ``git:REF`` for the candidate at REF (a bot
+    file at REF, or an ``exec:`` command over its tracked files at REF)."""
     if spec.startswith("git:"):
+        if execspec.is_exec(candidate_spec):
+            try:
+                argv = execspec.split_command(candidate_spec)
+            except execspec.CommandError as exc:
+                raise StrategyError(str(exc)) from None
+            baseline = execspec.command_text(git_exec_baseline(argv, spec[4:]))
+            s = resolve(execspec.PREFIX + baseline)
+            return Strategy(name=f"{candidate_spec}@{spec}", trump=s.trump, play=s.play)
         cand = Path(candidate_spec)
         if not cand.is_file():
             raise StrategyError(
-                f"{spec} needs the candidate to be a bot file path, not {candidate_spec!r}",
+                f"{spec} needs the candidate to be a bot file path or an exec: command, "
+                f"not {candidate_spec!r}",
                 "baseline",
             )
         path = git_baseline(cand, spec[4:])

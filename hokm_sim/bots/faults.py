@@ -25,12 +25,15 @@ def replay_command(
     hand: int,
     target: int,
     first_hakem: int = 0,
+    bot_timeout: float | None = None,
 ) -> str:
     """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``, whose
     first Hakem was found by house rule ``first_hakem``, an engine code); copy 1 is
-    the swapped copy of the duplicate pair, with its own streams."""
+    the swapped copy of the duplicate pair, with its own streams; ``bot_timeout``, the
+    protocol bots' limit the hand was played with, if not the default."""
     return command_line(
         "show",
+        bot_timeout=bot_timeout,
         seed=seed,
         match=match,
         hand=hand,
@@ -78,3 +81,16 @@ def check_batch(value: object, n: int) -> tuple[np.ndarray | None, str]:
     if arr.dtype.kind == "u" and arr.size and arr.max() >= 2**63:
         return None, "returned integers beyond int64"
     return arr.astype(np.int64), ""
+
+
+def raised(exc: BaseException) -> str:
+    """What a bot's exception (or ``sys.exit``) was, in a few words: the fault line's
+    phrase, at a table and in ``hokm-sim serve`` alike."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({shown(exc.code, typed=False)})"
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # noqa: BLE001 - an exception whose text cannot be had
+        text = ""
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

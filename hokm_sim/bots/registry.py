@@ -13,11 +13,16 @@ A *strategy spec* on the command line is one of:
 - a path to a bot file: ``path/to/my_bot.py``;
 - a composition: ``trump=longest,play=expert`` (either part may be omitted
   when a plain name comes too: ``expert,trump=points``);
-- any of those with parameters: ``weighted(length=2,high=0.5)``.
+- any of those with parameters: ``weighted(length=2,high=0.5)``;
+- a protocol bot in any language: ``exec:node my_bot.js`` (see
+  :mod:`hokm_sim.bots.execspec`), alone or as a part of a composition
+  (``trump=exec:./my_bot,play=expert``).
 
 A path that holds ``(``, ``)``, ``,``, ``=`` or a quote is quoted with ``"`` or
 ``'`` inside the spec (``'trump="my(2).py",play=expert'``); a whole spec
-that names an existing file needs no quotes.
+that names an existing file needs no quotes. An ``exec:`` command is split by
+shell rules and may hold anything but a comma outside quotes, which ends the
+part: ``exec:node "my bot.js" --opts "a,b"``.
 
 Unknown names raise :class:`StrategyError` listing the valid names.
 """
@@ -40,6 +45,7 @@ from types import ModuleType
 
 import numpy as np
 
+from hokm_sim.bots import execspec
 from hokm_sim.bots.faults import shown
 from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
 from hokm_sim.engine.jitcache import strategies_dir
@@ -162,9 +168,14 @@ class BotFile:
     builtin: bool = True
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
     kind: str = "numba"
-    """``"numba"`` (compiled into the engine) or ``"python"`` (called between numba steps)."""
+    """``"numba"`` (compiled into the engine), ``"python"`` (called between numba steps)
+    or ``"exec"`` (a child process speaking the protocol, asked between numba steps)."""
     source: object = field(default=None, compare=False, repr=False)
     """The bot object, for a plain-Python bot given through the Python API."""
+    command: tuple[str, ...] = ()
+    """An ``exec:`` bot's argument vector."""
+    files: tuple[tuple[str, str], ...] = ()
+    """An ``exec:`` bot's files named by its command: ``(path, sha256)``."""
 
     @classmethod
     def load(cls, path: Path, builtin: bool) -> BotFile:
@@ -219,6 +230,33 @@ class BotFile:
             kind="python",
             source=obj,
         )
+
+    @classmethod
+    def from_command(cls, text: str) -> BotFile:
+        """A protocol bot from ``exec:COMMAND`` (see :mod:`hokm_sim.bots.execspec`)."""
+        try:
+            argv = execspec.split_command(text)
+        except execspec.CommandError as exc:
+            raise StrategyError(str(exc)) from None
+        files = execspec.named_files(argv)
+        return cls(
+            name=execspec.PREFIX + execspec.command_text(argv),
+            path=Path(files[0][0]) if files else Path(argv[0]),
+            description=f"protocol bot: {execspec.command_text(argv)}",
+            builtin=False,
+            kind="exec",
+            command=argv,
+            files=files,
+        )
+
+    def record(self) -> dict:
+        """What names the bot in a report: its name and path, and for an ``exec:`` bot
+        its command and the digests of the files the command names."""
+        out: dict = {"bot": self.name, "path": str(self.path)}
+        if self.kind == "exec":
+            out["command"] = list(self.command)
+            out["files"] = dict(self.files)
+        return out
 
     def check(self, key: str, value: float) -> float:
         """``value`` for parameter ``key`` if it is finite and within the bot's
@@ -378,13 +416,11 @@ class Strategy:
         return {
             "name": self.name,
             "trump": {
-                "bot": self.trump.name,
-                "path": str(self.trump.path),
+                **self.trump.record(),
                 "params": dict(zip(self.trump.params, self.trump_params, strict=True)),
             },
             "play": {
-                "bot": self.play.name,
-                "path": str(self.play.path),
+                **self.play.record(),
                 "params": dict(zip(self.play.params, self.play_params, strict=True)),
             },
         }
@@ -397,6 +433,11 @@ _PART_RE = re.compile(
     r"""\s*(?:(?P<role>[^()"',=]*?)\s*=\s*)?"""
     r"""(?P<bot>"[^"]*"|'[^']*'|[^()"',=]*?)\s*(?:\((?P<args>[^()"']*)\))?\s*\Z"""
 )
+_EXEC_RE = re.compile(
+    r"\s*(?:(?P<role>\w+)\s*=\s*)?(?P<bot>" + re.escape(execspec.PREFIX) + r".*?)\s*\Z", re.S
+)
+"""An ``exec:`` part: its command runs to the end of the part and may hold any
+character; its quotes are the shell's, and keep a comma in the command."""
 
 
 def split_top(text: str) -> list[str]:
@@ -512,18 +553,21 @@ def resolve(spec: str, base: Path | None = None) -> Strategy:
     base_part: tuple[BotFile, tuple[float, ...]] | None = None
     roles: dict[str, tuple[BotFile, tuple[float, ...]]] = {}
     for part in split_top(spec):
-        m = _PART_RE.match(part)
+        m = _EXEC_RE.match(part) or _PART_RE.match(part)
         if not m or not m.group("bot"):
             raise StrategyError(
                 f"bad strategy part {part!r}: expected NAME, NAME(k=v,...), a path "
-                "(quoted if it holds ( ) , or =), trump=BOT or play=BOT"
+                "(quoted if it holds ( ) , or =), exec:COMMAND, trump=BOT or play=BOT"
             )
         role = m.group("role")
         if role is not None and role not in ("trump", "play"):
             raise StrategyError(
                 f"bad strategy part {part!r}: expected trump=BOT, play=BOT or a bot name"
             )
-        found = _bot_with_params(_find_bot(m.group("bot"), bots, base), m.group("args"))
+        if m.re is _EXEC_RE:
+            found = (BotFile.from_command(m.group("bot")), ())
+        else:
+            found = _bot_with_params(_find_bot(m.group("bot"), bots, base), m.group("args"))
         if role is not None:
             if role in roles:
                 raise StrategyError(f"bad strategy {spec!r}: {role}= given twice")

@@ -6,7 +6,15 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_options, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SEED,
+    SIZE,
+    bot_timeout_option,
+    emit_lines,
+    strategy_options,
+    threads_option,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -50,6 +58,7 @@ from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_optio
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing --html folder.")
 @threads_option
+@bot_timeout_option
 def analyse(
     folder: Path | None,
     trace_file: Path | None,
@@ -62,6 +71,7 @@ def analyse(
     html: Path | None,
     force: bool,
     threads: int | None,
+    bot_timeout: float | None,
 ) -> None:
     """Grade every card of played hands against double-dummy play (all hands open).
 
@@ -94,6 +104,7 @@ def analyse(
         threads=threads,
         out=html,
         force=force,
+        bot_timeout=bot_timeout,
     )
 
     def lines():

@@ -10,6 +10,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    bot_timeout_option,
     out_options,
     scheduler_option,
     seed_option,
@@ -28,6 +29,7 @@ from hokm_sim.cli.progress import Progress
 @scheduler_option
 @out_options
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@bot_timeout_option
 def tournament(
     strategy_specs: tuple[str, ...],
     hands: int,
@@ -37,6 +39,7 @@ def tournament(
     out: Path | None,
     force: bool,
     as_json: bool,
+    bot_timeout: float | None,
 ) -> None:
     """Play every pair of strategies in duplicate on the same deals, and rank them.
 
@@ -60,6 +63,7 @@ def tournament(
             out=out or True,
             force=force,
             progress=prog,
+            bot_timeout=bot_timeout,
         )
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
@@ -71,7 +75,10 @@ def tournament(
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @threads_option
 @out_options
-def experiment(file: Path, threads: int | None, out: Path | None, force: bool) -> None:
+@bot_timeout_option
+def experiment(
+    file: Path, threads: int | None, out: Path | None, force: bool, bot_timeout: float | None
+) -> None:
     """Run an experiment file (TOML: runs or a tournament) and write its report.
 
     \b
@@ -81,7 +88,14 @@ def experiment(file: Path, threads: int | None, out: Path | None, force: bool) -
     from hokm_sim import api
 
     with Progress() as prog:
-        result = api.experiment(file, threads=threads, out=out or True, force=force, progress=prog)
+        result = api.experiment(
+            file,
+            threads=threads,
+            out=out or True,
+            force=force,
+            progress=prog,
+            bot_timeout=bot_timeout,
+        )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")
 

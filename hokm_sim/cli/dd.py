@@ -12,6 +12,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
     SPECS,
+    bot_timeout_option,
     out_options,
     seed_option,
     threads_option,
@@ -63,6 +64,7 @@ def dd(file: Path, threads: int | None) -> None:
 )
 @threads_option
 @out_options
+@bot_timeout_option
 def dd_study(
     hands: int,
     seed: int | None,
@@ -70,6 +72,7 @@ def dd_study(
     threads: int | None,
     out: Path | None,
     force: bool,
+    bot_timeout: float | None,
 ) -> None:
     """How often can the Hakem's team force 7 with each trump call, double dummy?
 
@@ -87,7 +90,13 @@ def dd_study(
     from hokm_sim import api
 
     result = api.dd_study(
-        heuristics, hands=hands, seed=seed, threads=threads, out=out or True, force=force
+        heuristics,
+        hands=hands,
+        seed=seed,
+        threads=threads,
+        out=out or True,
+        force=force,
+        bot_timeout=bot_timeout,
     )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")

@@ -10,6 +10,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SEED,
     SIZE,
+    bot_timeout_option,
     emit_lines,
     first_hakem_option,
     given,
@@ -31,6 +32,7 @@ from hokm_sim.cli.options import (
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write to FILE (atomically) instead of standard output.",
 )
+@bot_timeout_option
 def trace(
     seed: int,
     hands: int | None,
@@ -40,6 +42,7 @@ def trace(
     target: int | None,
     first_hakem: str | None,
     output: Path | None,
+    bot_timeout: float | None,
 ) -> None:
     """Write every card of seeded hands as JSON Lines, one line per hand.
 
@@ -57,7 +60,14 @@ def trace(
     from hokm_sim import api
 
     result = api.trace(
-        a, b, seed=seed, hands=hands, matches=matches, target=target, first_hakem=first_hakem
+        a,
+        b,
+        seed=seed,
+        hands=hands,
+        matches=matches,
+        target=target,
+        first_hakem=first_hakem,
+        bot_timeout=bot_timeout,
     )
     emit_lines(result.lines(), output)
 
@@ -100,6 +110,7 @@ def trace(
     help="Also write a self-contained HTML page to FILE that replays the hand trick by trick, "
     "every card graded double dummy (hokm-sim analyse).",
 )
+@bot_timeout_option
 def show(
     seed: int | None,
     hand: int | None,
@@ -112,6 +123,7 @@ def show(
     line: int,
     copy: int,
     html: Path | None,
+    bot_timeout: float | None,
 ) -> None:
     """Print one hand for people: the four hands, trump, every trick, the result.
 
@@ -139,6 +151,7 @@ def show(
         first_hakem=first_hakem,
         trace=trace_file,
         html=html,
+        bot_timeout=bot_timeout,
         **typed,
     )
     click.echo(result.text)

@@ -183,3 +183,12 @@ def emit_lines(lines: Iterable[str], output: Path | None) -> None:
     with AtomicWriter(output, "--output") as f:
         for line in lines:
             f.write(line + "\n")
+
+
+bot_timeout_option = click.option(
+    "--bot-timeout",
+    type=float,
+    metavar="SECONDS",
+    help="How long an exec: bot may take to answer hello, and each message (plus 10 ms a "
+    "request) [default: 10].",
+)

@@ -12,6 +12,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     POSITIVE,
     SIZE,
+    bot_timeout_option,
     out_options,
     scheduler_option,
     seed_option,
@@ -102,6 +103,7 @@ def sprt_options(f):
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @out_options
+@bot_timeout_option
 def regress(
     candidate: str | None,
     baseline: str,
@@ -121,6 +123,7 @@ def regress(
     as_json: bool,
     out: Path | None,
     force: bool,
+    bot_timeout: float | None,
 ) -> None:
     """Is CANDIDATE worse than its baseline? A sequential test on duplicate pairs.
 
@@ -161,7 +164,9 @@ def regress(
     }
     with Progress() as prog:
         if calibrate is not None:
-            res = api.calibrate(calibrate, runs=runs, progress=prog, **test)
+            res = api.calibrate(
+                calibrate, runs=runs, progress=prog, bot_timeout=bot_timeout, **test
+            )
         else:
             res = api.regress(
                 candidate,
@@ -170,6 +175,7 @@ def regress(
                 out=out,
                 force=force,
                 progress=prog,
+                bot_timeout=bot_timeout,
                 **test,
             )
     if as_json:

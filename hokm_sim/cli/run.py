@@ -11,6 +11,7 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    bot_timeout_option,
     first_hakem_option,
     out_options,
     scheduler_option,
@@ -55,6 +56,7 @@ from hokm_sim.cli.progress import Progress
     metavar="DIR",
     help="Continue the stopped run whose report folder is DIR, from its checkpoint.",
 )
+@bot_timeout_option
 def run(
     a: str,
     b: str,
@@ -73,6 +75,7 @@ def run(
     scheduler: str | None,
     task_size: int | None,
     resume: Path | None,
+    bot_timeout: float | None,
 ) -> None:
     """Compare strategy A with strategy B in duplicate, with 95% intervals.
 
@@ -98,7 +101,12 @@ def run(
     from hokm_sim import api
     from hokm_sim.report.markdown import table
 
-    how = {"threads": threads, "scheduler": scheduler, "task": task_size}
+    how = {
+        "threads": threads,
+        "scheduler": scheduler,
+        "task": task_size,
+        "bot_timeout": bot_timeout,
+    }
     with Progress() as prog:
         if resume is not None:
             _refuse_what_resume_ignores(resume)

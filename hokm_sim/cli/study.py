@@ -10,6 +10,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
     SPECS,
+    bot_timeout_option,
     out_options,
     scheduler_option,
     seed_option,
@@ -50,6 +51,7 @@ from hokm_sim.cli.progress import Progress
 @threads_option
 @scheduler_option
 @out_options
+@bot_timeout_option
 def trump_study(
     player: str,
     heuristics: list[str],
@@ -60,6 +62,7 @@ def trump_study(
     scheduler: str | None,
     out: Path | None,
     force: bool,
+    bot_timeout: float | None,
 ) -> None:
     """Which suit should the Hakem call? Every deal played with each trump, then judged.
 
@@ -87,6 +90,7 @@ def trump_study(
             out=out or True,
             force=force,
             progress=prog,
+            bot_timeout=bot_timeout,
         )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")

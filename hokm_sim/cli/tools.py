@@ -6,7 +6,14 @@ import json
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, POSITIVE, SIZE, strategy_options, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    POSITIVE,
+    SIZE,
+    bot_timeout_option,
+    strategy_options,
+    threads_option,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -40,7 +47,16 @@ def strategies() -> None:
     help="Time the hands this many times; report the fastest run and the median.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench(a: str, b: str, hands: int, threads: int | None, repeat: int, as_json: bool) -> None:
+@bot_timeout_option
+def bench(
+    a: str,
+    b: str,
+    hands: int,
+    threads: int | None,
+    repeat: int,
+    as_json: bool,
+    bot_timeout: float | None,
+) -> None:
     """Measure whole hands per second after compilation (cached code is reused).
 
     The fastest of --repeat runs is the figure: other work on the machine
@@ -54,7 +70,7 @@ def bench(a: str, b: str, hands: int, threads: int | None, repeat: int, as_json:
     """
     from hokm_sim import api
 
-    result = api.bench(a, b, hands=hands, threads=threads, repeat=repeat)
+    result = api.bench(a, b, hands=hands, threads=threads, repeat=repeat, bot_timeout=bot_timeout)
     click.echo(json.dumps(result.to_dict()) if as_json else result.headline)
 
 

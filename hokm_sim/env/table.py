@@ -3,10 +3,10 @@
 :class:`Table` keeps one hand (or one match) in flight in the engine's
 stepper (:mod:`hokm_sim.engine.stepper`) with every seat's decisions made
 outside numba: by an agent, or by a hokm-sim strategy through
-:class:`SeatBot`. The cards, Hakem and streams are the engine's, so deal
-``d`` under seed ``S`` is the hand ``hokm-sim trace --seed S`` writes as its
-deal ``d`` (and match ``m`` the one ``hokm-sim trace --seed S --match m``
-plays).
+:class:`SeatBot` (:mod:`hokm_sim.bots.seat`, shared with ``hokm-sim serve``).
+The cards, Hakem and streams are the engine's, so deal ``d`` under seed
+``S`` is the hand ``hokm-sim trace --seed S`` writes as its deal ``d`` (and
+match ``m`` the one ``hokm-sim trace --seed S --match m`` plays).
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ from __future__ import annotations
 import numpy as np
 
 from hokm_sim.bots import compiled
-from hokm_sim.bots.observation import Observation, Observations
-from hokm_sim.bots.pyrules import is_batched
-from hokm_sim.bots.registry import Strategy
+from hokm_sim.bots.observation import Observation
+from hokm_sim.bots.seat import SeatBot
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import PARAM_SIZE, V_HAND, V_LEGAL, V_SEAT
 from hokm_sim.errors import InputError
 from hokm_sim.sim.tracecheck import MAX_INDEX
+
+__all__ = ["CARD", "TRUMP", "SeatBot", "Table"]
 
 TRUMP, CARD = "trump", "card"
 _NO_PARAMS = np.zeros((2, PARAM_SIZE), np.float64)
@@ -124,36 +125,3 @@ class Table:
     def observation(self, params: dict[str, float] | None = None) -> Observation:
         """The decision due, as a plain-Python bot sees it."""
         return Observation(self.slots.bot_view[0].tolist(), self.slots, 0, params or {})
-
-
-class SeatBot:
-    """A hokm-sim strategy playing a seat of a :class:`Table` (compiled or plain Python)."""
-
-    def __init__(self, strategy: Strategy) -> None:
-        self.strategy = strategy
-        self._params = strategy.params_array()
-        self._parts = []
-        for row, (bot, fname) in enumerate(
-            ((strategy.trump, "choose_trump"), (strategy.play, "play_card"))
-        ):
-            fn = getattr(bot.module(), fname)
-            names = dict(zip(bot.params, self._params[row], strict=False))
-            self._parts.append((bot.kind, fn, names))
-
-    def decide(self, table: Table) -> int:
-        """The strategy's answer to the decision due at ``table``."""
-        row = 0 if table.waiting == TRUMP else 1
-        kind, fn, names = self._parts[row]
-        seat = table.seat
-        slots = table.slots
-        if kind == "numba":
-            return int(
-                fn(slots.bot_view[0], self._params[row], slots.mem[0, seat], slots.srng[0, seat])
-            )
-        if is_batched(fn):
-            obs = Observations(slots.bot_view[:1], slots.mem[:1, seat], slots.srng[:1, seat], names)
-            answer = np.asarray(fn(obs)).reshape(-1)[0]
-            slots.mem[0, seat] = obs.mem[0]
-            slots.srng[0, seat] = obs.rng.state[0]
-            return int(answer)
-        return int(fn(table.observation(names)))

@@ -34,6 +34,8 @@ from typing import Any
 import numba
 
 from hokm_sim.bots.compiled import CHECKED
+from hokm_sim.bots.faults import PythonBotError
+from hokm_sim.bots.host import Limits, limits, set_limits
 from hokm_sim.bots.registry import Strategy, resolve, spec_path
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.runner import (
@@ -185,10 +187,16 @@ def portable_spec(s: Strategy) -> str:
             )
 
     def part(bot, values: tuple[float, ...]) -> str:
+        if bot.kind == "exec":
+            return bot.name  # exec:COMMAND, run from the worker's current directory
         args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
         return f"{spec_path(bot.path)}({args})" if args else spec_path(bot.path)
 
     return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"
+
+
+_FAULTS = (StrategyFault, BotError, PythonBotError)
+"""What a task returns rather than raises: a bot's fault, found again on any worker."""
 
 
 class ClusterError(StoppedError):
@@ -220,15 +228,19 @@ def worker_runner(a_spec: str, a_name: str, b_spec: str, b_name: str, engine: st
 
 
 def run_task(
-    specs: tuple[str, str, str, str, str], fn: TaskFn, start: int, count: int
-) -> Any | StrategyFault | BotError:
-    """One task on a worker with one numba thread: its result, or the strategy's fault."""
-    runner = worker_runner(*specs)
+    specs: tuple[str, str, str, str, str, Limits], fn: TaskFn, start: int, count: int
+) -> Any | StoppedError:
+    """One task on a worker with one numba thread, protocol bots held to the client's
+    limits: its result, or the strategy's fault."""
+    runner = worker_runner(*specs[:5])
+    old = set_limits(specs[5])
     try:
         with numba_threads(1):
             return fn(runner, start, count)
-    except (StrategyFault, BotError) as fault:
+    except _FAULTS as fault:
         return fault  # a result: retrying would only find it again
+    finally:
+        set_limits(old)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -322,12 +334,13 @@ class Dask:
         todo = [(s + o, min(size, n - o)) for s, n in ranges for o in range(0, n, size)]
         todo.reverse()
         runner = Runner(a, b, checked)  # the engine name workers must match
-        specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__)
+        specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__,
+                 limits())  # fmt: skip
         order = deque(s for s, _ in reversed(todo))
         waiting: dict[int, Any] = {}
         pending = as_completed(loop=self.client.loop)  # not the default client's loop
         futures: dict[Any, int] = {}  # queued future -> first index of its task
-        fault: tuple[int, StrategyFault | BotError] | None = None
+        fault: tuple[int, StoppedError] | None = None
 
         slots, counted = 0, -1.0  # tasks to keep queued; when the workers were counted
 
@@ -352,7 +365,7 @@ class Dask:
                     detail = " ".join(str(exc).split()) or type(exc).__name__
                     raise ClusterError(f"a Dask task failed after retries: {detail}") from exc
                 start = futures.pop(fut)
-                stopped = isinstance(result, StrategyFault | BotError)
+                stopped = isinstance(result, _FAULTS)
                 if stopped and (fault is None or start < fault[0]):
                     fault = (start, result)
                 if fault is not None:

@@ -20,7 +20,9 @@ import numpy as np
 
 from hokm_sim.bots import compiled
 from hokm_sim.bots.faults import replay_command
+from hokm_sim.bots.host import given_timeout
 from hokm_sim.bots.registry import Strategy
+from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.cards import SUITS, card_str
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.play import NO_FORCED_TRUMP
@@ -203,6 +205,7 @@ class Runner:
             hand if matches else match,
             target,
             first_hakem,
+            given_timeout(),
         )
         trick = -1 if err[k.E_CODE] == ERR_BAD_TRUMP else int(err[k.E_TRICK])
         return StrategyFault(
@@ -218,8 +221,14 @@ class Runner:
 
     def call(self, entry: str, *args):
         """The engine's entry point ``entry`` called with ``args``, off the main thread
-        (:func:`~hokm_sim.sim.interrupt.off_main`): Ctrl-C is heard whatever the bots do."""
-        return off_main(getattr(self.engine, entry), *args)
+        (:func:`~hokm_sim.sim.interrupt.off_main`): Ctrl-C is heard whatever the bots do,
+        and ends the protocol bots of a call it leaves running."""
+        try:
+            return off_main(getattr(self.engine, entry), *args)
+        except KeyboardInterrupt:
+            if isinstance(self.engine, SteppedEngine):
+                self.engine.abort()
+            raise
 
     def prepare(self, matches: bool = False) -> None:
         """Compile (or load from the disk cache) the entry point a run will call, by

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from hokm_sim import jsontext
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.rules import KIND_NAMES, dealer_of
 from hokm_sim.errors import InputError
+from hokm_sim.jsontext import loads
 from hokm_sim.sim.runner import Runner
 from hokm_sim.sim.tracecheck import (
     MAX_INDEX,
@@ -224,7 +224,7 @@ def read_trace_line(path: Path, line: int) -> dict:
     except UnicodeDecodeError:
         raise InputError(f"{path} is not a text file of JSON lines", "trace") from None
     try:
-        rec = jsontext.loads(text)
+        rec = loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} line {line} is not JSON: {exc}", "trace") from None
     try:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,13 +58,17 @@ from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, default_folder, read_record
 from hokm_sim.report.markdown import markdown as run_markdown
 from hokm_sim.serving import serve
+from hokm_sim.sim.backends import check_scheduler
 from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
 from hokm_sim.sim.checks import (
+    DEFAULT_TARGET,
+    MAX_SEED,
     check_first_hakem,
     check_match_only,
     check_positive,
     check_seed,
     check_size,
+    check_target,
     fresh_seed,
 )
 from hokm_sim.sim.run import Played, RunConfig, checkpoint_record, execute, resume_config
@@ -193,6 +198,26 @@ def _folder(out: str | Path | bool | None, force: bool, what: str, against: str,
     if out is None or out is False:
         return None
     return ReportFolder.create(default_folder(what, against, seed) if out is True else out, force)
+
+
+@contextmanager
+def _partial_kept(
+    folder: ReportFolder | None, report: Callable[[Any], Any] | None
+) -> Iterator[None]:
+    """A :class:`StoppedError` (a bot fault, a failed cluster) leaves the report of what
+    finished before it (its ``partial``, written by ``report``) in ``folder``, and says
+    where; a folder with nothing in it (no ``report``, or nothing finished) is not left
+    behind."""
+    try:
+        yield
+    except StoppedError as exc:
+        if folder is not None:
+            if exc.partial is not None and report is not None:
+                report(exc.partial)
+                exc.folder = folder.path
+            else:
+                folder.discard()
+        raise
 
 
 def _with_command(data: dict[str, Any], command: str) -> dict[str, Any]:
@@ -338,7 +363,11 @@ def resume(
             "folder",
         )
     cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task)
-    sa, sb = strategy(cfg.a, "a"), strategy(cfg.b, "b")
+    base = Path(rec["cwd"]) if "cwd" in rec else None  # where the run began
+    try:
+        sa, sb = resolve(cfg.a, base), resolve(cfg.b, base)
+    except InputError as exc:
+        raise type(exc)(f"the run's strategy: {exc.message}", "folder") from None
     engine = Runner(sa, sb).engine_key
     if engine != rec["engine"]:
         raise InputError(
@@ -419,26 +448,44 @@ def tournament(
     by Bradley-Terry ratings with bootstrap intervals."""
     from hokm_sim.analysis import tournament as tour
 
+    if isinstance(strategies, str | Strategy):
+        raise InputError(
+            f"expected a list of strategies, got the one {strategies!r}: "
+            "a tournament needs at least two",
+            "strategies",
+        )
     if len(strategies) < 2:
         raise InputError("a tournament needs at least two strategies", "strategies")
-    strats = []
+    strats: list[Strategy] = []
     for i, s in enumerate(strategies):
         try:
             strats.append(strategy(s))
         except InputError as exc:
             raise type(exc)(f"strategy {i + 1}: {exc.message}", "strategies") from None
+        first = [t.name for t in strats].index(strats[-1].name)
+        if first < i:
+            raise InputError(
+                f"strategy {i + 1} ({strats[-1].name}) is strategy {first + 1} again: "
+                "each entry plays once",
+                "strategies",
+            )
     check_positive(hands, "hands")
     seed = check_seed(seed)
+    check_scheduler(scheduler)
     folder = _folder(out, force, "tournament", str(len(strats)), seed)
     k = len(strats)
     counter = _counter(progress, hands * k * (k - 1) // 2, "deals", 2)
-    t = tour.play(strats, seed, hands, check_threads(threads), counter, scheduler)
     command = _command("tournament", strategies=[s.name for s in strats], hands=hands, seed=seed)
-    result = TournamentResult(_with_command(t.summary(), command))
-    if folder is not None:
-        folder.save(result.to_dict(), pages.tournament(result.data, command), command)
-        result.folder = folder.path
-    return result
+
+    def report(t: tour.Tournament) -> TournamentResult:
+        result = TournamentResult(_with_command(t.summary(), command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.tournament(result.data, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(tour.play(strats, seed, hands, check_threads(threads), counter, scheduler))
 
 
 # --- strength against a field, and tuning ---------------------------------------------
@@ -651,7 +698,7 @@ def regress(
     max_pairs: int | None = None,
     check_every: int = 100,
     seed: int | None = None,
-    target: int = 7,
+    target: int | None = None,
     threads: int | None = None,
     scheduler: str | None = None,
     out: str | Path | bool | None = None,
@@ -674,6 +721,7 @@ def regress(
 
     if candidate is None:
         raise InputError("give the strategy to check", "candidate")
+    target = _match_target(metric, target)
     seed = check_seed(seed)
     cfg = SprtConfig(
         nelo0=elo0,
@@ -704,25 +752,6 @@ def regress(
         if progress is not None:
             progress(Tick(used, int(cfg.max_pairs or 0), "pairs", 2, note=f"LLR {llr:+.3f}"))
 
-    res = sequential(Runner(cand, base), cfg, told)
-    values, counts = np.array(res.values), np.array(res.counts)
-    res.estimates = estimates(counts, values)
-    res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
-    res.config = {
-        "candidate": cand.name,
-        "baseline": base.name,
-        "seed": seed,
-        "metric": metric,
-        "elo0": elo0,
-        "elo1": elo1,
-        "alpha": alpha,
-        "beta": beta,
-        "max_pairs": cfg.max_pairs,
-        "check_every": check_every,
-        "target": target,
-        "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
-        "version": __version__,
-    }
     command = _command(
         "regress",
         candidate=cand_spec,
@@ -737,11 +766,46 @@ def regress(
         check_every=check_every,
         target=target if metric == "matches" else None,
     )
-    result = RegressResult(_with_command(res.to_dict(), command))
-    if folder is not None:
-        folder.save(result.to_dict(), pages.regress(result.data, command), command)
-        result.folder = folder.path
-    return result
+
+    def report(res: Any) -> RegressResult:
+        values, counts = np.array(res.values), np.array(res.counts)
+        res.estimates = estimates(counts, values)
+        res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
+        res.config = {
+            "candidate": cand.name,
+            "baseline": base.name,
+            "seed": seed,
+            "metric": metric,
+            "elo0": elo0,
+            "elo1": elo1,
+            "alpha": alpha,
+            "beta": beta,
+            "max_pairs": cfg.max_pairs,
+            "check_every": check_every,
+            "target": target,
+            "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
+            "version": __version__,
+        }
+        result = RegressResult(_with_command(res.to_dict(), command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.regress(result.data, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(sequential(Runner(cand, base), cfg, told))
+
+
+def _match_target(metric: str, target: int | None) -> int:
+    """The match target of a sequential test: only for ``metric="matches"`` (7 by default)."""
+    if target is None:
+        return DEFAULT_TARGET
+    if metric != "matches":
+        raise InputError(
+            f"sets the score a match is played to: give it with {ref('metric')} matches",
+            "target",
+        )
+    return check_target(target)
 
 
 @_bot_timeout
@@ -757,7 +821,7 @@ def calibrate(
     max_pairs: int | None = None,
     check_every: int = 100,
     seed: int | None = None,
-    target: int = 7,
+    target: int | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> CalibrationResult:
@@ -767,7 +831,14 @@ def calibrate(
     from hokm_sim.analysis.regress import SprtConfig, sequential
 
     check_positive(runs, "runs")
+    target = _match_target(metric, target)
     first = check_seed(seed)
+    if first + runs - 1 > MAX_SEED:
+        raise InputError(
+            f"runs {ref('seed')} .. {ref('seed')} + {ref('runs')} - 1 would pass the largest "
+            f"seed, 2**64-1: give a seed of at most {MAX_SEED - runs + 1}",
+            "seed",
+        )
     cfg = SprtConfig(
         nelo0=elo0,
         nelo1=elo1,
@@ -844,7 +915,7 @@ def sprt(
     metric, given, want = ("wins", wins, 3) if wins is not None else ("points", points, 13)
     try:
         c = np.asarray(given, dtype=np.int64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 1e23 pairs is no count of pairs
         c = np.zeros(0, np.int64)
     if c.shape != (want,) or (c < 0).any():
         raise InputError(f"expected {want} non-negative counts, got {list(given)}", metric)
@@ -911,9 +982,12 @@ def trump_study(
     check_positive(hands, "hands")
     check_positive(eval_hands, "eval_hands")
     seed = check_seed(seed)
+    check_threads(threads)
+    check_scheduler(scheduler)
     folder = _folder(out, force, "trump-study", play.name, seed)
     counter = _counter(progress, hands * (4 + len(heur)), "hands")
-    data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
+    with _partial_kept(folder, None):  # a fault keeps nothing: no folder left empty
+        data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
     s = ts.summarize(data, play.name)
     table = ts.learn_table(data)
     learned = ts.table_strategy(table, play, folder.path if folder else None)
@@ -999,7 +1073,8 @@ def dd_study(
     check_positive(hands, "hands")
     seed = check_seed(seed)
     folder = _folder(out, force, "dd-study", "perfect", seed)
-    s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
+    with _partial_kept(folder, None):  # a fault keeps nothing: no folder left empty
+        s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
     command = _command("dd_study", heuristics=[h.name for h in heur], hands=hands, seed=seed)
     result = DDStudyResult(_with_command(s, command))
     if folder is not None:
@@ -1193,18 +1268,26 @@ def experiment(
     exp = Experiment.load(path, threads)
     folder = _folder(out, force, "experiment", path.stem, exp.seed)
     counter = _counter(progress, exp.deals, "deals", 2)
-    runs, tour = run_experiment(exp, threads, counter)
     command = _command("experiment", file=path)
-    data = {
-        "experiment": exp.spec | {"name": exp.name},
-        "runs": [s.to_dict() for s in runs] if runs else None,
-        "tournament": tour,
-    }
-    result = ExperimentResult(_with_command(data, command))
-    if folder is not None:
-        folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
-        result.folder = folder.path
-    return result
+
+    def report(played: tuple) -> ExperimentResult:
+        runs, tour = played
+        partial = bool(tour and tour.get("partial")) or len(runs or ()) < len(exp.runs)
+        partial = partial or any(s.partial for s in runs or ())
+        data = {
+            "experiment": exp.spec | {"name": exp.name},
+            "runs": [s.to_dict() for s in runs] if runs else None,
+            "tournament": tour,
+            "partial": partial,
+        }
+        result = ExperimentResult(_with_command(data, command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(run_experiment(exp, threads, counter))
 
 
 # --- single hands, speed, the strategies -------------------------------------------
@@ -1310,7 +1393,7 @@ def show(
             raise InputError(f"expected 0 or 1, got {copy!r}", "copy")
         if match is None:
             check_match_only(target, first_hakem, "match")
-        tgt = 7 if target is None else check_positive(target, "target")
+        tgt = 7 if target is None else check_target(target)
         rule = first_hakem_code(check_first_hakem(first_hakem))
         sa = strategy("longest" if a is None else a, "a")
         sb = strategy("longest" if b is None else b, "b")

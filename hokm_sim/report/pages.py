@@ -130,6 +130,11 @@ def dd_study(summary: dict[str, Any], command: str) -> str:
     lines = [
         f"# Double-dummy trump study: {n:,} deals",
         "",
+        *(
+            [f"Partial: stopped (Ctrl-C) after {n:,} of {summary['asked']:,} deals.", ""]
+            if summary.get("partial")
+            else []
+        ),
         f"Seed {summary['seed']}; the engine's deals (Hakem = deal % 4, who leads). "
         "Rate at which the Hakem's team can force 7 tricks with all hands open, "
         "for the best trump in hindsight and for each heuristic's call; loss = "

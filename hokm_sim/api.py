@@ -33,6 +33,7 @@ from hokm_sim.analysis.results import (
     DDResult,
     DDStudyResult,
     ExperimentResult,
+    FieldResult,
     HandResult,
     RegressResult,
     Shown,
@@ -41,6 +42,7 @@ from hokm_sim.analysis.results import (
     TournamentResult,
     TraceResult,
     TrumpStudyResult,
+    TuneResult,
     from_dict,
 )
 from hokm_sim.commands import COMMANDS, command_line
@@ -73,6 +75,8 @@ __all__ = [
     "run",
     "resume",
     "tournament",
+    "field",
+    "tune",
     "regress",
     "calibrate",
     "sprt",
@@ -503,6 +507,200 @@ def tournament(
         return report(tour.play(strats, seed, hands, check_threads(threads), counter, scheduler))
 
 
+# --- strength against a field, and tuning ---------------------------------------------
+
+
+def _strategies(specs: Sequence[str | Strategy], param: str) -> list[Strategy]:
+    """Each spec resolved; an error names its place in the list and ``param``."""
+    out = []
+    for i, spec in enumerate(specs):
+        try:
+            out.append(strategy(spec))
+        except InputError as exc:
+            raise type(exc)(f"strategy {i + 1}: {exc.message}", param) from None
+    return out
+
+
+def field(
+    candidate: str | Strategy,
+    members: Sequence[str | Strategy] | None = None,
+    *,
+    hands: int | None = None,
+    matches: int | None = None,
+    seed: int | None = None,
+    target: int | None = None,
+    metric: str | None = None,
+    threads: int | None = None,
+    out: str | Path | bool | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> FieldResult:
+    """The candidate against every bot of a field in duplicate, each pairing the ``run``
+    of the candidate against that bot with the same seed and size; the weakest pair
+    score (on ``metric``: ``wins``, ``points`` or, with ``matches``, ``matches``) is the
+    one number that says "strong against everyone".
+
+    ``members`` defaults to the built-in field (``expert``, ``sharp`` and the
+    style bots of docs/bots.md) without the candidate; ``hands`` to 100,000
+    deals. The first Ctrl-C stops the pairing in flight after its batch and
+    returns a result marked partial with the pairings played; a bot fault
+    raises :class:`~hokm_sim.errors.StoppedError` after the partial report.
+    """
+    from hokm_sim.analysis import field as fld
+
+    cand = strategy(candidate, "candidate")
+    given = fld.default_members(cand) if members is None else list(members)
+    strats = _strategies(given, "members")
+    mode, size, target, _ = check_size(hands, matches, target, None, default_hands=100_000)
+    seed = check_seed(seed)
+    cfg = fld.FieldConfig(
+        cand.name,
+        [s.name for s in strats],
+        hands=size if mode == "hands" else None,
+        matches=size if mode == "matches" else None,
+        seed=seed,
+        target=target,
+        threads=threads,
+        metric=metric,
+    )
+    check_threads(threads)
+    command = command_line(
+        "field",
+        candidate=cand.name,
+        members=cfg.members,
+        hands=cfg.hands,
+        matches=cfg.matches,
+        seed=seed,
+        target=target if mode == "matches" else None,
+        metric=metric,
+    )
+    folder = _folder(out, force, "field", cand.name, seed)
+    copies = 10.0 * 2 if mode == "matches" else 2.0  # about ten hands a match, for the rate
+    unit = "matches" if mode == "matches" else "deals"
+    done, note, seen = [0], [""], []
+
+    def counted(n: int) -> None:
+        done[0] += n
+        if progress is not None:
+            progress(Tick(done[0], size * len(strats), unit, copies, note=note[0]))
+
+    def paired(pair: dict[str, Any]) -> None:
+        seen.append(pair)
+        low = fld.weakest(seen, cfg.metric or "wins")
+        if low is not None:
+            note[0] = f"weakest so far: {low['opponent']} {low[cfg.metric]['value']:.4f}"
+
+    try:
+        data = fld.play(cfg, cand, strats, progress=counted, on_pair=paired)
+    except StoppedError as exc:
+        if folder is not None and exc.partial is not None:
+            partial = FieldResult(_with_command(exc.partial, command))
+            folder.save(partial.to_dict(), pages.field(partial.data, command), command)
+            exc.folder = folder.path
+        raise
+    result = FieldResult(_with_command(data, command))
+    if folder is not None:
+        folder.save(result.to_dict(), pages.field(result.data, command), command)
+        result.folder = folder.path
+    return result
+
+
+def tune(
+    bot: str | Strategy,
+    params: Sequence[str],
+    *,
+    against: str | Sequence[str | Strategy] = "field",
+    iterations: int = 100,
+    pairs: int = 20_000,
+    c: float = 0.1,
+    rate: float = 0.1,
+    metric: str = "wins",
+    seed: int | None = None,
+    check: int = 20_000,
+    threads: int | None = None,
+    out: str | Path | bool | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> TuneResult:
+    """Tune ``params`` (``"NAME=LOW:HIGH"`` each; ``trump.NAME`` or ``play.NAME`` for a
+    part of a composition) of ``bot`` by SPSA on duplicate pairs (docs/bots.md).
+
+    Each of ``iterations`` plays the bot on either side of its estimate
+    against every opponent of ``against`` (specs, or ``"field"``: the
+    built-in field without the bot) on ``pairs`` fresh deals of ``seed``, and
+    steps towards the better side. Then the tuned and the starting values play
+    every opponent on ``check`` deals not used to tune (0: none). The first
+    Ctrl-C stops after the iteration in flight and returns the estimate
+    reached, marked partial. With ``out`` the report folder gets
+    ``summary.json``, ``report.md`` and the figure of the run (``tune.png``).
+    """
+    from hokm_sim.analysis import field as fld
+    from hokm_sim.analysis import tune as tn
+    from hokm_sim.report import plots
+
+    s = strategy(bot, "bot")
+    specs = [against] if isinstance(against, str | Strategy) else list(against)
+    named = [x for spec in specs for x in (fld.default_members(s) if spec == "field" else [spec])]
+    if not named:
+        raise InputError("give at least one opponent, or field", "against")
+    opponents = _strategies(named, "against")
+    parsed = [tn.parse_param(text, s) for text in params]
+    seed = check_seed(seed)
+    check_threads(threads)
+    cfg = tn.TuneConfig(
+        iterations=iterations,
+        pairs=pairs,
+        c=c,
+        rate=rate,
+        metric=metric,
+        seed=seed,
+        threads=threads,
+        check=check,
+    )
+    command = command_line(
+        "tune",
+        bot=s.name,
+        params=[p.text for p in parsed],
+        against=[o.name for o in opponents],
+        iterations=iterations,
+        pairs=pairs,
+        c=c,
+        rate=rate,
+        metric=metric,
+        seed=seed,
+        check=check,
+    )
+    folder = _folder(out, force, "tune", s.name, seed)
+    hands = 2 * 2 * pairs * len(opponents)  # both sides, both copies, every opponent
+
+    def told(rec: dict[str, Any]) -> None:
+        if progress is not None:
+            values = " ".join(
+                f"{p.label}={v:.4g}" for p, v in zip(parsed, rec["values"], strict=True)
+            )
+            note = f"{values}  score +{rec['plus']:.4f} / -{rec['minus']:.4f}"
+            progress(Tick(rec["iteration"], iterations, "iterations", hands, note=note))
+
+    def save(result: TuneResult) -> None:
+        assert folder is not None
+        if result.data["history"]:
+            plots.tune_run(result.data, folder.path)
+        folder.save(result.to_dict(), pages.tune(result.data, command), command)
+        result.folder = folder.path
+
+    try:
+        data = tn.spsa(s, parsed, opponents, cfg, progress=told)
+    except StoppedError as exc:
+        if folder is not None and exc.partial is not None:
+            save(TuneResult(_with_command(exc.partial, command)))
+            exc.folder = folder.path
+        raise
+    result = TuneResult(_with_command(data, command))
+    if folder is not None:
+        save(result)
+    return result
+
+
 # --- regression checks ---------------------------------------------------------------
 
 
@@ -875,13 +1073,17 @@ def trump_study(
 
 
 def plot(folder: str | Path) -> list[Path]:
-    """Draw the figures of the trump study in report folder ``folder`` again, from its
-    ``summary.json``; the files written."""
+    """Draw the figures of the trump study or the tuning run in report folder ``folder``
+    again, from its ``summary.json``; the files written."""
     from hokm_sim.report import plots
 
     result = load(folder)
+    if isinstance(result, TuneResult):
+        return plots.tune_run(result.data, Path(folder))
     if not isinstance(result, TrumpStudyResult):
-        raise InputError(f"{folder} is not the report folder of a trump study", "folder")
+        raise InputError(
+            f"{folder} is not the report folder of a trump study or a tuning run", "folder"
+        )
     return plots.draw_all(result.data, Path(folder))
 
 

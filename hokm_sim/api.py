@@ -547,6 +547,8 @@ def field(
     raises :class:`~hokm_sim.errors.StoppedError` after the partial report.
     """
     from hokm_sim.analysis import field as fld
+    from hokm_sim.report import pages
+    from hokm_sim.sim.runner import check_threads
 
     cand = strategy(candidate, "candidate")
     given = fld.default_members(cand) if members is None else list(members)
@@ -636,7 +638,9 @@ def tune(
     """
     from hokm_sim.analysis import field as fld
     from hokm_sim.analysis import tune as tn
-    from hokm_sim.report import plots
+    from hokm_sim.bots.registry import Strategy
+    from hokm_sim.report import pages, plots
+    from hokm_sim.sim.runner import check_threads
 
     s = strategy(bot, "bot")
     specs = [against] if isinstance(against, str | Strategy) else list(against)

@@ -1,7 +1,7 @@
 """hokm-sim: a bot-strategy simulator and analytics toolkit for four-player Hokm.
 
 The public API (:mod:`hokm_sim.api`) is re-exported here and imported on
-first use, since it loads numba: ``hokm_sim.run(...)``, ``tournament``,
+first use, since it loads numba: ``hokm_sim.run(...)``, ``tournament``, ``field``, ``tune``,
 ``regress``, ``trump_study``, ``solve``, ``analyse``, ``trace``, ``show``,
 ``load``, ``serve`` and ``check_bot`` (bots in any language, docs/protocol.md)
 and the rest of :data:`__all__`.
@@ -13,6 +13,8 @@ _API = (
     "run",
     "resume",
     "tournament",
+    "field",
+    "tune",
     "regress",
     "calibrate",
     "sprt",

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from hokm_sim.analysis.results import (
     BenchResult,
@@ -34,6 +33,7 @@ from hokm_sim.analysis.results import (
     DDResult,
     DDStudyResult,
     ExperimentResult,
+    FieldResult,
     HandResult,
     RegressResult,
     Shown,
@@ -42,37 +42,41 @@ from hokm_sim.analysis.results import (
     TournamentResult,
     TraceResult,
     TrumpStudyResult,
+    TuneResult,
     from_dict,
 )
-from hokm_sim.analysis.summary import Summary, summarize
-from hokm_sim.bots.faults import replay_command
-from hokm_sim.bots.host import bot_timeout as host_timeout
-from hokm_sim.bots.host import given_timeout, timeout_limits
-from hokm_sim.bots.registry import Strategy, from_object, resolve
 from hokm_sim.commands import COMMANDS, command_line
 from hokm_sim.errors import InputError, StoppedError, ref
-from hokm_sim.report import pages
 from hokm_sim.report.folder import ReportFolder, default_folder, read_record
-from hokm_sim.report.markdown import markdown as run_markdown
 from hokm_sim.serving import serve
-from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
 from hokm_sim.sim.checks import (
+    DEFAULT_TARGET,
+    MAX_SEED,
     check_first_hakem,
     check_match_only,
     check_positive,
     check_seed,
     check_size,
+    check_target,
     fresh_seed,
 )
-from hokm_sim.sim.run import Played, RunConfig, checkpoint_record, execute, resume_config
-from hokm_sim.sim.runner import Runner, check_threads
 from hokm_sim.version import __version__
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from hokm_sim.analysis.summary import Summary
+    from hokm_sim.bots.registry import Strategy
+    from hokm_sim.sim.checkpoint import Checkpoint
+    from hokm_sim.sim.run import Played, RunConfig
 
 __all__ = [
     "Tick",
     "run",
     "resume",
     "tournament",
+    "field",
+    "tune",
     "regress",
     "calibrate",
     "sprt",
@@ -103,6 +107,8 @@ def _bot_timeout(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def with_timeout(*args: Any, bot_timeout: float | None = None, **kwargs: Any) -> Any:
+        from hokm_sim.bots.host import bot_timeout as host_timeout  # loads the engine
+
         with host_timeout(bot_timeout):
             return fn(*args, **kwargs)
 
@@ -140,6 +146,8 @@ def _command(function: str, **values: Any) -> str:
     limit in force (``bot_timeout=``) written too when the command takes one: a run
     that needed a longer limit needs it again."""
     if any(p.name == "bot_timeout" for p in COMMANDS[function].params):
+        from hokm_sim.bots.host import given_timeout  # such a command plays: engine loaded
+
         values.setdefault("bot_timeout", given_timeout())
     return command_line(function, **values)
 
@@ -172,6 +180,8 @@ def strategy(spec: str | Strategy | object, param: str | None = None) -> Strateg
 
     ``param`` is the parameter the spec came from, named in the error.
     """
+    from hokm_sim.bots.registry import Strategy, from_object, resolve
+
     if isinstance(spec, Strategy):
         return spec
     try:
@@ -191,11 +201,33 @@ def _folder(out: str | Path | bool | None, force: bool, what: str, against: str,
     return ReportFolder.create(default_folder(what, against, seed) if out is True else out, force)
 
 
+@contextmanager
+def _partial_kept(
+    folder: ReportFolder | None, report: Callable[[Any], Any] | None
+) -> Iterator[None]:
+    """A :class:`StoppedError` (a bot fault, a failed cluster) leaves the report of what
+    finished before it (its ``partial``, written by ``report``) in ``folder``, and says
+    where; a folder with nothing in it (no ``report``, or nothing finished) is not left
+    behind."""
+    try:
+        yield
+    except StoppedError as exc:
+        if folder is not None:
+            if exc.partial is not None and report is not None:
+                report(exc.partial)
+                exc.folder = folder.path
+            else:
+                folder.discard()
+        raise
+
+
 def _with_command(data: dict[str, Any], command: str) -> dict[str, Any]:
     return data | {"command": command, "version": __version__}
 
 
 def _summary(played: Played, command: str) -> Summary:
+    from hokm_sim.analysis.summary import summarize
+
     s = summarize(played.counts, played.record)
     s.data.update(command=command, version=__version__)
     return s
@@ -242,6 +274,10 @@ def run(
     raises :class:`~hokm_sim.sim.runner.StrategyFault`, after the partial
     report.
     """
+    from hokm_sim.sim.checkpoint import Checkpoint
+    from hokm_sim.sim.run import RunConfig, checkpoint_record, execute
+    from hokm_sim.sim.runner import Runner
+
     sa, sb = strategy(a, "a"), strategy(b, "b")
     mode, size, target, rule = check_size(hands, matches, target, first_hakem)
     if save_hands and mode == "matches":
@@ -317,6 +353,11 @@ def resume(
     the run asked for one). Refuses a folder whose engine or bot files
     changed since the run started.
     """
+    from hokm_sim.bots.registry import resolve
+    from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
+    from hokm_sim.sim.run import resume_config
+    from hokm_sim.sim.runner import Runner
+
     path = Path(folder)
     try:
         checkpoint = Checkpoint.load(path)
@@ -334,7 +375,11 @@ def resume(
             "folder",
         )
     cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task)
-    sa, sb = strategy(cfg.a, "a"), strategy(cfg.b, "b")
+    base = Path(rec["cwd"]) if "cwd" in rec else None  # where the run began
+    try:
+        sa, sb = resolve(cfg.a, base), resolve(cfg.b, base)
+    except InputError as exc:
+        raise type(exc)(f"the run's strategy: {exc.message}", "folder") from None
     engine = Runner(sa, sb).engine_key
     if engine != rec["engine"]:
         raise InputError(
@@ -363,7 +408,10 @@ def _play(
     progress: Callable[[int], None] | None,
     on_batch: Callable[[int, int], None] | None,
 ) -> Summary:
+    from hokm_sim.report.markdown import markdown as run_markdown
     from hokm_sim.sim.handrows import HandWriter
+    from hokm_sim.sim.run import execute
+    from hokm_sim.sim.runner import Runner
 
     writer = None
     if save_hands:
@@ -414,26 +462,246 @@ def tournament(
     """Every pair of strategies in duplicate on the same ``hands`` deals, ranked
     by Bradley-Terry ratings with bootstrap intervals."""
     from hokm_sim.analysis import tournament as tour
+    from hokm_sim.bots.registry import Strategy
+    from hokm_sim.report import pages
+    from hokm_sim.sim.backends import check_scheduler
+    from hokm_sim.sim.runner import check_threads
 
+    if isinstance(strategies, str | Strategy):
+        raise InputError(
+            f"expected a list of strategies, got the one {strategies!r}: "
+            "a tournament needs at least two",
+            "strategies",
+        )
     if len(strategies) < 2:
         raise InputError("a tournament needs at least two strategies", "strategies")
-    strats = []
+    strats: list[Strategy] = []
     for i, s in enumerate(strategies):
         try:
             strats.append(strategy(s))
         except InputError as exc:
             raise type(exc)(f"strategy {i + 1}: {exc.message}", "strategies") from None
+        first = [t.name for t in strats].index(strats[-1].name)
+        if first < i:
+            raise InputError(
+                f"strategy {i + 1} ({strats[-1].name}) is strategy {first + 1} again: "
+                "each entry plays once",
+                "strategies",
+            )
     check_positive(hands, "hands")
     seed = check_seed(seed)
+    check_scheduler(scheduler)
     folder = _folder(out, force, "tournament", str(len(strats)), seed)
     k = len(strats)
     counter = _counter(progress, hands * k * (k - 1) // 2, "deals", 2)
-    t = tour.play(strats, seed, hands, check_threads(threads), counter, scheduler)
     command = _command("tournament", strategies=[s.name for s in strats], hands=hands, seed=seed)
-    result = TournamentResult(_with_command(t.summary(), command))
+
+    def report(t: tour.Tournament) -> TournamentResult:
+        result = TournamentResult(_with_command(t.summary(), command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.tournament(result.data, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(tour.play(strats, seed, hands, check_threads(threads), counter, scheduler))
+
+
+# --- strength against a field, and tuning ---------------------------------------------
+
+
+def _strategies(specs: Sequence[str | Strategy], param: str) -> list[Strategy]:
+    """Each spec resolved; an error names its place in the list and ``param``."""
+    out = []
+    for i, spec in enumerate(specs):
+        try:
+            out.append(strategy(spec))
+        except InputError as exc:
+            raise type(exc)(f"strategy {i + 1}: {exc.message}", param) from None
+    return out
+
+
+def field(
+    candidate: str | Strategy,
+    members: Sequence[str | Strategy] | None = None,
+    *,
+    hands: int | None = None,
+    matches: int | None = None,
+    seed: int | None = None,
+    target: int | None = None,
+    metric: str | None = None,
+    threads: int | None = None,
+    out: str | Path | bool | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> FieldResult:
+    """The candidate against every bot of a field in duplicate, each pairing the ``run``
+    of the candidate against that bot with the same seed and size; the weakest pair
+    score (on ``metric``: ``wins``, ``points`` or, with ``matches``, ``matches``) is the
+    one number that says "strong against everyone".
+
+    ``members`` defaults to the built-in field (``expert``, ``sharp`` and the
+    style bots of docs/bots.md) without the candidate; ``hands`` to 100,000
+    deals. The first Ctrl-C stops the pairing in flight after its batch and
+    returns a result marked partial with the pairings played; a bot fault
+    raises :class:`~hokm_sim.errors.StoppedError` after the partial report.
+    """
+    from hokm_sim.analysis import field as fld
+    from hokm_sim.report import pages
+    from hokm_sim.sim.runner import check_threads
+
+    cand = strategy(candidate, "candidate")
+    given = fld.default_members(cand) if members is None else list(members)
+    strats = _strategies(given, "members")
+    mode, size, target, _ = check_size(hands, matches, target, None, default_hands=100_000)
+    seed = check_seed(seed)
+    cfg = fld.FieldConfig(
+        cand.name,
+        [s.name for s in strats],
+        hands=size if mode == "hands" else None,
+        matches=size if mode == "matches" else None,
+        seed=seed,
+        target=target,
+        threads=threads,
+        metric=metric,
+    )
+    check_threads(threads)
+    command = command_line(
+        "field",
+        candidate=cand.name,
+        members=cfg.members,
+        hands=cfg.hands,
+        matches=cfg.matches,
+        seed=seed,
+        target=target if mode == "matches" else None,
+        metric=metric,
+    )
+    folder = _folder(out, force, "field", cand.name, seed)
+    copies = 10.0 * 2 if mode == "matches" else 2.0  # about ten hands a match, for the rate
+    unit = "matches" if mode == "matches" else "deals"
+    done, note, seen = [0], [""], []
+
+    def counted(n: int) -> None:
+        done[0] += n
+        if progress is not None:
+            progress(Tick(done[0], size * len(strats), unit, copies, note=note[0]))
+
+    def paired(pair: dict[str, Any]) -> None:
+        seen.append(pair)
+        low = fld.weakest(seen, cfg.metric or "wins")
+        if low is not None:
+            note[0] = f"weakest so far: {low['opponent']} {low[cfg.metric]['value']:.4f}"
+
+    try:
+        data = fld.play(cfg, cand, strats, progress=counted, on_pair=paired)
+    except StoppedError as exc:
+        if folder is not None and exc.partial is not None:
+            partial = FieldResult(_with_command(exc.partial, command))
+            folder.save(partial.to_dict(), pages.field(partial.data, command), command)
+            exc.folder = folder.path
+        raise
+    result = FieldResult(_with_command(data, command))
     if folder is not None:
-        folder.save(result.to_dict(), pages.tournament(result.data, command), command)
+        folder.save(result.to_dict(), pages.field(result.data, command), command)
         result.folder = folder.path
+    return result
+
+
+def tune(
+    bot: str | Strategy,
+    params: Sequence[str],
+    *,
+    against: str | Sequence[str | Strategy] = "field",
+    iterations: int = 100,
+    pairs: int = 20_000,
+    c: float = 0.1,
+    rate: float = 0.1,
+    metric: str = "wins",
+    seed: int | None = None,
+    check: int = 20_000,
+    threads: int | None = None,
+    out: str | Path | bool | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> TuneResult:
+    """Tune ``params`` (``"NAME=LOW:HIGH"`` each; ``trump.NAME`` or ``play.NAME`` for a
+    part of a composition) of ``bot`` by SPSA on duplicate pairs (docs/bots.md).
+
+    Each of ``iterations`` plays the bot on either side of its estimate
+    against every opponent of ``against`` (specs, or ``"field"``: the
+    built-in field without the bot) on ``pairs`` fresh deals of ``seed``, and
+    steps towards the better side. Then the tuned and the starting values play
+    every opponent on ``check`` deals not used to tune (0: none). The first
+    Ctrl-C stops after the iteration in flight and returns the estimate
+    reached, marked partial. With ``out`` the report folder gets
+    ``summary.json``, ``report.md`` and the figure of the run (``tune.png``).
+    """
+    from hokm_sim.analysis import field as fld
+    from hokm_sim.analysis import tune as tn
+    from hokm_sim.bots.registry import Strategy
+    from hokm_sim.report import pages, plots
+    from hokm_sim.sim.runner import check_threads
+
+    s = strategy(bot, "bot")
+    specs = [against] if isinstance(against, str | Strategy) else list(against)
+    named = [x for spec in specs for x in (fld.default_members(s) if spec == "field" else [spec])]
+    if not named:
+        raise InputError("give at least one opponent, or field", "against")
+    opponents = _strategies(named, "against")
+    parsed = [tn.parse_param(text, s) for text in params]
+    seed = check_seed(seed)
+    check_threads(threads)
+    cfg = tn.TuneConfig(
+        iterations=iterations,
+        pairs=pairs,
+        c=c,
+        rate=rate,
+        metric=metric,
+        seed=seed,
+        threads=threads,
+        check=check,
+    )
+    command = command_line(
+        "tune",
+        bot=s.name,
+        params=[p.text for p in parsed],
+        against=[o.name for o in opponents],
+        iterations=iterations,
+        pairs=pairs,
+        c=c,
+        rate=rate,
+        metric=metric,
+        seed=seed,
+        check=check,
+    )
+    folder = _folder(out, force, "tune", s.name, seed)
+    hands = 2 * 2 * pairs * len(opponents)  # both sides, both copies, every opponent
+
+    def told(rec: dict[str, Any]) -> None:
+        if progress is not None:
+            values = " ".join(
+                f"{p.label}={v:.4g}" for p, v in zip(parsed, rec["values"], strict=True)
+            )
+            note = f"{values}  score +{rec['plus']:.4f} / -{rec['minus']:.4f}"
+            progress(Tick(rec["iteration"], iterations, "iterations", hands, note=note))
+
+    def save(result: TuneResult) -> None:
+        assert folder is not None
+        if result.data["history"]:
+            plots.tune_run(result.data, folder.path)
+        folder.save(result.to_dict(), pages.tune(result.data, command), command)
+        result.folder = folder.path
+
+    try:
+        data = tn.spsa(s, parsed, opponents, cfg, progress=told)
+    except StoppedError as exc:
+        if folder is not None and exc.partial is not None:
+            save(TuneResult(_with_command(exc.partial, command)))
+            exc.folder = folder.path
+        raise
+    result = TuneResult(_with_command(data, command))
+    if folder is not None:
+        save(result)
     return result
 
 
@@ -453,7 +721,7 @@ def regress(
     max_pairs: int | None = None,
     check_every: int = 100,
     seed: int | None = None,
-    target: int = 7,
+    target: int | None = None,
     threads: int | None = None,
     scheduler: str | None = None,
     out: str | Path | bool | None = None,
@@ -466,6 +734,8 @@ def regress(
     commit). The verdict's exit code (``result.exit_code``): 0 no regression,
     1 regression, 3 inconclusive (the cap was reached).
     """
+    import numpy as np
+
     from hokm_sim.analysis.regress import (
         SprtConfig,
         estimates,
@@ -473,9 +743,13 @@ def regress(
         sequential,
         stop_adjusted,
     )
+    from hokm_sim.bots.registry import Strategy
+    from hokm_sim.report import pages
+    from hokm_sim.sim.runner import Runner
 
     if candidate is None:
         raise InputError("give the strategy to check", "candidate")
+    target = _match_target(metric, target)
     seed = check_seed(seed)
     cfg = SprtConfig(
         nelo0=elo0,
@@ -506,25 +780,6 @@ def regress(
         if progress is not None:
             progress(Tick(used, int(cfg.max_pairs or 0), "pairs", 2, note=f"LLR {llr:+.3f}"))
 
-    res = sequential(Runner(cand, base), cfg, told)
-    values, counts = np.array(res.values), np.array(res.counts)
-    res.estimates = estimates(counts, values)
-    res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
-    res.config = {
-        "candidate": cand.name,
-        "baseline": base.name,
-        "seed": seed,
-        "metric": metric,
-        "elo0": elo0,
-        "elo1": elo1,
-        "alpha": alpha,
-        "beta": beta,
-        "max_pairs": cfg.max_pairs,
-        "check_every": check_every,
-        "target": target,
-        "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
-        "version": __version__,
-    }
     command = _command(
         "regress",
         candidate=cand_spec,
@@ -539,11 +794,46 @@ def regress(
         check_every=check_every,
         target=target if metric == "matches" else None,
     )
-    result = RegressResult(_with_command(res.to_dict(), command))
-    if folder is not None:
-        folder.save(result.to_dict(), pages.regress(result.data, command), command)
-        result.folder = folder.path
-    return result
+
+    def report(res: Any) -> RegressResult:
+        values, counts = np.array(res.values), np.array(res.counts)
+        res.estimates = estimates(counts, values)
+        res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
+        res.config = {
+            "candidate": cand.name,
+            "baseline": base.name,
+            "seed": seed,
+            "metric": metric,
+            "elo0": elo0,
+            "elo1": elo1,
+            "alpha": alpha,
+            "beta": beta,
+            "max_pairs": cfg.max_pairs,
+            "check_every": check_every,
+            "target": target,
+            "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
+            "version": __version__,
+        }
+        result = RegressResult(_with_command(res.to_dict(), command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.regress(result.data, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(sequential(Runner(cand, base), cfg, told))
+
+
+def _match_target(metric: str, target: int | None) -> int:
+    """The match target of a sequential test: only for ``metric="matches"`` (7 by default)."""
+    if target is None:
+        return DEFAULT_TARGET
+    if metric != "matches":
+        raise InputError(
+            f"sets the score a match is played to: give it with {ref('metric')} matches",
+            "target",
+        )
+    return check_target(target)
 
 
 @_bot_timeout
@@ -559,17 +849,27 @@ def calibrate(
     max_pairs: int | None = None,
     check_every: int = 100,
     seed: int | None = None,
-    target: int = 7,
+    target: int | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> CalibrationResult:
     """``name`` against itself on ``runs`` consecutive seeds: how often does the
     check call a false regression (the bounds promise about ``beta``)?"""
+    import numpy as np
+
     from hokm_sim.analysis.intervals import wilson
     from hokm_sim.analysis.regress import SprtConfig, sequential
+    from hokm_sim.sim.runner import Runner
 
     check_positive(runs, "runs")
+    target = _match_target(metric, target)
     first = check_seed(seed)
+    if first + runs - 1 > MAX_SEED:
+        raise InputError(
+            f"runs {ref('seed')} .. {ref('seed')} + {ref('runs')} - 1 would pass the largest "
+            f"seed, 2**64-1: give a seed of at most {MAX_SEED - runs + 1}",
+            "seed",
+        )
     cfg = SprtConfig(
         nelo0=elo0,
         nelo1=elo1,
@@ -637,6 +937,8 @@ def sprt(
     ``wins``: the LL, split, WW counts of pairs scored by hand wins; or
     ``points``: 13 counts of pairs by points difference D = -6..6.
     """
+    import numpy as np
+
     from hokm_sim.analysis.regress import EXIT_CODES, VERDICTS, check_test
     from hokm_sim.analysis.scores import pair_score
     from hokm_sim.analysis.sprt import gsprt_llr, llr_approx, sprt_bounds, sprt_verdict
@@ -646,7 +948,7 @@ def sprt(
     metric, given, want = ("wins", wins, 3) if wins is not None else ("points", points, 13)
     try:
         c = np.asarray(given, dtype=np.int64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 1e23 pairs is no count of pairs
         c = np.zeros(0, np.int64)
     if c.shape != (want,) or (c < 0).any():
         raise InputError(f"expected {want} non-negative counts, got {list(given)}", metric)
@@ -703,8 +1005,13 @@ def trump_study(
     ``out`` the report folder gets the figures and the learned table bot.
     """
     from hokm_sim.analysis import trumpstudy as ts
-    from hokm_sim.report import plots
+    from hokm_sim.analysis.summary import summarize
+    from hokm_sim.bots.registry import Strategy, resolve
+    from hokm_sim.report import pages, plots
     from hokm_sim.report.markdown import verdict
+    from hokm_sim.sim.backends import check_scheduler
+    from hokm_sim.sim.run import RunConfig, execute
+    from hokm_sim.sim.runner import check_threads
 
     play = strategy(player, "player")
     heur = [strategy(h, "heuristics") for h in heuristics]
@@ -713,9 +1020,12 @@ def trump_study(
     check_positive(hands, "hands")
     check_positive(eval_hands, "eval_hands")
     seed = check_seed(seed)
+    check_threads(threads)
+    check_scheduler(scheduler)
     folder = _folder(out, force, "trump-study", play.name, seed)
     counter = _counter(progress, hands * (4 + len(heur)), "hands")
-    data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
+    with _partial_kept(folder, None):  # a fault keeps nothing: no folder left empty
+        data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
     s = ts.summarize(data, play.name)
     table = ts.learn_table(data)
     learned = ts.table_strategy(table, play, folder.path if folder else None)
@@ -767,13 +1077,17 @@ def trump_study(
 
 
 def plot(folder: str | Path) -> list[Path]:
-    """Draw the figures of the trump study in report folder ``folder`` again, from its
-    ``summary.json``; the files written."""
+    """Draw the figures of the trump study or the tuning run in report folder ``folder``
+    again, from its ``summary.json``; the files written."""
     from hokm_sim.report import plots
 
     result = load(folder)
+    if isinstance(result, TuneResult):
+        return plots.tune_run(result.data, Path(folder))
     if not isinstance(result, TrumpStudyResult):
-        raise InputError(f"{folder} is not the report folder of a trump study", "folder")
+        raise InputError(
+            f"{folder} is not the report folder of a trump study or a tuning run", "folder"
+        )
     return plots.draw_all(result.data, Path(folder))
 
 
@@ -790,6 +1104,8 @@ def dd_study(
     """Trump calls judged by the double-dummy solver: with all hands open, can the
     Hakem's team force 7 tricks with the suit each heuristic calls?"""
     from hokm_sim.dd import study
+    from hokm_sim.report import pages
+    from hokm_sim.sim.runner import check_threads
 
     heur = [strategy(h, "heuristics") for h in heuristics]
     if not heur:
@@ -797,7 +1113,8 @@ def dd_study(
     check_positive(hands, "hands")
     seed = check_seed(seed)
     folder = _folder(out, force, "dd-study", "perfect", seed)
-    s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
+    with _partial_kept(folder, None):  # a fault keeps nothing: no folder left empty
+        s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
     command = _command("dd_study", heuristics=[h.name for h in heur], hands=hands, seed=seed)
     result = DDStudyResult(_with_command(s, command))
     if folder is not None:
@@ -822,6 +1139,7 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
     import json
 
     from hokm_sim.dd import api as ddapi
+    from hokm_sim.sim.runner import check_threads
 
     nthreads = check_threads(threads)
     path = Path(deals) if isinstance(deals, str | Path) else None
@@ -869,6 +1187,7 @@ def analyse(
     """
     from hokm_sim.dd import analyse as an
     from hokm_sim.report import analysis as pages_
+    from hokm_sim.sim.runner import Runner, check_threads
 
     given = [x for x in (folder, trace, seed) if x is not None]
     if len(given) != 1:
@@ -953,8 +1272,11 @@ def _analyse_sample(
     """The analysis of a seeded sample of the deals of a run of hands (its config
     record), written into its folder if there is one; ``command`` is the run's
     command with its ``--analyse``."""
+    import numpy as np
+
     from hokm_sim.dd import analyse as an
     from hokm_sim.report import analysis as pages_
+    from hokm_sim.sim.runner import Runner, check_threads
 
     total, run_seed = int(cfg.get("done") or cfg["size"]), int(cfg["seed"])
     rng = np.random.default_rng([run_seed % 2**63, 17])
@@ -986,23 +1308,32 @@ def experiment(
 ) -> ExperimentResult:
     """Run an experiment file (TOML: a list of runs, or a tournament)."""
     from hokm_sim.analysis.experiment import Experiment, run_experiment
+    from hokm_sim.report import pages
 
     path = Path(file)
     exp = Experiment.load(path, threads)
     folder = _folder(out, force, "experiment", path.stem, exp.seed)
     counter = _counter(progress, exp.deals, "deals", 2)
-    runs, tour = run_experiment(exp, threads, counter)
     command = _command("experiment", file=path)
-    data = {
-        "experiment": exp.spec | {"name": exp.name},
-        "runs": [s.to_dict() for s in runs] if runs else None,
-        "tournament": tour,
-    }
-    result = ExperimentResult(_with_command(data, command))
-    if folder is not None:
-        folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
-        result.folder = folder.path
-    return result
+
+    def report(played: tuple) -> ExperimentResult:
+        runs, tour = played
+        partial = bool(tour and tour.get("partial")) or len(runs or ()) < len(exp.runs)
+        partial = partial or any(s.partial for s in runs or ())
+        data = {
+            "experiment": exp.spec | {"name": exp.name},
+            "runs": [s.to_dict() for s in runs] if runs else None,
+            "tournament": tour,
+            "partial": partial,
+        }
+        result = ExperimentResult(_with_command(data, command))
+        if folder is not None:
+            folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
+            result.folder = folder.path
+        return result
+
+    with _partial_kept(folder, report):
+        return report(run_experiment(exp, threads, counter))
 
 
 # --- single hands, speed, the strategies -------------------------------------------
@@ -1027,6 +1358,7 @@ def trace(
     ``lines()``), a block at a time, so a trace of any length fits in memory.
     """
     from hokm_sim.house import first_hakem_code
+    from hokm_sim.sim.runner import Runner
     from hokm_sim.sim.trace import trace_records
 
     seed = check_seed(seed)
@@ -1078,8 +1410,11 @@ def show(
     ``html`` a page that replays the hand, every card graded double dummy, is
     written to that file.
     """
+    from hokm_sim.bots.faults import replay_command
+    from hokm_sim.bots.host import given_timeout
     from hokm_sim.house import first_hakem_code
     from hokm_sim.sim import trace as tr
+    from hokm_sim.sim.runner import Runner
 
     if trace is not None:
         seeded = {"seed": seed, "hand": hand, "match": match, "a": a, "b": b}
@@ -1108,7 +1443,7 @@ def show(
             raise InputError(f"expected 0 or 1, got {copy!r}", "copy")
         if match is None:
             check_match_only(target, first_hakem, "match")
-        tgt = 7 if target is None else check_positive(target, "target")
+        tgt = 7 if target is None else check_target(target)
         rule = first_hakem_code(check_first_hakem(first_hakem))
         sa = strategy("longest" if a is None else a, "a")
         sb = strategy("longest" if b is None else b, "b")
@@ -1145,7 +1480,7 @@ def bench(
     the fastest of ``repeat`` runs of ``hands`` independent hands, with the median.
     The engine is the fast one, never the checking mode's (``HOKM_SIM_BOUNDSCHECK=1``
     times that one)."""
-    from hokm_sim.sim.runner import measure
+    from hokm_sim.sim.runner import Runner, check_threads, measure
 
     check_positive(hands, "hands")
     check_positive(repeat, "repeat")
@@ -1159,12 +1494,13 @@ def bench(
 
 
 def list_strategies() -> StrategiesResult:
-    """Every built-in strategy: its name, its one-line description, its parameters."""
-    from hokm_sim.bots.registry import builtin_bots
+    """Every built-in strategy: its name, its one-line description, its parameters (read
+    from the bot files, none of which is imported)."""
+    from hokm_sim.bots.registry import builtin_listing
 
     rows = [
-        {"name": name, "description": bot.description, "params": dict(bot.params)}
-        for name, bot in builtin_bots().items()
+        {"name": name, "description": description, "params": params}
+        for name, (description, params) in builtin_listing().items()
     ]
     return StrategiesResult(_with_command({"strategies": rows}, _command("list_strategies")))
 
@@ -1200,6 +1536,7 @@ def check_bot(
     import sys
 
     from hokm_sim.bots import execspec
+    from hokm_sim.bots.host import timeout_limits
     from hokm_sim.protocol.check import check_bot as check
 
     if execspec.is_exec(spec):

@@ -23,16 +23,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-VALUE, SWITCH, NEGATED, LIST, ARGUMENT, ARGUMENTS = (
+VALUE, SWITCH, NEGATED, LIST, REPEATED, ARGUMENT, ARGUMENTS = (
     "value",
     "switch",
     "negated",
     "list",
+    "repeated",
     "argument",
     "arguments",
 )
 """How a value is written: ``--flag VALUE``; ``--flag`` when true; ``--flag`` when
-false; ``--flag A,B,C``; a positional argument; one positional argument per item."""
+false; ``--flag A,B,C``; ``--flag A --flag B`` (one flag per item); a positional
+argument; one positional argument per item."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,39 @@ COMMANDS: dict[str, Command] = {
         ),
         Command("list_strategies", ("strategies",), ()),
         Command(
+            "field",
+            ("field",),
+            (
+                _p("candidate", "CANDIDATE", ARGUMENT),
+                _p("members", "--field", LIST),
+                _p("hands"),
+                _p("matches"),
+                _p("seed"),
+                _p("target"),
+                _p("metric"),
+                _THREADS,
+                *_OUT,
+            ),
+        ),
+        Command(
+            "tune",
+            ("tune",),
+            (
+                _p("bot", "BOT", ARGUMENT),
+                _p("params", "--param", REPEATED),
+                _p("against", form=LIST),
+                _p("iterations"),
+                _p("pairs"),
+                _p("c"),
+                _p("rate"),
+                _p("metric"),
+                _p("seed"),
+                _p("check"),
+                _THREADS,
+                *_OUT,
+            ),
+        ),
+        Command(
             "serve",
             ("serve",),
             (
@@ -308,6 +343,9 @@ def command_line(function: str, **values: Any) -> str:
             options += [] if value else [p.flag]
         elif p.form == LIST:
             options += [p.flag, ",".join(str(v) for v in value)]
+        elif p.form == REPEATED:
+            for v in value:
+                options += [p.flag, v]
         else:
             options += [p.flag, value]
     return shell(["hokm-sim", *cmd.words, *arguments, *options])

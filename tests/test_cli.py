@@ -19,6 +19,8 @@ import pytest
 from click.testing import CliRunner
 from hokm_checks import HAND_FIELDS, MATCH_FIELDS, check_match_rows, check_record
 
+import hokm_sim
+from hokm_sim.bots import registry
 from hokm_sim.bots.registry import builtin_bots
 from hokm_sim.cards import SUIT_SYMBOLS, parse_suit
 from hokm_sim.cli import main
@@ -153,6 +155,31 @@ def test_strategies_lists_builtins_with_descriptions():
     for name, bot in builtin_bots().items():
         assert bot.description and by_name[name].startswith(bot.description)
     assert "longest" in by_name["longest"].lower() and "random" in by_name["random"].lower()
+
+
+def test_the_list_read_from_the_bot_files_is_what_loading_them_gives():
+    """``strategies`` reads descriptions and parameters from the files' text (importing
+    none): the same as importing every bot."""
+    rows = {r["name"]: r for r in hokm_sim.list_strategies().data["strategies"]}
+    bots = builtin_bots()
+    assert list(rows) == list(bots)
+    for name, bot in bots.items():
+        assert (rows[name]["description"], rows[name]["params"]) == (bot.description, bot.params)
+
+
+def test_a_bot_whose_listing_is_not_literal_is_loaded(tmp_path, monkeypatch):
+    shutil.copy(registry.builtin_dir() / "random.py", tmp_path / "plain.py")
+    text = (registry.builtin_dir() / "weighted.py").read_text()
+    literal = 'PARAMS = {"length": 2.0, "strength": 1.0}'
+    computed = text.replace(literal, "PARAMS = dict(length=3.0)")
+    computed = computed.replace('DESCRIPTION = "', 'DESCRIPTION = "computed: " + "')
+    assert computed.count("computed") == 1 and "dict(length=3.0)" in computed
+    (tmp_path / "computed.py").write_text(computed)
+    monkeypatch.setattr(registry, "builtin_dir", lambda: tmp_path)
+    listing = registry.builtin_listing()
+    assert listing["computed"][0].startswith("computed: trump = max length")
+    assert listing["computed"][1] == {"length": 3.0}
+    assert listing["plain"] == (registry.builtin_bots()["plain"].description, {})
 
 
 def _records(text: str) -> list[dict]:
@@ -301,6 +328,11 @@ USAGE_ERRORS = [
     (["run", "longest", "nosuchbot", "--hands", "10"], ["B:", "nosuchbot"]),
     (["run", "longest", "random", "--matches", "10", "--hands", "10"], ["not both"]),
     (["tournament", "longest"], ["at least two"]),
+    (["field", "nosuchbot"], ["CANDIDATE", "nosuchbot", "longest"]),
+    (["field", "longest", "--field", "random,random"], ["--field", "'random' twice"]),
+    (["tune", "longest", "--param", "x=0:1"], ["--param", "unknown parameter 'x'"]),
+    (["tune", "weighted", "--param", "length=0:1", "--against", "nosuchbot"],
+     ["--against", "nosuchbot"]),
     (["tournament", "longest", "nosuchbot"], ["nosuchbot", "longest"]),
     (["tournament", "longest", "random", "--hands", "x"], ["--hands", "x"]),
     (["experiment", "missing.toml"], ["missing.toml"]),

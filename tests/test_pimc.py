@@ -302,7 +302,7 @@ def test_pimc_compiles_when_first_called_from_the_card_loop():
 def test_engines_with_pimc_hash_the_solver_and_others_do_not():
     """An edit of hokm_sim/dd must recompile engines that call it, and only those."""
     from hokm_sim.bots.registry import builtin_bots
-    from hokm_sim.engine.jitcache import source_closure
+    from hokm_sim.sources import source_closure
 
     dd_dir = Path(sample_view.py_func.__code__.co_filename).parent
     bots = builtin_bots()

@@ -343,11 +343,11 @@ def test_interrupted_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
     """Ctrl-C: partial report and exit 130; --resume finishes to the one-go counts."""
     import signal
 
-    from hokm_sim import api
+    from hokm_sim.sim import run as played
 
     out = tmp_path / "r"
     calls = {"n": 0}
-    execute = api.execute
+    execute = played.execute
 
     def interrupt_once(*a, **kw):
         def on_batch(start, count):
@@ -358,7 +358,7 @@ def test_interrupted_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
         return execute(*a, **(kw | {"on_batch": on_batch}))
 
     args = ["run", A, B, "--matches", "2000", "--seed", "5", "--threads", "1"]
-    monkeypatch.setattr(api, "execute", interrupt_once)
+    monkeypatch.setattr(played, "execute", interrupt_once)  # api.run imports it when it runs
     res = CliRunner().invoke(main, [*args, "--task-size", "256", "--out", str(out)])
     monkeypatch.undo()
     assert res.exit_code == 130, res.output

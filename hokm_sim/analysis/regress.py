@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import math
+import numbers
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,9 +32,10 @@ import numpy as np
 from hokm_sim.analysis import scores, sprt
 from hokm_sim.bots import compiled, execspec
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
-from hokm_sim.errors import InputError, ref
+from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
-from hokm_sim.sim.checks import check_positive
+from hokm_sim.sim.checks import check_positive, check_target
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
@@ -240,6 +243,9 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
 def check_test(elo0: float, elo1: float, alpha: float, beta: float) -> None:
     """The hypotheses and error rates of a sequential test: ``elo0 < elo1``,
     ``0 < alpha, beta`` and ``alpha + beta < 1``."""
+    for name, x in (("elo0", elo0), ("elo1", elo1), ("alpha", alpha), ("beta", beta)):
+        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
+            raise InputError(f"expected a finite number, got {x!r}", name)
     if not elo0 < elo1:
         raise InputError(f"need {ref('elo0')} < {ref('elo1')}, got {elo0} and {elo1}")
     if not (alpha > 0 and beta > 0 and alpha + beta < 1):
@@ -277,7 +283,7 @@ class SprtConfig:
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
         check_positive(self.max_pairs, "max_pairs")
         check_positive(self.check_every, "check_every")
-        check_positive(self.target, "target")
+        check_target(self.target)
         self.scheduler = check_scheduler(self.scheduler)
 
 
@@ -294,6 +300,8 @@ class SprtResult:
     config: dict[str, Any] = field(default_factory=dict)
     estimates: dict[str, Any] = field(default_factory=dict)
     identical: bool = False
+    partial: bool = False
+    """Stopped (Ctrl-C, a bot fault) before a verdict or the cap: no verdict at all."""
 
     @property
     def exit_code(self) -> int:
@@ -303,13 +311,14 @@ class SprtResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record."""
         return {
-            "verdict": VERDICTS[self.verdict],
+            "verdict": "stopped before a verdict" if self.partial else VERDICTS[self.verdict],
             "hypothesis_accepted": self.verdict,
             "exit_code": self.exit_code,
             "llr": self.llr,
             "bounds": list(self.bounds),
             "pairs": self.pairs,
             "identical_play": self.identical,
+            "partial": self.partial,
             "counts": self.counts,
             "values": self.values,
             **self.estimates,
@@ -404,26 +413,41 @@ def sequential(
         per_task=per_batch,
         checked=True,  # a regression check plays in the checking mode (docs/bots.md)
     )
-    with open_backend(cfg.scheduler, cfg.threads) as backend:
-        for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):
-            idx = code_map[batch.codes.astype(np.int64)]
-            for off in range(0, batch.count, step):
-                counts += np.bincount(idx[off : off + step], minlength=len(values))
-                used += min(step, batch.count - off)
-                llr = sprt.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
-                v = sprt.sprt_verdict(llr, a, b)
-                mirrored = counts.sum() == counts[values == 0.5].sum()
-                if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
-                    v, identical = "H1", True
-                if v != "continue":
-                    verdict = v
+
+    def so_far(partial: bool) -> SprtResult:
+        res = SprtResult(
+            verdict, float(llr), (a, b), used, [int(x) for x in counts], [float(x) for x in values]
+        )
+        res.identical = identical and verdict == "H1"
+        res.partial = partial
+        return res
+
+    if cfg.scheduler is None:
+        Runner(runner.a, runner.b, True).prepare(matches)  # compile before Ctrl-C is "stop"
+    try:
+        with (
+            graceful_interrupt() as flag,
+            open_backend(cfg.scheduler, cfg.threads) as backend,
+            suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
+        ):
+            for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):
+                idx = code_map[batch.codes.astype(np.int64)]
+                for off in range(0, batch.count, step):
+                    counts += np.bincount(idx[off : off + step], minlength=len(values))
+                    used += min(step, batch.count - off)
+                    llr = sprt.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
+                    v = sprt.sprt_verdict(llr, a, b)
+                    mirrored = counts.sum() == counts[values == 0.5].sum()
+                    if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
+                        v, identical = "H1", True
+                    if v != "continue":
+                        verdict = v
+                        break
+                if progress:
+                    progress(used, llr, counts, values)
+                if verdict != "inconclusive" or flag.stop:
                     break
-            if progress:
-                progress(used, llr, counts, values)
-            if verdict != "inconclusive":
-                break
-    res = SprtResult(
-        verdict, float(llr), (a, b), used, [int(x) for x in counts], [float(x) for x in values]
-    )
-    res.identical = identical and verdict == "H1"
-    return res
+    except StoppedError as exc:
+        exc.partial = so_far(True)  # the pairs before the stop, for the partial report
+        raise
+    return so_far(flag.stop and verdict == "inconclusive")

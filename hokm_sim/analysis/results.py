@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 
-def _e(d: dict[str, Any] | None, fmt: str = "{:.4f}") -> str:
+def estimate_text(d: dict[str, Any] | None, fmt: str = "{:.4f}") -> str:
+    """An estimate record as ``value [low, high]`` (``n/a`` when it has no value)."""
     if not d or d.get("value") is None:
         return "n/a"
     if d.get("low") is None:
@@ -225,7 +226,7 @@ class CalibrationResult(Result):
         d = self.data
         return (
             f"{d['strategy']} against itself, {d['runs']} runs: {d['false_regressions']} false "
-            f"'regression' verdicts, rate {_e(d['false_alarm_rate'], '{:.3f}')}"
+            f"'regression' verdicts, rate {estimate_text(d['false_alarm_rate'], '{:.3f}')}"
         )
 
 
@@ -278,7 +279,7 @@ class DDStudyResult(Result):
     def headline(self) -> str:
         return (
             f"{self.data['deals']:,} deals, seed {self.data['seed']}: perfect call forces 7 "
-            f"at {_e(self.data['perfect'])}"
+            f"at {estimate_text(self.data['perfect'])}"
         )
 
 
@@ -513,6 +514,83 @@ class StrategiesResult(Result):
         return f"{len(names)} built-in strategies: {', '.join(names)}"
 
 
+class FieldResult(Result):
+    """A candidate against every bot of a field in duplicate: each pair score with its
+    95% interval, and the weakest of them (``hokm-sim field``)."""
+
+    kind = "field"
+
+    @property
+    def weakest(self) -> dict[str, Any] | None:
+        """The weakest pairing: ``opponent`` and its score (``value``, ``low``, ``high``)."""
+        return self.data["weakest"]
+
+    def to_frame(self):
+        """One row per opponent: the pair scores with their intervals, points, Elo."""
+        import pandas as pd
+
+        rows = []
+        for p in self.data["pairs"]:
+            row: dict[str, Any] = {"opponent": p["opponent"], "pairs": p["pairs"]}
+            for key in ("wins", "points", "matches", "points_per_hand", "elo"):
+                if key in p:
+                    estimate_columns(row, key, p[key])
+            rows.append(row)
+        return pd.DataFrame(rows, columns=None if rows else ["opponent", "pairs"]).set_index(
+            "opponent"
+        )
+
+    @property
+    def headline(self) -> str:
+        d = self.data
+        low = d["weakest"]
+        worst = f"weakest {low['opponent']} at {estimate_text(low)}" if low else "nothing played"
+        part = ", partial" if d["partial"] else ""
+        return (
+            f"{d['candidate']} against {len(d['members'])} bots, {d['size']:,} "
+            f"{'matches' if d['mode'] == 'matches' else 'deals'} each, seed {d['seed']}: "
+            f"{worst} ({d['metric']}{part})"
+        )
+
+
+class TuneResult(Result):
+    """A bot's parameters tuned by SPSA on duplicate pairs (``hokm-sim tune``)."""
+
+    kind = "tune"
+
+    @property
+    def tuned(self) -> str:
+        """The strategy spec with the tuned values."""
+        return self.data["tuned"]
+
+    def to_frame(self):
+        """One row per parameter: its range, whether whole, start and tuned value."""
+        import pandas as pd
+
+        return pd.DataFrame(self.data["params"]).set_index("name")
+
+    def history(self):
+        """One row per iteration: perturbation, gain, the two sides' scores, the values."""
+        import pandas as pd
+
+        names = [p["name"] for p in self.data["params"]]
+        rows = [
+            {k: h[k] for k in ("iteration", "c_k", "a_k", "plus", "minus")}
+            | dict(zip(names, h["values"], strict=True))
+            for h in self.data["history"]
+        ]
+        return pd.DataFrame(rows, columns=["iteration", "c_k", "a_k", "plus", "minus", *names])
+
+    @property
+    def headline(self) -> str:
+        d = self.data
+        part = " (stopped early)" if d["partial"] else ""
+        return (
+            f"SPSA on {d['bot']}, {d['done']} of {d['iterations']} iterations, seed "
+            f"{d['seed']}{part}: {d['tuned']}"
+        )
+
+
 KINDS: dict[str, type[Result]] = {
     cls.kind: cls
     for cls in (
@@ -528,6 +606,8 @@ KINDS: dict[str, type[Result]] = {
         BenchResult,
         DDResult,
         StrategiesResult,
+        FieldResult,
+        TuneResult,
     )
 }
 """Every kind of result but a run's and an analysis's, by its ``kind``."""

@@ -10,7 +10,7 @@ Two numba facts (docs/architecture.md, "The numba cache") decide the design:
 So for each pair of strategies we write a tiny module whose *name* carries a
 hash of everything its machine code depends on: the engine's sources, each
 bot file with the files it imports and the data files beside it
-(:func:`hokm_sim.engine.jitcache.source_closure`), numba's and Python's
+(:func:`hokm_sim.sources.source_closure`), numba's and Python's
 versions. It binds the four strategy functions as
 constants into the kernels of :mod:`hokm_sim.engine.kernels` (re-jitted with
 ``inline="always"``, so a bot written with plain ``@njit`` is inlined into
@@ -34,6 +34,7 @@ import types
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numba
 from numba import njit
@@ -41,10 +42,13 @@ from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.bots import execspec
 from hokm_sim.bots.registry import BotFile, Strategy
-from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.engine.bits import HAS_PDEP
-from hokm_sim.engine.jitcache import cache_root, digest_files, source_closure
+from hokm_sim.engine.jitcache import cache_root
 from hokm_sim.errors import InputError
+from hokm_sim.sources import digest_files, source_closure
+
+if TYPE_CHECKING:
+    from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.writing import atomic_text
 
 _KERNELS = Path(__file__).resolve().parents[1] / "engine" / "kernels.py"
@@ -304,6 +308,8 @@ def engine_for(a: Strategy, b: Strategy, checked: bool | None = None) -> ModuleT
                 checked=checked,
             ),
         )  # fmt: skip
+    from hokm_sim.bots.stepped import SteppedEngine  # a table with plain-Python parts only
+
     return SteppedEngine(a, b, stepper_module(bots, py, checked), name)
 
 

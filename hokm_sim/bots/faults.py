@@ -9,11 +9,15 @@ trick, and the ``hokm-sim show`` command that replays that hand.
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
+from typing import TYPE_CHECKING
 
 from hokm_sim.commands import command_line
 from hokm_sim.errors import StoppedError
 from hokm_sim.house import FIRST_HAKEM_METHODS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def replay_command(
@@ -62,7 +66,7 @@ class PythonBotError(StoppedError):
 
 def check_answer(value: object) -> int | None:
     """``value`` as an ``int`` if it is a whole number in int64's range, else None."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if isinstance(value, bool) or not isinstance(value, Integral):
         return None
     value = int(value)
     return value if -(2**63) <= value < 2**63 else None
@@ -70,6 +74,8 @@ def check_answer(value: object) -> int | None:
 
 def check_batch(value: object, n: int) -> tuple[np.ndarray | None, str]:
     """A batched bot's answers as ``int64[n]``, or ``(None, why not)``."""
+    import numpy as np
+
     try:
         arr = np.asarray(value)
     except Exception:  # noqa: BLE001 - anything a bot returns must give one line

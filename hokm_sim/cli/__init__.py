@@ -14,7 +14,19 @@ from __future__ import annotations
 
 import click
 
-from hokm_sim.cli import analyse, compare, dd, hands, play, regress, run, serve, study, tools
+from hokm_sim.cli import (
+    analyse,
+    compare,
+    dd,
+    hands,
+    play,
+    regress,
+    run,
+    serve,
+    strength,
+    study,
+    tools,
+)
 from hokm_sim.cli.guard import GuardedGroup
 from hokm_sim.cli.options import CONTEXT
 from hokm_sim.version import __version__
@@ -33,6 +45,6 @@ def main() -> None:
     """
 
 
-for module in (run, compare, regress, study, hands, tools, dd, analyse, play, serve):
+for module in (run, compare, strength, regress, study, hands, tools, dd, analyse, play, serve):
     for command in module.COMMANDS:
         main.add_command(command)

@@ -12,6 +12,7 @@ from hokm_sim.cli.options import (
     SIZE,
     bot_timeout_option,
     emit_lines,
+    output_option,
     strategy_options,
     threads_option,
 )
@@ -43,12 +44,7 @@ from hokm_sim.cli.options import (
     help="text: every hand graded, then accuracy per strategy; jsonl: one JSON line per "
     "hand; summary: accuracy per strategy only.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)
+@output_option
 @click.option(
     "--html",
     type=click.Path(file_okay=False, path_type=Path),

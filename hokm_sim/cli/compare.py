@@ -11,6 +11,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
     bot_timeout_option,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
@@ -69,6 +70,7 @@ def tournament(
         click.echo(json.dumps(result.to_dict(), indent=1))
     else:
         click.echo(format_summary(result.data) + f"\nreport: {result.folder}")
+    interrupted(result.data, "a tournament cannot be resumed: run it again to finish it")
 
 
 @click.command(context_settings=CONTEXT)
@@ -98,6 +100,7 @@ def experiment(
         )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")
+    interrupted(result.data, "an experiment cannot be resumed: run it again to finish it")
 
 
 COMMANDS = (tournament, experiment)

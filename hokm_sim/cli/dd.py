@@ -13,6 +13,7 @@ from hokm_sim.cli.options import (
     SIZE,
     SPECS,
     bot_timeout_option,
+    interrupted,
     out_options,
     seed_option,
     threads_option,
@@ -100,6 +101,7 @@ def dd_study(
     )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")
+    interrupted(result.data, "a study cannot be resumed: run it again to finish it")
 
 
 COMMANDS = (dd, dd_study)

@@ -101,19 +101,33 @@ def _flushed(code: int) -> int:
 
 def _hide_library_warnings() -> None:
     """numba's warnings (experimental features, deprecations, performance hints) are
-    for hokm-sim's developers, not for the people who run it."""
-    from numba.core.errors import NumbaWarning
+    for hokm-sim's developers, not for the people who run it.
 
-    warnings.filterwarnings("ignore", category=NumbaWarning)
+    Those raised inside numba are filtered by module; numba's own kinds of
+    warning, which it may raise as from a bot file, by their class, when they
+    are shown: a filter by class would import numba, which ``--help`` and
+    ``strategies`` have no use for."""
     warnings.filterwarnings("ignore", module=r"numba(\.|$)")
+    if not getattr(warnings.showwarning, "hides_numba", False):
+        warnings.showwarning = _without_numba(warnings.showwarning)
+
+
+def _without_numba(show):
+    """``show`` (a :func:`warnings.showwarning`) for every warning but numba's own."""
+
+    def showwarning(message, category, filename, lineno, file=None, line=None):
+        if category.__module__.partition(".")[0] != "numba":
+            show(message, category, filename, lineno, file, line)
+
+    showwarning.hides_numba = True
+    return showwarning
 
 
 def _leave(code: int) -> NoReturn:
     """Exit with ``code``; at once if an engine call was left running after Ctrl-C
     (a stuck bot's thread would hold the process open), once the output is flushed."""
-    from hokm_sim.sim.interrupt import abandoned
-
-    if abandoned():
+    interrupt = sys.modules.get("hokm_sim.sim.interrupt")  # loaded by every engine call
+    if interrupt is not None and interrupt.abandoned():
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()

@@ -14,6 +14,7 @@ from hokm_sim.cli.options import (
     emit_lines,
     first_hakem_option,
     given,
+    output_option,
     strategy_options,
     target_option,
 )
@@ -26,12 +27,7 @@ from hokm_sim.cli.options import (
 @strategy_options
 @target_option
 @first_hakem_option
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)
+@output_option
 @bot_timeout_option
 def trace(
     seed: int,

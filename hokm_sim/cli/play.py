@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, bot_timeout_option, emit_lines, first_hakem_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SEED,
+    bot_timeout_option,
+    emit_lines,
+    first_hakem_option,
+    output_option,
+)
 
 TARGET_CHOICES = ("3", "5", "7", "10")
 data_option = click.option(
@@ -99,10 +106,7 @@ def play(
 )  # fmt: skip
 @click.option("--game", "game_ids", type=click.IntRange(min=1), multiple=True,
               help="Only this game (repeat for more).")  # fmt: skip
-@click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)  # fmt: skip
+@output_option
 def games(data: Path | None, fmt: str, game_ids: tuple[int, ...], output: Path | None) -> None:
     """List the games played with hokm-sim play, or export them.
 

@@ -13,6 +13,8 @@ from hokm_sim.cli.options import (
     POSITIVE,
     SIZE,
     bot_timeout_option,
+    given,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
@@ -84,9 +86,7 @@ def sprt_options(f):
     help="Pairs between LLR checks (in deal order).",
 )
 @seed_option
-@click.option(
-    "--target", type=POSITIVE, default=7, show_default=True, help="Match target (metric matches)."
-)
+@click.option("--target", type=POSITIVE, help="Match target (with --metric matches) [default: 7].")
 @threads_option
 @scheduler_option
 @click.option(
@@ -115,7 +115,7 @@ def regress(
     max_pairs: int | None,
     check_every: int,
     seed: int | None,
-    target: int,
+    target: int | None,
     threads: int | None,
     scheduler: str | None,
     calibrate: str | None,
@@ -150,6 +150,15 @@ def regress(
 
     if calibrate is not None and candidate is not None:
         raise click.UsageError("--calibrate NAME runs NAME against itself: drop CANDIDATE")
+    typed = given(click.get_current_context(), runs=runs, baseline=baseline)
+    if calibrate is None and typed["runs"] is not None:
+        raise click.UsageError("--runs counts the runs of --calibrate NAME: give it with that")
+    if calibrate is not None:
+        extra = (("--baseline", typed["baseline"]), ("--out", out), ("--scheduler", scheduler))
+        for flag in [flag for flag, value in extra if value is not None][:1]:
+            raise click.UsageError(
+                f"--calibrate NAME plays NAME against itself here and writes no report: drop {flag}"
+            )
     test = {
         "elo0": elo0,
         "elo1": elo1,
@@ -188,6 +197,9 @@ def regress(
         )
     else:
         click.echo(sprt_line(res.data))
+        if res.data.get("partial"):
+            click.echo(f"report: {res.folder}")
+    interrupted(res.data, "no verdict: run the check again")
     sys.exit(0 if calibrate is not None else res.exit_code)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -13,6 +12,7 @@ from hokm_sim.cli.options import (
     SIZE,
     bot_timeout_option,
     first_hakem_option,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
@@ -143,13 +143,10 @@ def run(
             click.echo(format_accuracy(analysis.accuracy()))
             click.echo(f"analysis: {summary.folder / 'analysis' / 'index.html'}")
         click.echo(f"report: {summary.folder}")
-    if summary.partial:
-        click.echo(
-            f"interrupted: the report covers only the finished batches; "
-            f"continue with hokm-sim run --resume {summary.folder}",
-            err=True,
-        )
-        sys.exit(130)
+    then = f"continue with hokm-sim run --resume {summary.folder}"
+    if save_hands:  # its rows cannot be resumed (api.resume refuses them)
+        then = "a --save-hands run cannot be resumed: run it again to finish it"
+    interrupted({"partial": summary.partial}, then)
 
 
 def _refuse_what_resume_ignores(resume: Path) -> None:

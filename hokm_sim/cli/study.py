@@ -99,7 +99,7 @@ def trump_study(
 @click.command(context_settings=CONTEXT)
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def plot(results_dir: Path) -> None:
-    """Re-draw the figures of a finished trump study from its summary.json.
+    """Re-draw the figures of a finished trump study or tuning run from its summary.json.
 
     \b
     Example:

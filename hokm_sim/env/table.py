@@ -20,6 +20,7 @@ from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import PARAM_SIZE, V_HAND, V_LEGAL, V_SEAT
 from hokm_sim.errors import InputError
+from hokm_sim.house import MAX_TARGET
 from hokm_sim.sim.tracecheck import MAX_INDEX
 
 __all__ = ["CARD", "TRUMP", "SeatBot", "Table"]
@@ -47,9 +48,11 @@ class Table:
 
     def __init__(self, target: int | None = None, first_hakem: int = 0) -> None:
         if target is not None and (
-            isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 1000
+            isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET
         ):
-            raise InputError(f"bad match target {target}: expected 1..1000 (or None for hands)")
+            raise InputError(
+                f"bad match target {target}: expected 1..{MAX_TARGET} (or None for hands)"
+            )
         self.target = target
         self.first_hakem = first_hakem
         self._step = compiled.stepper_module([None] * 4, (True,) * 4).step

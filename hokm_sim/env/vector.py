@@ -63,7 +63,7 @@ from hokm_sim.env.aec import observation_space
 from hokm_sim.env.gym import as_strategy
 from hokm_sim.env.table import whole
 from hokm_sim.errors import InputError, StoppedError
-from hokm_sim.house import first_hakem_code
+from hokm_sim.house import MAX_TARGET, first_hakem_code
 from hokm_sim.sim.tracecheck import MAX_INDEX
 
 MAX_ENVS = 65_536
@@ -122,7 +122,7 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         self.num_envs = whole(num_envs, "num_envs", MAX_ENVS, low=1)
         self.seats = _seats(seat)
         if target is not None:
-            target = whole(target, "match target", 1000, low=1)
+            target = whole(target, "match target", MAX_TARGET, low=1)
         if first_hakem is not None and target is None:
             raise InputError("first_hakem chooses a match's first Hakem: give a target too")
         if illegal not in ("raise", "end"):

@@ -73,6 +73,8 @@ class ReportFolder:
         stale stays beside the new one), and a folder it cannot write to.
         Raises :class:`InputError` with one line, naming the parameter ``out``.
         """
+        if not str(path).strip():  # the working directory, which force would clear
+            raise InputError("expected a folder name, not an empty one", "out")
         path = Path(path)
         if path.exists() and not path.is_dir():
             raise InputError(f"{path} exists and is not a folder", "out")

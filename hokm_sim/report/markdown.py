@@ -58,13 +58,19 @@ def verdict(data: dict[str, Any]) -> str:
     ps, elo, nelo = data["pair_score"], data["elo"], data["nelo"]
     if ps.get("value") is None:
         return "no result: nothing was played"
-    unit = (
-        "match pair score"
-        if data.get("match_pairs")
-        else ("pair score" if data.get("pairs") else "hand score")
-    )
+    if data.get("match_pairs"):
+        unit = "match pair score"
+    elif data.get("pairs"):
+        unit = "pair score"
+    elif data.get("config", {}).get("mode") == "matches":
+        unit = "match score"  # the match-win rate, scored per match
+    else:
+        unit = "hand score"
     if ps.get("low") is None:
-        return f"{unit} {ps['value']:.4f} with no interval (too few samples or no variance)"
+        return (
+            f"{unit} {ps['value']:.4f}; too few samples (or no variance) for an interval on "
+            "the score and a verdict"
+        )
     if ps["low"] > 0.5:
         head = f"{a} (A) is better than {b} (B)"
     elif ps["high"] < 0.5:

@@ -83,8 +83,19 @@ def check_scheduler(value: str | None) -> str | None:
         )
     try:
         import distributed  # noqa: F401
+        from distributed.comm import get_address_host_port
     except ImportError:
         raise SchedulerError(DASK_MISSING, "scheduler") from None
+    if not value.startswith(LOCAL):
+        try:
+            _, port = get_address_host_port(value)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not in 1..65535")
+        except ValueError as exc:
+            raise SchedulerError(
+                f"bad scheduler {value!r} ({exc}): expected an address such as "
+                "tcp://HOST:8786 (tls://, ws:// and wss:// too), or local:N"
+            ) from None
     return value
 
 

@@ -9,17 +9,21 @@ schedulers are checked where they are used (:func:`.runner.check_threads`,
 from __future__ import annotations
 
 import secrets
+from numbers import Integral
 from typing import Any
 
-import numpy as np
-
 from hokm_sim.errors import InputError, ref
-from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
+from hokm_sim.house import DEFAULT_FIRST_HAKEM, MAX_TARGET, first_hakem_code
 
 DEFAULT_HANDS = 1_000_000
 """Deals a run plays when neither hands nor matches are given."""
 DEFAULT_TARGET = 7
 """The score a match is played to unless told otherwise."""
+MAX_SEED = 2**64 - 1
+"""The largest run seed (seeds are 64-bit)."""
+MAX_SIZE = 2**62
+"""The largest count of deals, matches or pairs asked for (far beyond what any run
+could play, and within the engine's 64-bit indices)."""
 
 
 def fresh_seed() -> int:
@@ -31,16 +35,25 @@ def check_seed(seed: Any, param: str = "seed") -> int:
     """``seed`` as an ``int`` in 0 .. 2**64-1; None draws a fresh one."""
     if seed is None:
         return fresh_seed()
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= seed <= MAX_SEED:
         raise InputError(f"bad seed {seed!r}: expected a whole number in 0 .. 2**64-1", param)
     return int(seed)
 
 
-def check_positive(n: Any, param: str) -> int:
-    """``n`` as a positive ``int``."""
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n <= 0:
-        raise InputError(f"expected a positive whole number, got {n!r}", param)
+def check_positive(n: Any, param: str, most: int = MAX_SIZE) -> int:
+    """``n`` as a positive ``int``, at most ``most``. A string (``"10k"``) is refused:
+    counts with suffixes are the command line's (:class:`hokm_sim.cli.options.SizeType`)."""
+    if isinstance(n, bool) or not isinstance(n, Integral) or n <= 0:
+        hint = " (the command line reads '10k'; Python takes 10_000)" if isinstance(n, str) else ""
+        raise InputError(f"expected a positive whole number, got {n!r}{hint}", param)
+    if n > most:
+        raise InputError(f"{n} is too large: at most {most}", param)
     return int(n)
+
+
+def check_target(target: Any, param: str = "target") -> int:
+    """A match target: a whole number in 1 .. :data:`~hokm_sim.house.MAX_TARGET`."""
+    return check_positive(target, param, MAX_TARGET)
 
 
 def check_size(
@@ -67,7 +80,7 @@ def check_size(
         mode, size = "hands", check_positive(default_hands if hands is None else hands, "hands")
     else:
         raise InputError(f"give {ref('hands')} or {ref('matches')}")
-    target = DEFAULT_TARGET if target is None else check_positive(target, "target")
+    target = DEFAULT_TARGET if target is None else check_target(target)
     return mode, size, target, check_first_hakem(first_hakem)
 
 

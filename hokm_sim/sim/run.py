@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from hokm_sim.errors import StoppedError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
-from hokm_sim.sim.checks import check_positive, check_seed, check_size
+from hokm_sim.sim.checks import check_positive, check_seed, check_size, check_target
 from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.version import __version__
@@ -58,7 +59,7 @@ class RunConfig:
         mode, size, _, _ = check_size(self.hands, self.matches)
         if mode == "hands":
             self.hands = size
-        self.target = check_positive(self.target, "target")
+        self.target = check_target(self.target)
         self.seed = check_seed(self.seed)
         self.threads = check_threads(self.threads)
         self.scheduler = check_scheduler(self.scheduler)
@@ -124,8 +125,11 @@ RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk
 
 def checkpoint_record(cfg: RunConfig, engine: str, **extra: Any) -> dict[str, Any]:
     """What a checkpoint keeps of a run to resume it: the configuration that decides
-    its counts, and the engine module name (a hash of engine and bot files)."""
-    return {"run": {f: getattr(cfg, f) for f in RESUMABLE}, "engine": engine, **extra}
+    its counts, the engine module name (a hash of engine and bot files) and the
+    folder relative bot paths were given from (``cwd``), so that a resume from
+    anywhere finds the same files."""
+    run = {f: getattr(cfg, f) for f in RESUMABLE}
+    return {"run": run, "engine": engine, "cwd": str(Path.cwd()), **extra}
 
 
 def resume_config(record: dict[str, Any], **how: Any) -> RunConfig:

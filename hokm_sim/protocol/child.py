@@ -223,7 +223,12 @@ class BotProcess:
         if self._readable_now():
             self._read_out()  # at the end of the output: the fault of a bot gone
         if self._buf:
-            raise ChildFault(f"wrote without being asked: {_shown(bytes(self._buf))}")
+            # a line nobody asked for: only an answer's extra line can come in
+            # between messages, however late it arrived
+            raise ChildFault(
+                f"wrote more than one line for one message: {_shown(bytes(self._buf))}"
+                " (after its answer to the message before)"
+            )
         deadline = time.monotonic() + timeout
         view = memoryview(data)
         off = 0

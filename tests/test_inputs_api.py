@@ -210,6 +210,40 @@ def test_a_verdict_names_the_score_it_gives():
     assert "no interval" not in verdict(data) and "too few" in verdict(data)
 
 
+def _rate_intervals(record, key=""):
+    """``(name, interval)`` of every interval of a rate or score in a summary."""
+    if isinstance(record, dict):
+        if {"value", "low", "high"} <= record.keys() and ("rate" in key or "score" in key):
+            yield key, record
+        for k, v in record.items():
+            yield from _rate_intervals(v, k if isinstance(v, dict) and "value" in v else key)
+    elif isinstance(record, list):
+        for v in record:
+            yield from _rate_intervals(v, key)
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize(("seed", "shown"), [(1, "[0.0133, 1.0000]"), (3, "[0.0000, 0.9867]")])
+def test_a_verdict_over_few_matches_keeps_its_interval_within_0_and_1(
+    tmp_path, monkeypatch, seed, shown
+):
+    """Three matches once each: the match score's normal interval reaches past 1 (or
+    below 0); it is clipped to the range a score can take, in the verdict and the report."""
+    import json
+
+    monkeypatch.undo()  # this one plays (the session's longest pair)
+    out = tmp_path / "r"
+    args = ["run", "longest", "longest", "--matches", "3", "--no-duplicate", "--seed", seed]
+    res = CliRunner().invoke(main, [*args, "--threads", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f"match score {2 / 3 if seed == 1 else 1 / 3:.4f} {shown}" in res.stdout
+    found = list(_rate_intervals(json.loads((out / "summary.json").read_text())))
+    assert {"pair_score", "hand_win_rate", "match_win_rate"} <= {k for k, _ in found}
+    for key, e in found:
+        if e["low"] is not None:
+            assert 0 <= e["low"] <= e["value"] <= e["high"] <= 1, (key, e)
+
+
 @pytest.mark.usefixtures("runner")
 def test_an_interrupted_save_hands_run_does_not_offer_a_resume_that_is_refused(
     tmp_path, monkeypatch

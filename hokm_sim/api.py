@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from hokm_sim.analysis.summary import Summary
+    from hokm_sim.analysis.trumpstudy import StudyData
     from hokm_sim.bots.registry import Strategy
     from hokm_sim.sim.checkpoint import Checkpoint
     from hokm_sim.sim.run import Played, RunConfig
@@ -1041,26 +1042,26 @@ def trump_study(
         data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
         if data.partial or not eval_hands:
             return report(data, None, "Ctrl-C" if data.partial else None)
-        learned = ts.table_strategy(ts.learn_table(data), play)
-        base = resolve(f"trump=longest,play={play.name}") if isinstance(player, str) else None
-        base = base or Strategy(
-            name="trump=longest,play=" + play.name,
-            trump=resolve("longest").trump,
-            play=play.play,
-            play_params=play.play_params,
-        )
-        cfg = RunConfig(
-            a=learned.name,
-            b=base.name,
-            hands=eval_hands,
-            seed=_eval_seed(seed),
-            threads=threads,
-            scheduler=scheduler,
-        )
         tick = None if counter is None else lambda n: counter(2 * n)
-        try:
+        try:  # Ctrl-C while the learned table's engine compiles, or a second one in the test
+            learned = ts.table_strategy(ts.learn_table(data), play)
+            base = resolve(f"trump=longest,play={play.name}") if isinstance(player, str) else None
+            base = base or Strategy(
+                name="trump=longest,play=" + play.name,
+                trump=resolve("longest").trump,
+                play=play.play,
+                play_params=play.play_params,
+            )
+            cfg = RunConfig(
+                a=learned.name,
+                b=base.name,
+                hands=eval_hands,
+                seed=_eval_seed(seed),
+                threads=threads,
+                scheduler=scheduler,
+            )
             played = execute(cfg, learned, base, progress=tick, prefix=True)
-        except KeyboardInterrupt:  # before the test began, or a second Ctrl-C in it
+        except KeyboardInterrupt:  # the study is kept, the test not played
             return report(data, None, "Ctrl-C")
         return report(data, played, "Ctrl-C" if played.partial else None)
     except StoppedError as exc:  # a bot fault, a failed cluster: keep what finished
@@ -1083,7 +1084,7 @@ def _eval_seed(seed: int) -> int:
 
 
 def _trump_report(
-    data: Any,
+    data: StudyData,
     play: Strategy,
     heur: list[Strategy],
     played: Played | None,

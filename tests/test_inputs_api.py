@@ -563,3 +563,26 @@ def test_a_trump_study_stopped_in_its_held_out_test_keeps_the_study(tmp_path, mo
     else:
         assert res.exit_code == 130 and "a study cannot be resumed" in res.stderr, res.output
     _same_figures(out, summary["command"], tmp_path)
+
+
+@pytest.mark.usefixtures("runner")
+def test_ctrl_c_before_the_held_out_test_keeps_the_whole_study(tmp_path, monkeypatch):
+    """Ctrl-C while the learned table's engine compiles: the study stays, the test is
+    said not to have been played, and the recorded command leaves it out."""
+    import json
+
+    from hokm_sim.analysis import trumpstudy as ts
+
+    monkeypatch.undo()  # this one plays (longest in every seat)
+
+    def compiling(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ts, "table_strategy", compiling)
+    out = tmp_path / "s"
+    res = CliRunner().invoke(main, [*STUDY, "--hands", "900", "--out", str(out)])
+    assert res.exit_code == 130, res.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and summary["deals"] == 900
+    assert summary["table"]["eval"] is None and summary["command"].endswith("--eval-hands 0")
+    assert "all 900 deals studied; held-out test 0 of 100,000 deals" in res.stdout

@@ -463,6 +463,13 @@ FIGURES = ("heuristics", "by_longest", "by_longest_honours", "ace_vs_length",
            "outcomes_by_trump_length", "table")  # fmt: skip
 
 
+def _no_figures(monkeypatch):
+    """The trump study's figures are drawn by test_reproduce.py; here they cost time only."""
+    from hokm_sim.report import plots
+
+    monkeypatch.setattr(plots, "draw_all", lambda data, folder: [])
+
+
 def _same_figures(folder, command, tmp_path):
     """The recorded command of a stopped study gives the study it holds, whole."""
     import json
@@ -492,6 +499,7 @@ def test_a_trump_study_stopped_in_its_deals_keeps_the_blocks_finished(tmp_path, 
     from hokm_sim.errors import StoppedError
 
     monkeypatch.undo()  # this one plays (longest in every seat)
+    _no_figures(monkeypatch)
     monkeypatch.setattr(ts, "FIRST_BLOCK", 700)
     monkeypatch.setattr(ts, "BLOCK_SECONDS", 0.0)  # blocks of 700 deals, never grown
     if fault:
@@ -537,6 +545,7 @@ def test_a_trump_study_stopped_in_its_held_out_test_keeps_the_study(tmp_path, mo
     from hokm_sim.sim import run as sim_run
 
     monkeypatch.undo()  # this one plays (the study of test_reproduce.py)
+    _no_figures(monkeypatch)
     real = sim_run.execute
     out = tmp_path / "s"
     with monkeypatch.context() as m:
@@ -574,6 +583,7 @@ def test_ctrl_c_before_the_held_out_test_keeps_the_whole_study(tmp_path, monkeyp
     from hokm_sim.analysis import trumpstudy as ts
 
     monkeypatch.undo()  # this one plays (longest in every seat)
+    _no_figures(monkeypatch)
 
     def compiling(*args, **kwargs):
         raise KeyboardInterrupt

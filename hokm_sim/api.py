@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from hokm_sim.analysis.summary import Summary
+    from hokm_sim.analysis.trumpstudy import StudyData
     from hokm_sim.bots.registry import Strategy
     from hokm_sim.sim.checkpoint import Checkpoint
     from hokm_sim.sim.run import Played, RunConfig
@@ -1001,14 +1002,19 @@ def trump_study(
 
     Per heuristic: best-call rate, regret, hand win, Kot and points as Hakem;
     breakdowns by the five-card shape; a trump table learned from the deals,
-    tested on ``eval_hands`` fresh deals against the longest-suit rule. With
-    ``out`` the report folder gets the figures and the learned table bot.
+    tested on ``eval_hands`` fresh deals against the longest-suit rule (0:
+    not tested). With ``out`` the report folder gets the figures and the
+    learned table bot.
+
+    The first Ctrl-C stops after the block of deals in flight and returns a
+    result marked partial: the study of the deals finished, with no held-out
+    test, or, once the study is whole, the held-out test of the deals
+    played. Either is exactly the study its recorded command gives (fewer
+    ``hands``, ``eval_hands`` 0 or fewer). A bot fault raises
+    :class:`~hokm_sim.errors.StoppedError` after the same partial report.
     """
     from hokm_sim.analysis import trumpstudy as ts
-    from hokm_sim.analysis.summary import summarize
     from hokm_sim.bots.registry import Strategy, resolve
-    from hokm_sim.report import pages, plots
-    from hokm_sim.report.markdown import verdict
     from hokm_sim.sim.backends import check_scheduler
     from hokm_sim.sim.run import RunConfig, execute
     from hokm_sim.sim.runner import check_threads
@@ -1018,58 +1024,112 @@ def trump_study(
     if not heur:
         raise InputError("give at least one heuristic", "heuristics")
     check_positive(hands, "hands")
-    check_positive(eval_hands, "eval_hands")
+    if not (type(eval_hands) is int and eval_hands == 0):
+        check_positive(eval_hands, "eval_hands")
     seed = check_seed(seed)
     check_threads(threads)
     check_scheduler(scheduler)
     folder = _folder(out, force, "trump-study", play.name, seed)
-    counter = _counter(progress, hands * (4 + len(heur)), "hands")
-    with _partial_kept(folder, None):  # a fault keeps nothing: no folder left empty
+    counter = _counter(progress, hands * (4 + len(heur)) + 2 * eval_hands, "hands")
+
+    def report(data: ts.StudyData, played: Played | None, stopped: str | None):
+        return _trump_report(
+            data, play, heur, played, stopped, {"hands": hands, "eval_hands": eval_hands}, folder
+        )
+
+    data = None
+    try:
         data = ts.collect(play, heur, seed, hands, threads, counter, scheduler)
+        if data.partial or not eval_hands:
+            return report(data, None, "Ctrl-C" if data.partial else None)
+        tick = None if counter is None else lambda n: counter(2 * n)
+        try:  # Ctrl-C while the learned table's engine compiles, or a second one in the test
+            learned = ts.table_strategy(ts.learn_table(data), play)
+            base = resolve(f"trump=longest,play={play.name}") if isinstance(player, str) else None
+            base = base or Strategy(
+                name="trump=longest,play=" + play.name,
+                trump=resolve("longest").trump,
+                play=play.play,
+                play_params=play.play_params,
+            )
+            cfg = RunConfig(
+                a=learned.name,
+                b=base.name,
+                hands=eval_hands,
+                seed=_eval_seed(seed),
+                threads=threads,
+                scheduler=scheduler,
+            )
+            played = execute(cfg, learned, base, progress=tick, prefix=True)
+        except KeyboardInterrupt:  # the study is kept, the test not played
+            return report(data, None, "Ctrl-C")
+        return report(data, played, "Ctrl-C" if played.partial else None)
+    except StoppedError as exc:  # a bot fault, a failed cluster: keep what finished
+        why = " ".join(str(exc).split())
+        if folder is not None and data is None and exc.partial is not None:
+            report(exc.partial, None, why)  # the study's blocks before the fault
+        elif folder is not None and data is not None:
+            report(data, exc.partial, why)  # the whole study, the test's batches before it
+        if folder is not None and folder.file("summary.json").exists():
+            exc.folder = folder.path
+        raise
+    finally:
+        if folder is not None and not folder.file("summary.json").exists():
+            folder.discard()  # nothing finished (a bot that fails to compile, Ctrl-C)
+
+
+def _eval_seed(seed: int) -> int:
+    """The seed of a trump study's held-out test: fresh deals, not those learned from."""
+    return (seed + 0x9E3779B97F4A7C15) % 2**63
+
+
+def _trump_report(
+    data: StudyData,
+    play: Strategy,
+    heur: list[Strategy],
+    played: Played | None,
+    stopped: str | None,
+    asked: dict[str, int],
+    folder: ReportFolder | None,
+) -> TrumpStudyResult:
+    """The result (and with ``folder`` the report) of a trump study's deals ``data`` and
+    its held-out test ``played`` (None: not played), recording the command that gives
+    exactly this: the deals and test deals played. ``stopped`` says why the work ended
+    early (None: it did not); ``asked`` is what the study was asked to play."""
+    from hokm_sim.analysis import trumpstudy as ts
+    from hokm_sim.analysis.summary import summarize
+    from hokm_sim.report import pages, plots
+    from hokm_sim.report.markdown import verdict
+
     s = ts.summarize(data, play.name)
     table = ts.learn_table(data)
-    learned = ts.table_strategy(table, play, folder.path if folder else None)
-    base = resolve(f"trump=longest,play={play.name}") if isinstance(player, str) else None
-    base = base or Strategy(
-        name="trump=longest,play=" + play.name,
-        trump=resolve("longest").trump,
-        play=play.play,
-        play_params=play.play_params,
-    )
-    eval_seed = (seed + 0x9E3779B97F4A7C15) % 2**63  # fresh deals, not those learned from
-    cfg = RunConfig(
-        a=learned.name,
-        b=base.name,
-        hands=eval_hands,
-        seed=eval_seed,
-        threads=threads,
-        scheduler=scheduler,
-    )
-    played = execute(cfg, learned, base)
-    d = summarize(played.counts, played.record).data
-    s["table"] = {
-        "classes": len(table["classes"]),
-        "file": "trump_table.json",
-        "eval": {
-            "a": learned.name,
-            "b": base.name,
-            "deals": eval_hands,
-            "seed": eval_seed,
+    evaluation = None
+    if played is not None:
+        d = summarize(played.counts, played.record).data
+        evaluation = {
+            "a": played.record["a"],
+            "b": played.record["b"],
+            "deals": played.record["done"],
+            "seed": played.record["seed"],
             "pair_score": d["pair_score"],
             "elo": d["elo"],
             "verdict": verdict(d),
-        },
-    }
+        }
+    s["table"] = {"classes": len(table["classes"]), "file": "trump_table.json", "eval": evaluation}
+    s["partial"] = stopped is not None
+    s["stopped"] = stopped
+    s["asked"] = asked
     command = _command(
         "trump_study",
         player=play.name,
         heuristics=[h.name for h in heur],
-        hands=hands,
-        seed=seed,
-        eval_hands=eval_hands,
+        hands=len(data.five),
+        seed=data.seed,
+        eval_hands=0 if evaluation is None else evaluation["deals"],
     )
     result = TrumpStudyResult(_with_command(s, command))
     if folder is not None:
+        ts.write_table_bot(folder.path, table)
         plots.draw_all(result.data, folder.path)
         folder.save(result.to_dict(), pages.trump_study(result.data, command), command)
         result.folder = folder.path

@@ -210,6 +210,40 @@ def test_a_verdict_names_the_score_it_gives():
     assert "no interval" not in verdict(data) and "too few" in verdict(data)
 
 
+def _rate_intervals(record, key=""):
+    """``(name, interval)`` of every interval of a rate or score in a summary."""
+    if isinstance(record, dict):
+        if {"value", "low", "high"} <= record.keys() and ("rate" in key or "score" in key):
+            yield key, record
+        for k, v in record.items():
+            yield from _rate_intervals(v, k if isinstance(v, dict) and "value" in v else key)
+    elif isinstance(record, list):
+        for v in record:
+            yield from _rate_intervals(v, key)
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize(("seed", "shown"), [(1, "[0.0133, 1.0000]"), (3, "[0.0000, 0.9867]")])
+def test_a_verdict_over_few_matches_keeps_its_interval_within_0_and_1(
+    tmp_path, monkeypatch, seed, shown
+):
+    """Three matches once each: the match score's normal interval reaches past 1 (or
+    below 0); it is clipped to the range a score can take, in the verdict and the report."""
+    import json
+
+    monkeypatch.undo()  # this one plays (the session's longest pair)
+    out = tmp_path / "r"
+    args = ["run", "longest", "longest", "--matches", "3", "--no-duplicate", "--seed", seed]
+    res = CliRunner().invoke(main, [*args, "--threads", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f"match score {2 / 3 if seed == 1 else 1 / 3:.4f} {shown}" in res.stdout
+    found = list(_rate_intervals(json.loads((out / "summary.json").read_text())))
+    assert {"pair_score", "hand_win_rate", "match_win_rate"} <= {k for k, _ in found}
+    for key, e in found:
+        if e["low"] is not None:
+            assert 0 <= e["low"] <= e["value"] <= e["high"] <= 1, (key, e)
+
+
 @pytest.mark.usefixtures("runner")
 def test_an_interrupted_save_hands_run_does_not_offer_a_resume_that_is_refused(
     tmp_path, monkeypatch
@@ -419,3 +453,146 @@ def test_a_trump_study_stopped_by_a_fault_leaves_no_empty_folder(tmp_path, monke
     res = CliRunner().invoke(main, ["trump-study", "--hands", "10", "--out", str(out)])
     assert res.exit_code == 4 and "the bot raised" in res.stderr, res.output
     assert not out.exists()
+
+
+STUDY = ["trump-study", "--player", "longest", "--heuristics", "longest,points", "--seed", "5",
+         "--threads", "1"]  # fmt: skip
+"""The study of test_reproduce.py (its learned table, so its held-out engine, compiled once)."""
+
+FIGURES = ("heuristics", "by_longest", "by_longest_honours", "ace_vs_length",
+           "outcomes_by_trump_length", "table")  # fmt: skip
+
+
+def _no_figures(monkeypatch):
+    """The trump study's figures are drawn by test_reproduce.py; here they cost time only."""
+    from hokm_sim.report import plots
+
+    monkeypatch.setattr(plots, "draw_all", lambda data, folder: [])
+
+
+def _same_figures(folder, command, tmp_path):
+    """The recorded command of a stopped study gives the study it holds, whole."""
+    import json
+    import shlex
+
+    again = tmp_path / "again"
+    res = CliRunner().invoke(main, [*shlex.split(command)[1:], "--out", str(again)])
+    assert res.exit_code == 0, res.output
+    kept = json.loads((folder / "summary.json").read_text())
+    whole = json.loads((again / "summary.json").read_text())
+    assert not whole["partial"] and whole["command"] == command
+    for key in FIGURES:
+        assert kept[key] == whole[key], key
+    assert (folder / "trump_table.json").read_text() == (again / "trump_table.json").read_text()
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize("fault", [False, True], ids=["ctrl-c", "bot-fault"])
+def test_a_trump_study_stopped_in_its_deals_keeps_the_blocks_finished(tmp_path, monkeypatch, fault):
+    """A stop after the first block (Ctrl-C), or a bot fault in the second: the report is
+    the study of the first block's deals, without the held-out test, and says so."""
+    import contextlib
+    import json
+    import types
+
+    from hokm_sim.analysis import trumpstudy as ts
+    from hokm_sim.errors import StoppedError
+
+    monkeypatch.undo()  # this one plays (longest in every seat)
+    _no_figures(monkeypatch)
+    monkeypatch.setattr(ts, "FIRST_BLOCK", 700)
+    monkeypatch.setattr(ts, "BLOCK_SECONDS", 0.0)  # blocks of 700 deals, never grown
+    if fault:
+        real = ts.collect_rows
+
+        def collect_rows(backend, strategy, seed, n, suits, progress, start=0):
+            if start > 0 and strategy.name == "points":
+                raise StoppedError("the bot raised, at seed 5, hand 700")
+            return real(backend, strategy, seed, n, suits, progress, start)
+
+        monkeypatch.setattr(ts, "collect_rows", collect_rows)
+    else:
+        monkeypatch.setattr(ts, "graceful_interrupt", contextlib.contextmanager(
+            lambda: (yield types.SimpleNamespace(stop=True))))  # fmt: skip
+    out = tmp_path / "s"
+    res = CliRunner().invoke(main, [*STUDY, "--hands", "2000", "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and summary["deals"] == 700
+    assert summary["asked"] == {"hands": 2000, "eval_hands": 100_000}
+    assert summary["table"]["eval"] is None
+    assert "--hands 700 " in summary["command"] and summary["command"].endswith("--eval-hands 0")
+    report = (out / "report.md").read_text()
+    assert "700 of 2,000 deals studied; no held-out test" in report
+    assert "not tested on fresh deals" in report
+    if fault:
+        assert res.exit_code == 4, res.output
+        assert f"(partial report: {out})" in res.stderr
+        assert summary["stopped"] == "the bot raised, at seed 5, hand 700"
+    else:
+        assert res.exit_code == 130, res.output
+        assert "Partial: stopped (Ctrl-C)" in res.stdout
+        assert "a study cannot be resumed: run it again" in res.stderr
+    _same_figures(out, summary["command"], tmp_path)
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize("fault", [False, True], ids=["ctrl-c", "bot-fault"])
+def test_a_trump_study_stopped_in_its_held_out_test_keeps_the_study(tmp_path, monkeypatch, fault):
+    """The study whole, the held-out test stopped after its first batch: both kept, the
+    test's deals played said, and the recorded command is the test of those deals."""
+    import json
+
+    from hokm_sim.sim import run as sim_run
+
+    monkeypatch.undo()  # this one plays (the study of test_reproduce.py)
+    _no_figures(monkeypatch)
+    real = sim_run.execute
+    out = tmp_path / "s"
+    with monkeypatch.context() as m:
+
+        def execute(cfg, *args, **kwargs):
+            _stopping(sim_run, m, fault=fault)
+            cfg.task = 500  # batches of 500 deals: the stop comes after one or two
+            return real(cfg, *args, **kwargs)
+
+        m.setattr(sim_run, "execute", execute)
+        res = CliRunner().invoke(main, [*STUDY, "--hands", "2000", "--eval-hands", "5000",
+                                        "--out", str(out)])  # fmt: skip
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and summary["deals"] == 2000
+    tested = summary["table"]["eval"]["deals"]
+    assert 0 < tested < 5000 and tested % 500 == 0  # whole batches, in order
+    assert summary["command"].endswith(f"--hands 2000 --seed 5 --eval-hands {tested}")
+    assert (
+        f"all 2,000 deals studied; held-out test {tested:,} of 5,000 deals"
+        in (out / "report.md").read_text()
+    )
+    if fault:
+        assert res.exit_code == 4 and f"(partial report: {out})" in res.stderr, res.output
+    else:
+        assert res.exit_code == 130 and "a study cannot be resumed" in res.stderr, res.output
+    _same_figures(out, summary["command"], tmp_path)
+
+
+@pytest.mark.usefixtures("runner")
+def test_ctrl_c_before_the_held_out_test_keeps_the_whole_study(tmp_path, monkeypatch):
+    """Ctrl-C while the learned table's engine compiles: the study stays, the test is
+    said not to have been played, and the recorded command leaves it out."""
+    import json
+
+    from hokm_sim.analysis import trumpstudy as ts
+
+    monkeypatch.undo()  # this one plays (longest in every seat)
+    _no_figures(monkeypatch)
+
+    def compiling(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ts, "table_strategy", compiling)
+    out = tmp_path / "s"
+    res = CliRunner().invoke(main, [*STUDY, "--hands", "900", "--out", str(out)])
+    assert res.exit_code == 130, res.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and summary["deals"] == 900
+    assert summary["table"]["eval"] is None and summary["command"].endswith("--eval-hands 0")
+    assert "all 900 deals studied; held-out test 0 of 100,000 deals" in res.stdout

@@ -73,6 +73,24 @@ def test_a_closed_pipe_ends_quietly_with_141():
     assert err == b""
 
 
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"], ["strategies"]], ids=["group-help", "version", "command"]
+)
+def test_a_pipe_closed_before_the_first_write_ends_quietly_with_141(args):
+    """The reader gone before anything is written: the top-level ``--help`` and
+    ``--version`` (printed by click while it parses, before any command runs; click
+    exits 1 for a closed pipe there) and a command's output end as ``| head`` expects."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        res = subprocess.run([sys.executable, "-m", "hokm_sim", *args], stdout=write,
+                             stderr=subprocess.PIPE, timeout=120)  # fmt: skip
+    finally:
+        os.close(write)
+    assert res.returncode == 141, res.stderr
+    assert res.stderr == b""
+
+
 def test_files_on_a_full_disk_name_themselves_and_leave_nothing(tmp_path, monkeypatch):
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

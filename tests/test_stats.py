@@ -238,6 +238,31 @@ def test_pair_score_all_wins_is_clamped_not_infinite() -> None:
     assert not ps.elo_clamped
 
 
+@pytest.mark.parametrize(
+    ("counts", "values"),
+    [([1, 2], (0.0, 1.0)), ([2, 1], (0.0, 1.0)), ([0, 1, 2], None), ([2, 1, 0], None),
+     ([1, 0, 0, 0, 3], (0.0, 0.25, 0.5, 0.75, 1.0)), ([1, 5], (0.0, 1.0))],
+)  # fmt: skip
+def test_a_score_interval_stays_within_the_scores_range(counts, values) -> None:
+    """Few pairs: ``s ± 1.96 sqrt(var / N)`` reaches past 0 or 1 and is clipped there."""
+    ps = scores.pair_score(counts, values or scores.HAND_WIN_VALUES)
+    s, half = ps.score.value, 1.96 * math.sqrt(ps.variance / ps.n)
+    assert s - half < 0 or s + half > 1  # the normal interval reaches out of [0, 1]
+    assert (ps.score.low, ps.score.high) == pytest.approx((max(s - half, 0), min(s + half, 1)))
+    assert 0 <= ps.score.low < s < ps.score.high <= 1
+    assert ps.elo.low < ps.elo.value < ps.elo.high
+    assert ps.nelo.low < ps.nelo.value < ps.nelo.high
+
+
+def test_a_paired_rate_difference_stays_within_its_range() -> None:
+    e = intervals.paired_rate_difference(1, 0, 2)  # d = 1/2, half-width 0.69
+    assert (e.low, e.high) == pytest.approx((0.5 - 1.96 * math.sqrt(0.125), 1.0))
+    e = intervals.paired_rate_difference(0, 1, 2)
+    assert (e.low, e.high) == pytest.approx((-1.0, -0.5 + 1.96 * math.sqrt(0.125)))
+    e = intervals.paired_rate_difference(1, 0, 5, low=0.0)  # B's successes are A's too
+    assert e.low == 0.0 and e.high == pytest.approx(0.2 + 1.96 * math.sqrt(0.16 / 5))
+
+
 def test_pair_score_invalid_input() -> None:
     with pytest.raises(ValueError):
         scores.pair_score([1, 2])

@@ -144,3 +144,17 @@ def test_longest_honours_breakdown_counts_by_hand(data):
     assert cell["n"] == len(sel)
     assert cell["points_per_hand"]["value"] == pytest.approx(v[sel].mean())
     assert cell["hand_win_rate"]["value"] == pytest.approx((v[sel] > 0).mean())
+
+
+def test_blocks_and_threads_change_no_row(data, monkeypatch):
+    """Deals played in blocks of 700 on one thread: the rows of one block on every thread
+    (the fixture's), so a study stopped after k deals is the study of k deals."""
+    monkeypatch.setattr(ts, "FIRST_BLOCK", 700)
+    monkeypatch.setattr(ts, "BLOCK_SECONDS", 0.0)  # never grown: five blocks, the last short
+    heur = [resolve("longest"), resolve("points")]
+    small = ts.collect(resolve(PLAYER), heur, seed=8, deals=3000, threads=1)
+    assert not small.partial and small.asked == 3000
+    for field in ("five", "hand", "points", "tricks"):
+        np.testing.assert_array_equal(getattr(small, field), getattr(data, field))
+    for name in ("longest", "points"):
+        np.testing.assert_array_equal(small.calls[name], data.calls[name])

@@ -213,14 +213,18 @@ def mcnemar(b: int, c: int) -> float:
     return min(1.0, 2.0 * float(special.betaincc(k + 1, n - k, 0.5)))
 
 
-def paired_rate_difference(b: int, c: int, n: int, z: float = 1.96) -> Estimate:
+def paired_rate_difference(
+    b: int, c: int, n: int, z: float = 1.96, *, low: float = -1.0
+) -> Estimate:
     """Rate of A minus rate of B on the same ``n`` deals, with a paired Wald interval.
 
     ``value = (b - c) / n`` with ``b``, ``c`` the discordant counts as in
     :func:`mcnemar`; the standard error uses the paired variance
     ``((b + c)/n - ((b - c)/n)²) / n``. Pair it with :func:`mcnemar` for the
     test. No interval when ``n < 2`` or the variance is 0 (e.g. no
-    discordant deals), rather than a fake ``0 ± 0``.
+    discordant deals), rather than a fake ``0 ± 0``. The interval is clipped
+    to the range of a difference of rates, ``[low, 1]``: ``low`` is -1, or 0
+    where every success of B is one of A by construction.
     """
     if b < 0 or c < 0 or n < b + c:
         raise ValueError(f"need b, c >= 0 and b + c <= n, got b={b}, c={c}, n={n}")
@@ -231,7 +235,7 @@ def paired_rate_difference(b: int, c: int, n: int, z: float = 1.96) -> Estimate:
     if n < 2 or var <= 0.0:
         return Estimate.missing(n, d)
     half = z * math.sqrt(var)
-    return Estimate(d, d - half, d + half, int(n))
+    return Estimate(d, max(d - half, low), min(d + half, 1.0), int(n))
 
 
 # ---------------------------------------------------------------------------

@@ -77,7 +77,8 @@ class PairStats:
     n
         Number of duplicate pairs.
     score
-        Mean pair score ``s`` with the interval ``s ± z sqrt(var / N)``.
+        Mean pair score ``s`` with the interval ``s ± z sqrt(var / N)``, clipped
+        to ``[0, 1]`` (with few pairs the normal interval reaches past an end).
     variance
         Pair-level sample variance of the pair scores (``ddof`` as requested).
     elo
@@ -291,6 +292,8 @@ def pair_score(
     Returns
     -------
     PairStats
+        The score interval is clipped to ``[0, 1]``, the range of a score: an
+        end past it (few pairs) says only that the score can go that far.
         With ``N = 0`` nothing is estimable; with ``N <= ddof`` pairs or zero
         variance the point values are given but the intervals, nElo are NaN
         (and LOS takes its zero-variance limit, see :func:`los`). Elo is kept
@@ -315,7 +318,7 @@ def pair_score(
     elo_value = elo_from_score(clamp(s))
     if var > 0.0:  # False for NaN too
         half = z * math.sqrt(var / total)
-        lo, hi = s - half, s + half
+        lo, hi = max(s - half, 0.0), min(s + half, 1.0)  # a score lies in [0, 1]
         score = Estimate(s, lo, hi, n)
         elo = Estimate(elo_value, elo_from_score(clamp(lo)), elo_from_score(clamp(hi)), n)
         ne = nelo(s, var)

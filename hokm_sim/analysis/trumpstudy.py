@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,9 @@ from numba import njit
 from hokm_sim.analysis.summary import rate
 from hokm_sim.bots.botkit import suit_counts_rank_sums
 from hokm_sim.bots.registry import Strategy
+from hokm_sim.errors import StoppedError
 from hokm_sim.sim.backends import Backend, open_backend
+from hokm_sim.sim.interrupt import graceful_interrupt
 from hokm_sim.sim.runner import HAND_CHUNK, Runner
 
 STUDY_COLUMNS = 11
@@ -42,6 +45,13 @@ class StudyData:
     points: np.ndarray  # int64 [N, 4]: Hakem team's signed points with trump C, D, H, S
     tricks: np.ndarray  # int64 [N, 4]: Hakem team's tricks
     calls: dict[str, np.ndarray]  # heuristic -> int64 [N] suit called
+    asked: int = 0
+    """Deals asked for: more than ``N`` when the study was stopped (Ctrl-C, a bot fault)."""
+
+    @property
+    def partial(self) -> bool:
+        """True when the study stopped before its last deal: it covers deals ``0 .. N-1``."""
+        return self.asked > len(self.five)
 
 
 def study_rows(runner: Runner, seed: int, start: int, count: int, suits: bool) -> np.ndarray:
@@ -87,16 +97,40 @@ def collect_rows(
     n: int,
     suits: bool,
     progress: Callable[[int], None] | None,
+    start: int = 0,
 ) -> np.ndarray:
-    """Study rows of deals ``0 .. n - 1``, placed by deal index: each row depends
-    only on its deal, so they are the same whatever the backend or task size."""
+    """Study rows of deals ``start .. start + n - 1``, placed by deal index: each row
+    depends only on its deal, so they are the same whatever the backend or task size."""
     out = np.zeros((n, STUDY_COLUMNS), np.int64)
     task = StudyChunk(seed, suits)
-    for start, rows in backend.map(strategy, strategy, task, [(0, n)], ordered=False):
-        out[start : start + len(rows)] = rows
+    for s, rows in backend.map(strategy, strategy, task, [(start, n)], ordered=False):
+        out[s - start : s - start + len(rows)] = rows
         if progress:
             progress(len(rows) * (4 if suits else 1))
     return out
+
+
+FIRST_BLOCK = 2 * HAND_CHUNK
+"""Deals of a study's first block; blocks then double while one takes under half of
+:data:`BLOCK_SECONDS`."""
+BLOCK_SECONDS = 2.0
+"""About how long a block of deals takes at most once grown: a block (the player's four
+hands of each deal and every heuristic's calls) is what a stop keeps or loses."""
+
+
+def callers(player: Strategy, heuristics: list[Strategy]) -> list[Strategy]:
+    """Each heuristic's trump call with ``player``'s card play: the strategy whose calls
+    the study asks for (only the call is asked, so the play is the one compiled already)."""
+    return [
+        Strategy(
+            name=h.name,
+            trump=h.trump,
+            play=player.play,
+            trump_params=h.trump_params,
+            play_params=player.play_params,
+        )
+        for h in heuristics
+    ]
 
 
 def collect(
@@ -112,20 +146,51 @@ def collect(
 
     ``scheduler`` (``local:N`` or a Dask address) plays the deals as Dask
     tasks instead of on this machine's ``threads``; the rows are the same.
+    The deals are played in blocks, in index order, each block's rows and
+    every heuristic's calls before the next block: the first Ctrl-C stops
+    after the block in flight (a second one, or a block that will not end,
+    at once) and the study covers the blocks finished, deals ``0 .. k-1``,
+    exactly the study of ``k`` deals (``asked`` says how many were asked
+    for). A bot fault raises :class:`StoppedError` with that shorter study
+    as its ``partial`` (None if no block had finished); a stop before the
+    first block finished raises KeyboardInterrupt.
     """
-    with open_backend(scheduler, threads) as backend:
-        out = collect_rows(backend, player, seed, deals, True, progress)
-        calls = {}
-        for h in heuristics:
-            caller = Strategy(
-                name=h.name,
-                trump=h.trump,
-                play=player.play,
-                trump_params=h.trump_params,
-                play_params=player.play_params,
-            )
-            calls[h.name] = collect_rows(backend, caller, seed, deals, False, progress)[:, 2]
-    return StudyData(seed, out[:, 0], out[:, 1], out[:, 3:7], out[:, 7:11], calls)
+    asking = callers(player, heuristics)
+    out = np.zeros((deals, STUDY_COLUMNS), np.int64)
+    calls = {c.name: np.zeros(deals, np.int64) for c in asking}
+    done = 0
+
+    def so_far() -> StudyData:
+        got = out[:done]
+        chosen = {name: c[:done] for name, c in calls.items()}
+        return StudyData(seed, got[:, 0], got[:, 1], got[:, 3:7], got[:, 7:11], chosen, deals)
+
+    if scheduler is None:  # compile every engine before Ctrl-C means "stop"
+        for s in [player, *asking]:
+            study_rows(Runner(s, s), seed, 0, 0, s is player)
+    size = FIRST_BLOCK
+    try:
+        with graceful_interrupt() as flag, open_backend(scheduler, threads) as backend:
+            while done < deals:
+                n = min(size, deals - done)
+                t0 = time.perf_counter()
+                rows = collect_rows(backend, player, seed, n, True, progress, done)
+                for c in asking:
+                    got = collect_rows(backend, c, seed, n, False, progress, done)
+                    calls[c.name][done : done + n] = got[:, 2]
+                out[done : done + n] = rows
+                done += n
+                if flag.stop:
+                    break
+                if time.perf_counter() - t0 < BLOCK_SECONDS / 2:
+                    size *= 2
+    except StoppedError as exc:
+        exc.partial = so_far() if done else None  # the blocks before the fault
+        raise
+    except KeyboardInterrupt:  # a second Ctrl-C, or a block left running (Abandoned)
+        if not done:
+            raise
+    return so_far()
 
 
 # --- features of five cards (vectorized) ------------------------------------
@@ -384,13 +449,13 @@ def write_table_bot(folder: Path, table: dict[str, Any]) -> Path:
     return bot
 
 
-def table_strategy(table: dict[str, Any], player: Strategy, folder: Path | None) -> Strategy:
+def table_strategy(table: dict[str, Any], player: Strategy) -> Strategy:
     """The learned table as a strategy: its trump call, ``player``'s card play.
 
     The bot plays from a copy in the cache named by the digest of the table,
     so that a study run again (the command its report records) plays the
-    same engine, compiled once; a report ``folder`` gets a copy of its own
-    to keep.
+    same engine, compiled once; a report folder gets a copy of its own to
+    keep (:func:`write_table_bot`).
     """
     import hashlib
 
@@ -399,8 +464,6 @@ def table_strategy(table: dict[str, Any], player: Strategy, folder: Path | None)
 
     digest = hashlib.sha256(json.dumps(table).encode()).hexdigest()[:16]
     learned = resolve(str(write_table_bot(cache_dir() / "tables" / digest, table)))
-    if folder is not None:
-        write_table_bot(folder, table)
     return Strategy(
         name="trump=learned table,play=" + player.name,
         trump=learned.trump,

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import traceback
 import warnings
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
@@ -149,6 +150,17 @@ class _PipeClosed(Exception):
     """Standard output's reader left; raised past click, which would exit 1 for it."""
 
 
+@contextlib.contextmanager
+def _pipe_kept() -> Iterator[None]:
+    """Within the block, a closed pipe (``EPIPE``) is :class:`_PipeClosed`."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise _PipeClosed from exc
+        raise
+
+
 class BadInput(click.ClickException):
     """An :class:`InputError` of the library, told in the command line's words."""
 
@@ -162,18 +174,21 @@ class GuardedGroup(click.Group):
     names them by its flags (:func:`hokm_sim.commands.labels`).
     """
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse the group's own options; a closed pipe while ``--help`` prints (before
+        any command runs) kept from click's own handling, as in :meth:`invoke`."""
+        with _pipe_kept():
+            return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context):
         """Run the command: its input errors told with its flags, and a closed pipe
         kept from click's own handling (exit 1, which means "regression" here)."""
         try:
-            return super().invoke(ctx)
+            with _pipe_kept():
+                return super().invoke(ctx)
         except InputError as exc:
             names = labels(ctx.invoked_subcommand or "")
             raise BadInput(exc.render(lambda name: names.get(name, name))) from None
-        except OSError as exc:
-            if exc.errno == errno.EPIPE:
-                raise _PipeClosed from exc
-            raise
 
     def main(self, *args, **kwargs) -> NoReturn:
         """Run the CLI with the mapping of the module docstring."""

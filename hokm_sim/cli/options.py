@@ -19,9 +19,13 @@ _SUFFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
 
 
 class SizeType(click.ParamType):
-    """A positive whole count: ``1000``, ``1e6``, ``10k``, ``2.5k``, ``1.5M``, ``2G``."""
+    """A positive whole count: ``1000``, ``1e6``, ``10k``, ``2.5k``, ``1.5M``, ``2G``
+    (also ``0`` when ``zero``, for a count whose work may be left out)."""
 
     name = "N"
+
+    def __init__(self, zero: bool = False) -> None:
+        self.zero = zero
 
     def convert(self, value, param, ctx):
         if isinstance(value, int) and not isinstance(value, bool):
@@ -38,8 +42,8 @@ class SizeType(click.ParamType):
                 n *= Fraction(10) ** int(m["exp"])
         if n.denominator != 1:
             self.fail(f"{value!r} is not a whole number", param, ctx)
-        if n <= 0:
-            self.fail(f"{value!r} must be positive", param, ctx)
+        if n < 0 or (n == 0 and not self.zero):
+            self.fail(f"{value!r} must be {'0 or more' if self.zero else 'positive'}", param, ctx)
         if n > MAX_SIZE:
             self.fail(f"{value!r} is too large (at most {MAX_SIZE:.3g})", param, ctx)
         return int(n)
@@ -82,6 +86,7 @@ class SpecListType(click.ParamType):
 
 
 SIZE = SizeType()
+SIZE_OR_ZERO = SizeType(zero=True)
 SEED = SeedType()
 SPECS = SpecListType()
 POSITIVE = click.IntRange(min=1)

@@ -9,8 +9,10 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    SIZE_OR_ZERO,
     SPECS,
     bot_timeout_option,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
@@ -43,10 +45,10 @@ from hokm_sim.cli.progress import Progress
 @seed_option
 @click.option(
     "--eval-hands",
-    type=SIZE,
+    type=SIZE_OR_ZERO,
     default="100k",
     show_default=True,
-    help="Fresh deals for the held-out test of the learned table.",
+    help="Fresh deals for the held-out test of the learned table (0: no test).",
 )
 @threads_option
 @scheduler_option
@@ -69,7 +71,9 @@ def trump_study(
     Reports per heuristic the best-call rate, regret, hand-win, Kot and points
     as Hakem; breakdowns by the five-card shape; learns a trump table from
     the deals and tests it on fresh ones against the longest-suit rule; draws
-    the figures (PNG and SVG) into the report folder.
+    the figures (PNG and SVG) into the report folder. Ctrl-C stops after the
+    block of deals in flight and keeps the study of the deals finished (or,
+    in the held-out test, the whole study and the test's deals played).
 
     \b
     Example:
@@ -94,6 +98,7 @@ def trump_study(
         )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")
+    interrupted(result.data, "a study cannot be resumed: run it again to finish it")
 
 
 @click.command(context_settings=CONTEXT)

@@ -61,6 +61,7 @@ def trump_study(s: dict[str, Any], command: str) -> str:
         f"Seed {s['seed']}; every deal played with each of the four trumps "
         f"({s['hands']:,} hands). Values are the Hakem team's signed points.",
         "",
+        *_trump_stop(s),
         "| heuristic | best call | regret (points/hand) | hand win | Kot | points/hand |",
         "|---|---|---|---|---|---|",
     ]
@@ -105,23 +106,41 @@ def trump_study(s: dict[str, Any], command: str) -> str:
             + " |"
         )
     if "table" in s:
-        t = s["table"]
-        lines += [
-            "",
-            "## Learned trump table",
-            "",
-            f"{t['classes']:,} five-card classes learned from the study's deals; "
-            f"held out: `{t['eval']['a']}` against `{t['eval']['b']}` on {t['eval']['deals']:,} "
-            f"fresh deals in duplicate (seed {t['eval']['seed']}):",
-            "",
-            f"- pair score {cell(t['eval']['pair_score'])}, Elo "
-            f"{cell(t['eval']['elo'], True, 1)}: {t['eval']['verdict']}",
-        ]
+        t, e = s["table"], s["table"].get("eval")
+        lines += ["", "## Learned trump table", ""]
+        learned = f"{t['classes']:,} five-card classes learned from the study's deals"
+        if e is None:
+            lines.append(f"{learned}; not tested on fresh deals.")
+        else:
+            lines += [
+                f"{learned}; held out: `{e['a']}` against `{e['b']}` on {e['deals']:,} "
+                f"fresh deals in duplicate (seed {e['seed']}):",
+                "",
+                f"- pair score {cell(e['pair_score'])}, Elo "
+                f"{cell(e['elo'], True, 1)}: {e['verdict']}",
+            ]
     lines += ["", "## Figures", ""]
     for name in ("by_longest", "regret", "ace_heatmap", "outcomes_by_length"):
         lines += [f"![{name}]({name}.png)", ""]
     lines += ["## Reproduce", "", f"    {command}", "", f"hokm-sim {__version__}", ""]
     return "\n".join(lines)
+
+
+def _trump_stop(s: dict[str, Any]) -> list[str]:
+    """The lines of a stopped trump study: what was asked, what finished, why it ended."""
+    if not s.get("partial"):
+        return []
+    asked = s["asked"]
+    test = (s.get("table") or {}).get("eval")
+    if s["deals"] < asked["hands"]:
+        done = f"{s['deals']:,} of {asked['hands']:,} deals studied; no held-out test"
+    else:
+        played = 0 if test is None else test["deals"]
+        done = (
+            f"all {s['deals']:,} deals studied; held-out test {played:,} of "
+            f"{asked['eval_hands']:,} deals"
+        )
+    return [f"Partial: stopped ({s['stopped']}): {done}.", ""]
 
 
 def dd_study(summary: dict[str, Any], command: str) -> str:

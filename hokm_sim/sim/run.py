@@ -145,6 +145,7 @@ def execute(
     progress: Callable[[int], None] | None = None,
     on_batch: Callable[[int, int], None] | None = None,
     checkpoint: Checkpoint | None = None,
+    prefix: bool = False,
 ) -> Played:
     """Play a validated configuration with resolved strategies.
 
@@ -153,7 +154,9 @@ def execute(
     while the next one plays): a resumed run ends with exactly the counts of
     an uninterrupted one. A :class:`~hokm_sim.errors.StoppedError` (a bot
     fault, a failed cluster) carries what finished before it as its
-    ``partial``.
+    ``partial``. With ``prefix`` the batches counted are always the first deals
+    (a Dask task that finishes early waits for those before it), so a stopped
+    run holds exactly the counts of the shorter run of ``done`` deals.
     """
     if checkpoint is None:
         counts, ranges = np.zeros(N_COUNTS, np.int64), [(0, cfg.total)]
@@ -181,7 +184,7 @@ def execute(
             saving,
             suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
-            for batch in backend.batches(work, ranges):
+            for batch in backend.batches(work, ranges, ordered=prefix):
                 counts += batch.counts
                 done += batch.count
                 if checkpoint is not None:

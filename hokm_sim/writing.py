@@ -66,8 +66,9 @@ def atomic_text(path: str | Path, text: str) -> None:
 class AtomicWriter:
     """A text file written in pieces that appears whole (or not at all) on success.
 
-    ``with AtomicWriter(path, "--output") as f: f.write(...)``; a path that
-    cannot be written is an :class:`~hokm_sim.errors.InputError` naming ``what``.
+    ``with AtomicWriter(path, "out") as f: f.write(...)``; a path that cannot be
+    written is an :class:`~hokm_sim.errors.InputError` naming ``what``, the
+    parameter that gave the path.
     """
 
     def __init__(self, path: str | Path, what: str = "file") -> None:
@@ -81,7 +82,7 @@ class AtomicWriter:
                 dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
             )
         except OSError as exc:
-            raise InputError(f"{self.what}: cannot write {self.path}: {exc.strerror}") from None
+            raise InputError(f"cannot write {self.path}: {exc.strerror}", self.what) from None
         self.file = os.fdopen(fd, "w", encoding="utf-8")
         return self.file
 

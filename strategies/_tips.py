@@ -40,6 +40,7 @@ from hokm_sim.bots.botkit import (
     lowest_by_rank,
     njit,
     popcount,
+    rank_of,
     suit_cards,
     suit_counts_rank_sums,
     suit_mask,
@@ -488,4 +489,80 @@ def tip_early(view):
         lho = (view[V_SEAT] + 1) & 3
         if (ruff_threats(view[V_VOIDS], lho, suit_cards(out, trump), trump) >> led) & 1:
             return -1
+    return c
+
+
+# --------------------------------------------------------------------------- play by seat
+# Pieces several of the field's bots (drawer, eager, signal, kots, cautious) share.
+
+
+@njit(inline="always")
+def longest_of(m, ok):
+    """The suit (of the bits set in ``ok``) in which ``m`` holds most cards, ties to the
+    lower suit; -1 when ``ok`` names no suit ``m`` holds."""
+    k = max(
+        max(suit_key(m, 0, ok & 1), suit_key(m, 1, (ok >> 1) & 1)),
+        max(suit_key(m, 2, (ok >> 2) & 1), suit_key(m, 3, (ok >> 3) & 1)),
+    )
+    if k < 0 or suit_cards(m, 3 - (k & 3)) == 0:
+        return -1
+    return 3 - (k & 3)
+
+
+@njit(inline="always")
+def sequence_top(cards, min_rank):
+    """The top card of one suit's ``cards`` when it heads a two-card sequence (K Q, Q J ...)
+    and ranks at least ``min_rank``: a lead that drives out the one card above; else -1."""
+    if cards == 0:
+        return -1
+    top = highest(cards)
+    rest = cards & ~(1 << top)
+    if rest != 0 and rank_of(top) >= min_rank and highest(rest) == top - 1:
+        return top
+    return -1
+
+
+@njit(inline="always")
+def master_trump_lead(hand, trump, out, voids, me):
+    """The seat's highest trump when no unseen trump beats it and an opponent may still
+    hold one (drawing a trump for nothing); else -1."""
+    mine = suit_cards(hand, trump)
+    t_out = suit_cards(out, trump)
+    if mine == 0 or t_out == 0:
+        return -1
+    both = seat_voids(voids, (me + 1) & 3) & seat_voids(voids, (me + 3) & 3)
+    top = highest(mine)
+    if (both >> trump) & 1 or not is_master(top, t_out):
+        return -1
+    return top
+
+
+@njit(inline="always")
+def winning_trumps(trumps, win, trump):
+    """The trumps of ``trumps`` that beat the trick's winning card ``win``."""
+    return trumps & above(win) if suit_of(win) == trump else trumps
+
+
+@njit(inline="always")
+def follow_by_seat(follow, led, win, pos, mine, out, second_high):
+    """Following suit by seat: partner winning, low; second hand low unless it holds a sure
+    winner (or, with ``second_high``, whenever it can beat the trick); third hand the
+    cheapest card as good as its highest that beats the trick; fourth hand the cheapest
+    winner; low when nothing beats the trick or it is trumped.
+
+    ``follow`` holds the seat's cards of the led suit, ``pos`` the cards already in the
+    trick, ``out`` the unseen cards.
+    """
+    low = lowest(follow)
+    if mine or suit_of(win) != led:
+        return low
+    higher = follow & above(win)
+    if higher == 0:
+        return low
+    if pos == 3:
+        return lowest(higher)
+    out_led = suit_cards(out, led)
+    c = cheap_top(higher, out_led)
+    if pos == 1 and not second_high and not is_master(c, out_led):
+        return low
     return c

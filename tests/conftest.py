@@ -17,6 +17,13 @@ its machine code from the disk cache instead of compiling it again.
 
 from __future__ import annotations
 
+import os
+
+# Two numba threads at least, also on a one-core machine, so that the tests comparing
+# one thread with two compare two different things. Set before numba is imported.
+if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
+    os.environ["NUMBA_NUM_THREADS"] = "2"
+
 import contextlib
 import fcntl
 import hashlib
@@ -30,6 +37,7 @@ import pytest
 from numba.core.caching import Cache
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
+from processes import kill_holding
 
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
@@ -98,3 +106,52 @@ def _compile_once(compile_: Callable) -> Callable:
 
 
 Dispatcher.compile = _compile_once(Dispatcher.compile)
+
+
+# --- protocol bots in other languages ----------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE_BOTS = ROOT / "examples" / "bots"
+
+
+@pytest.fixture(scope="session")
+def c_bot(tmp_path_factory) -> Callable[[str], str]:
+    """``c_bot(path)``: the C protocol bot at ``path`` (relative to the repository),
+    compiled once per session; skips the test when there is no C compiler."""
+    import shutil
+    import subprocess
+
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        pytest.skip("needs a C compiler (gcc or cc) for the C protocol bots")
+    folder = tmp_path_factory.mktemp("c-bots")
+    built: dict[str, str] = {}
+
+    def build(path: str) -> str:
+        if path not in built:
+            exe = folder / Path(path).stem
+            subprocess.run([cc, "-O2", "-o", str(exe), str(ROOT / path)], check=True)
+            built[path] = str(exe)
+        return built[path]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """The Node.js executable; skips the test when Node.js is missing."""
+    import shutil
+
+    exe = shutil.which("node")
+    if exe is None:
+        pytest.skip("needs Node.js for the JavaScript protocol bot")
+    return exe
+
+
+@pytest.fixture
+def reap_bots(tmp_path):
+    """After the test, pass or fail, kill every process whose command line names its
+    ``tmp_path`` (the hokm-sim it started, the bots it gave a marker file there): a
+    failed test must not leave a bot behind, least of all one that loops."""
+    yield
+    kill_holding(str(tmp_path))

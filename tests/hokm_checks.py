@@ -241,7 +241,7 @@ def every(name: str) -> str:
     from hokm_sim.bots.registry import builtin_bots, import_bot_file
 
     values = list(builtin_bots()[name].params.values())
-    assert len(values) <= 2, f"{name}: every.py hands a bot two parameters"
+    assert len(values) <= 15, f"{name}: every.py hands a bot fifteen parameters"
     args = "".join(f",p{i}={v:g}" for i, v in enumerate(values))
     return f"{EVERY}(bot={import_bot_file(EVERY).BOTS.index(name)}{args})"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hokm_sim.bots import compiled
 from hokm_sim.bots.registry import builtin_bots, builtin_dir
-from hokm_sim.engine.jitcache import PACKAGE, source_closure
+from hokm_sim.sources import PACKAGE, source_closure
 
 PROBE = """
 from numba import njit
@@ -30,11 +30,12 @@ def ruff_wins():
 """
 
 
-def _run(pkg: Path, cache: Path) -> tuple[str, str]:
-    code = (
-        "from hokm_sim.dd import probe_cache as p; r = p.ruff_wins(); "
-        "print(r, p.ruff_wins.stats.cache_hits and 1 or 0)"
-    )
+CALL = "print(p.ruff_wins(), p.ruff_wins.stats.cache_hits and 1 or 0)"
+EDIT = ("    return cs == trump\n", "    return False\n")  # in engine/rules.py's beats
+
+
+def _run(pkg: Path, cache: Path, before_call: str = "") -> tuple[str, str]:
+    code = f"from hokm_sim.dd import probe_cache as p; {before_call}{CALL}"
     env = dict(os.environ, PYTHONPATH=str(pkg), HOKM_SIM_CACHE=str(cache))
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=pkg
@@ -43,20 +44,39 @@ def _run(pkg: Path, cache: Path) -> tuple[str, str]:
     return result, hit
 
 
-def test_edit_to_an_inlined_module_reaches_a_cached_kernel(tmp_path):
+def _package_copy(tmp_path: Path) -> Path:
     pkg = tmp_path / "pkg"
     shutil.copytree(
         PACKAGE, pkg / "hokm_sim", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
     )
     (pkg / "hokm_sim" / "dd" / "probe_cache.py").write_text(PROBE)
+    return pkg
+
+
+def test_edit_to_an_inlined_module_reaches_a_cached_kernel(tmp_path):
+    pkg = _package_copy(tmp_path)
     cache = tmp_path / "cache"
     assert _run(pkg, cache) == ("True", "0")  # compiled
     assert _run(pkg, cache) == ("True", "1")  # loaded from the cache
     rules = pkg / "hokm_sim" / "engine" / "rules.py"
     text = rules.read_text()
-    assert "    return cs == trump\n" in text
-    rules.write_text(text.replace("    return cs == trump\n", "    return False\n"))
+    assert EDIT[0] in text
+    rules.write_text(text.replace(*EDIT))
     assert _run(pkg, cache) == ("False", "0")  # the edit took effect: compiled anew
+
+
+def test_an_edit_while_a_process_runs_is_never_cached_as_the_new_source(tmp_path):
+    """The stamp is worked out at the first call, after the edit; the process runs the
+    code it imported, and that code must not be stored under the edited file's stamp."""
+    pkg = _package_copy(tmp_path)
+    cache = tmp_path / "cache"
+    edit = (
+        "from pathlib import Path; f = Path('hokm_sim/engine/rules.py'); "
+        f"f.write_text(f.read_text().replace(*{EDIT!r})); "
+    )
+    assert _run(pkg, cache, before_call=edit) == ("True", "0")  # the code in memory
+    assert _run(pkg, cache) == ("False", "0")  # the edited code, compiled: not the stale one
+    assert _run(pkg, cache) == ("False", "1")
 
 
 def test_engine_key_covers_what_the_kernels_import():
@@ -78,5 +98,17 @@ def test_a_bot_key_covers_its_imports_and_no_other_bot():
     assert {"pimc.py", "solver.py", "search.py", "rules.py"} <= pimc_lib  # the solver it inlines
     for name in bots:
         others = {f"{n}.py" for n in bots} - {f"{name}.py"}
-        if name not in ("pimc", "table"):  # they build on expert by design
+        if name not in ("pimc", "table", "sharp"):  # they build on expert by design
             assert not closure(name) & others, name
+
+
+def test_no_cached_kernel_is_keyed_by_the_whole_package():
+    """``from hokm_sim import x`` in a module of cached kernels would put
+    ``hokm_sim/__init__.py`` in its closure, and through the lazy API import there
+    every module: each edit anywhere would recompile it, and finding the closure
+    imports the whole package (seconds of a ``hokm-sim serve``'s start)."""
+    top = {PACKAGE / "__init__.py", PACKAGE / "api.py"}
+    cached = [p for p in sorted(PACKAGE.rglob("*.py")) if "cache=True" in p.read_text()]
+    assert PACKAGE / "protocol" / "answers.py" in cached
+    for path in cached:
+        assert not top & set(source_closure(path)), path.relative_to(PACKAGE)

@@ -91,3 +91,22 @@ def test_out_of_bounds_is_a_bot_fault_in_the_checking_mode(monkeypatch, tmp_path
     err = res.stderr.strip()
     assert "\n" not in err and "raised IndexError: index is out of bounds" in err
     assert "at seed 1, hand 0" in err and f"(partial report: {out})" in err
+
+
+def test_a_served_bot_file_is_checked_on_its_first_use(policy, tmp_path):
+    """``hokm-sim serve`` (and an environment's seat) of a new bot file: its own seat
+    module, checked the first time, where an index out of bounds is an error line."""
+    from test_serve import table_requests
+
+    from hokm_sim.serving.decider import Served, ServedFault, reply
+
+    bot = tmp_path / "mine.py"
+    shutil.copy(WILD, bot)
+    first = compiled.seat_module(resolve(str(bot)).play)
+    assert first.__name__.endswith(compiled.CHECKED) and first.BOUNDSCHECK is True
+    card = next(q for q, _ in table_requests("longest", 1) if q["kind"] == "card")
+    served = Served(resolve(f"{bot}(mode=1)"))
+    with pytest.raises(ServedFault, match="raised IndexError: index is out of bounds"):
+        reply(served, {"type": "decide", "requests": [card]})
+    policy.setattr(compiled, "_checked_here", set())  # the next process
+    assert not compiled.seat_module(resolve(str(bot)).play).__name__.endswith(compiled.CHECKED)

@@ -19,6 +19,8 @@ import pytest
 from click.testing import CliRunner
 from hokm_checks import HAND_FIELDS, MATCH_FIELDS, check_match_rows, check_record
 
+import hokm_sim
+from hokm_sim.bots import registry
 from hokm_sim.bots.registry import builtin_bots
 from hokm_sim.cards import SUIT_SYMBOLS, parse_suit
 from hokm_sim.cli import main
@@ -153,6 +155,31 @@ def test_strategies_lists_builtins_with_descriptions():
     for name, bot in builtin_bots().items():
         assert bot.description and by_name[name].startswith(bot.description)
     assert "longest" in by_name["longest"].lower() and "random" in by_name["random"].lower()
+
+
+def test_the_list_read_from_the_bot_files_is_what_loading_them_gives():
+    """``strategies`` reads descriptions and parameters from the files' text (importing
+    none): the same as importing every bot."""
+    rows = {r["name"]: r for r in hokm_sim.list_strategies().data["strategies"]}
+    bots = builtin_bots()
+    assert list(rows) == list(bots)
+    for name, bot in bots.items():
+        assert (rows[name]["description"], rows[name]["params"]) == (bot.description, bot.params)
+
+
+def test_a_bot_whose_listing_is_not_literal_is_loaded(tmp_path, monkeypatch):
+    shutil.copy(registry.builtin_dir() / "random.py", tmp_path / "plain.py")
+    text = (registry.builtin_dir() / "weighted.py").read_text()
+    literal = 'PARAMS = {"length": 2.0, "strength": 1.0}'
+    computed = text.replace(literal, "PARAMS = dict(length=3.0)")
+    computed = computed.replace('DESCRIPTION = "', 'DESCRIPTION = "computed: " + "')
+    assert computed.count("computed") == 1 and "dict(length=3.0)" in computed
+    (tmp_path / "computed.py").write_text(computed)
+    monkeypatch.setattr(registry, "builtin_dir", lambda: tmp_path)
+    listing = registry.builtin_listing()
+    assert listing["computed"][0].startswith("computed: trump = max length")
+    assert listing["computed"][1] == {"length": 3.0}
+    assert listing["plain"] == (registry.builtin_bots()["plain"].description, {})
 
 
 def _records(text: str) -> list[dict]:
@@ -301,6 +328,11 @@ USAGE_ERRORS = [
     (["run", "longest", "nosuchbot", "--hands", "10"], ["B:", "nosuchbot"]),
     (["run", "longest", "random", "--matches", "10", "--hands", "10"], ["not both"]),
     (["tournament", "longest"], ["at least two"]),
+    (["field", "nosuchbot"], ["CANDIDATE", "nosuchbot", "longest"]),
+    (["field", "longest", "--field", "random,random"], ["--field", "'random' twice"]),
+    (["tune", "longest", "--param", "x=0:1"], ["--param", "unknown parameter 'x'"]),
+    (["tune", "weighted", "--param", "length=0:1", "--against", "nosuchbot"],
+     ["--against", "nosuchbot"]),
     (["tournament", "longest", "nosuchbot"], ["nosuchbot", "longest"]),
     (["tournament", "longest", "random", "--hands", "x"], ["--hands", "x"]),
     (["experiment", "missing.toml"], ["missing.toml"]),
@@ -330,6 +362,13 @@ USAGE_ERRORS = [
     (["play", "--first-hakem", "two-aces"], ["--first-hakem", "highest-two"]),
     (["games", "--data", "nowhere"], ["no games yet", "hokm-sim play"]),
     (["games", "--format", "csv"], ["--format", "csv"]),
+    (["run", "exec:/no/such/bot", "random", "--hands", "10"], ["exec command", "does not exist"]),
+    (["run", "exec:", "random", "--hands", "10"], ["empty exec command"]),
+    (["run", "longest", "random", "--hands", "10", "--bot-timeout", "0"], ["--bot-timeout"]),
+    (["serve", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["serve", "longest", "--http", "70000"], ["--http", "70000"]),
+    (["check-bot", "nosuchbot"], ["nosuchbot", "longest"]),
+    (["check-bot", "exec:no-such-program-anywhere"], ["not on PATH"]),
 ]  # fmt: skip
 """(command line, fragments the one ``Error:`` line must contain)."""
 
@@ -362,3 +401,41 @@ def test_show_trace_line_past_the_end(tmp_path):
     result = invoke("show", "--trace", str(out), "--line", "3", ok=False)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "2 lines" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["run", "nope", "random"], "Error: A: unknown strategy 'nope'"),
+        (["trace", "--seed", "1", "--hands", "1", "--a", "nope"], "Error: --a: unknown strategy"),
+        (
+            ["run", "--hands", "10", "--target", "5"],
+            "Error: --target: sets the score a match is played to: give it with --matches",
+        ),
+        (["trace", "--seed", "1"], "Error: give --hands or --matches"),
+        (["analyse", "--seed", "1"], "Error: --hands: give it too"),
+        (
+            ["analyse", "--trace", "t.jsonl", "--hands", "2"],
+            "Error: --hands: picks deals of FOLDER or --seed; a trace is read whole",
+        ),
+        (["analyse", "r"], "Error: FOLDER: r has no saved hands (hands.parquet): run with "),
+        (["run", "--resume", "r"], "Error: --resume: r holds no checkpoint.json"),
+        (
+            ["analyse", "--seed", "1", "--hands", "1", "--html", "full"],
+            "Error: --html: report folder full already exists; choose another or add --force",
+        ),
+        (["show", "--trace", "t.jsonl", "--line", "9"], "Error: --line: t.jsonl has 1 lines"),
+        (["sprt", "--wins", "1,2,3", "--alpha", "0.6", "--beta", "0.6"], "--alpha + --beta < 1"),
+    ],
+)
+def test_library_errors_are_told_in_the_command_flags(tmp_path, monkeypatch, args, line):
+    """The library names Python parameters; each command shows its own flags."""
+    monkeypatch.chdir(tmp_path)
+    invoke("trace", "--seed", "1", "--hands", "1", "-o", "t.jsonl")
+    invoke("run", *LR[1::2], "--hands", "100", "--seed", "1", "--out", "r")
+    (tmp_path / "r" / "checkpoint.json").unlink()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("")
+    res = invoke(*args, ok=False)
+    assert res.exit_code == 2, res.output
+    assert len(res.stderr.splitlines()) == 1 and line in res.stderr, res.stderr

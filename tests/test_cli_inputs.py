@@ -151,6 +151,8 @@ def test_dd_refuses_text_that_is_not_utf8_or_nested_too_deeply(tmp_path):
     binary = tmp_path / "deals.bin"
     binary.write_bytes(b'{"hands": [], "trump": "H", "leader": 0}\n\xff\xfe\x00\x81 junk\n')
     _fails(["dd", str(binary)], "not UTF-8 text")
+    res = CliRunner().invoke(main, ["dd"], input=binary.read_bytes())  # standard input
+    assert res.exit_code == 2 and res.stderr.startswith("Error: the input is not UTF-8 text")
     deep = tmp_path / "deep.jsonl"
     deep.write_text(DEEP)
     _fails(["dd", str(deep)], "line 1: bad JSON: nested too deeply")

@@ -17,10 +17,11 @@ import pytest
 from click.testing import CliRunner
 
 from hokm_sim import api
-from hokm_sim.analysis import comparison
 from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
+from hokm_sim.errors import StoppedError
 from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.sim.run import RunConfig, checkpoint_record, execute, resume_config
 from hokm_sim.sim.runner import Runner, default_threads
 
 distributed = pytest.importorskip("distributed")
@@ -76,21 +77,19 @@ def test_matches_on_dask_match_threads(cluster):
 def test_interrupted_dask_run_resumes_to_the_same_counts(tmp_path, cluster):
     """Ctrl-C on a Dask run: partial summary, checkpoint; resuming gives the full counts."""
     address, _ = cluster
-    cfg = comparison.RunConfig(a=A, b=B, hands=60_000, seed=8, scheduler=address, task=8192)
+    cfg = RunConfig(a=A, b=B, hands=60_000, seed=8, scheduler=address, task=8192)
     sa, sb = resolve(A), resolve(B)
-    cp = Checkpoint.create(tmp_path, comparison.checkpoint_record(cfg, "x"), cfg.total)
+    cp = Checkpoint.create(tmp_path, checkpoint_record(cfg, "x"), cfg.total)
 
     def on_batch(start, count):
         if len(cp.done) == 1 and cp.done_count < cfg.total:
             signal.raise_signal(signal.SIGINT)
 
-    part = comparison.execute(cfg, sa, sb, on_batch=on_batch, checkpoint=cp)
+    part = execute(cfg, sa, sb, on_batch=on_batch, checkpoint=cp)
     assert part.partial and 0 < cp.done_count < cfg.total
     again = Checkpoint.load(tmp_path)
     assert again.done == cp.done and np.array_equal(again.counts, part.counts)
-    full = comparison.execute(
-        comparison.resume_config(again.config, threads=1), sa, sb, checkpoint=again
-    )
+    full = execute(resume_config(again.config, threads=1), sa, sb, checkpoint=again)
     assert not full.partial
     ref = api.run(A, B, hands=60_000, seed=8, threads=1)
     assert np.array_equal(full.counts, ref.counts)
@@ -107,8 +106,8 @@ def test_killed_worker_loses_only_its_task(cluster):
             os.kill(pids[0], signal.SIGKILL)
             killed.append(start)
 
-    cfg = comparison.RunConfig(a=A, b=B, hands=80_000, seed=6, scheduler=address, task=8192)
-    got = comparison.execute(cfg, resolve(A), resolve(B), on_batch=on_batch)
+    cfg = RunConfig(a=A, b=B, hands=80_000, seed=6, scheduler=address, task=8192)
+    got = execute(cfg, resolve(A), resolve(B), on_batch=on_batch)
     assert killed and not got.partial
     ref = api.run(A, B, hands=80_000, seed=6, threads=1)
     assert np.array_equal(got.counts, ref.counts)
@@ -337,3 +336,17 @@ def test_a_worker_with_other_files_fails_loudly():
         worker_runner(portable_spec(sa), A, portable_spec(sb), B, "hokm_engine_elsewhere")
     right = Runner(sa, sb).engine.__name__
     assert worker_runner(portable_spec(sa), A, portable_spec(sb), B, right).a.name == A
+
+
+def test_dask_workers_start_their_own_protocol_bots(cluster, tmp_path):
+    """An exec: bot on the cluster: each worker starts its own process and the counts
+    are the threads'; a protocol fault comes back as the run's fault, not a failed task."""
+    address, _ = cluster
+    bot = os.path.join(os.path.dirname(__file__), "bots", "protobot.py")
+    spec = f"exec:{sys.executable} {bot} ok"
+    want = api.run(spec, "random", hands=2000, seed=6, threads=2)
+    got = api.run(spec, "random", hands=2000, seed=6, scheduler=address, task=500)
+    assert got.to_dict()["counts"] == want.to_dict()["counts"]
+    with pytest.raises(StoppedError, match="not one of its legal cards"):
+        api.run(f"exec:{sys.executable} {bot} illegal", "random", hands=500, seed=6,
+                scheduler=address, task=100)  # fmt: skip

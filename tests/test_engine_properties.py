@@ -29,7 +29,6 @@ from hypothesis import strategies as st
 from hokm_sim import reference as ref
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import records as rc
-from hokm_sim.sim.runner import default_threads
 
 SEED = 123456789
 N_HANDS = 40_000
@@ -57,8 +56,6 @@ def _counts(r, matches, duplicate, total=None, **kw):
 
 @pytest.mark.parametrize(("matches", "duplicate"), MODES)
 def test_threads_do_not_change_counts(lr, matches, duplicate):
-    if default_threads() < 2:
-        pytest.skip("needs 2 threads")
     one = _counts(lr, matches, duplicate, threads=1)
     two = _counts(lr, matches, duplicate, threads=2)
     assert np.array_equal(one, two)

@@ -28,11 +28,16 @@ from hokm_sim.play.game import Game, first_hakem_draw
 from hokm_sim.play.seats import BotSeat, HumanSeat
 from hokm_sim.play.server import Server, Settings, daily_seed
 from hokm_sim.play.store import Store, data_dir
-from hokm_sim.sim.trace import trace_lines
+from hokm_sim.sim.trace import trace_records
 
 ROOT = Path(__file__).resolve().parents[1]
 PYFAULTY = str(ROOT / "tests" / "bots" / "pyfaulty.py")
 SEED = 2024
+
+
+def _traced(runner) -> list[str]:
+    """The lines ``hokm-sim trace --matches 1 --target 3`` writes for the game's seed."""
+    return [json.dumps(r) for r in trace_records(runner, SEED, matches=1, target=3)]
 
 
 def _seats(partner="longest", opponents="random"):
@@ -73,7 +78,7 @@ def test_a_game_played_as_the_partner_bot_is_the_traced_match(runner):
     assert game.phase == "first_hakem" and game.due() is None
     play_out(game, BotSeat("You", strategy("longest")))
     assert game.phase == "match_over" and game.result() in ("won", "lost")
-    traced = list(trace_lines(runner("longest", "random"), SEED, matches=1, target=3))
+    traced = _traced(runner("longest", "random"))
     assert [json.dumps(r) for r in game.records] == traced
     assert max(game.final_scores()) >= 3
 
@@ -88,7 +93,7 @@ def test_hints_change_nothing_and_are_recorded(runner):
 
     game = Game(_seats(), SEED, target=3)
     play_out(game, BotSeat("You", strategy("longest")), each=ask)
-    traced = list(trace_lines(runner("longest", "random"), SEED, matches=1, target=3))
+    traced = _traced(runner("longest", "random"))
     assert [json.dumps(r) for r in game.records] == traced
     assert game.hints and all(h.played == h.suggested for h in game.hints)
     assert {h.kind for h in game.hints} <= {"trump", "card"}
@@ -268,7 +273,7 @@ def _run(coro):
 
 
 def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
-    traced = list(trace_lines(runner("longest", "random"), SEED, matches=1, target=3))
+    traced = _traced(runner("longest", "random"))
 
     async def go():
         server = _server(tmp_path)
@@ -448,7 +453,7 @@ def test_games_lists_and_exports_a_trace_analyse_reads(tmp_path, runner):
     res = cli.invoke(main, ["games", "--data", str(tmp_path), "--format", "jsonl", "-o", str(out)])
     assert res.exit_code == 0, res.output
     lines = out.read_text().splitlines()
-    assert lines == list(trace_lines(runner("longest", "random"), SEED, matches=1, target=3))
+    assert lines == _traced(runner("longest", "random"))
     res = cli.invoke(main, ["analyse", "--trace", str(out), "--format", "summary"])
     assert res.exit_code == 0 and "double-dummy accuracy" in res.output, res.output
     one = cli.invoke(main, ["games", "--data", str(tmp_path), "--game", str(gid), "--format",

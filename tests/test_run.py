@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 import hokm_sim
 from hokm_sim.analysis import scores
-from hokm_sim.analysis.comparison import RunConfig, execute
 from hokm_sim.analysis.summary import summarize
 from hokm_sim.cli import main
 from hokm_sim.engine import records as r
 from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.sim.run import RunConfig, execute
 
 A, B = "longest", "random"
 
@@ -100,9 +100,19 @@ def test_threads_and_chunks_give_identical_counts():
 
     sa, sb = resolve(A), resolve(B)
     c1 = execute(base, sa, sb).counts
-    other = RunConfig(a=A, b=B, hands=6000, seed=5, threads=None, chunk=777)
+    other = RunConfig(a=A, b=B, hands=6000, seed=5, threads=2, chunk=777)
     c2 = execute(other, sa, sb).counts
     assert np.array_equal(c1, c2)
+
+
+def test_a_thread_count_asked_for_is_restored_afterwards():
+    """A notebook that once runs on one thread is not left on one thread."""
+    import numba
+
+    numba.set_num_threads(2)
+    hokm_sim.run(A, B, hands=500, seed=1, threads=1)
+    hokm_sim.tournament([A, B], hands=200, seed=1, threads=1)
+    assert numba.get_num_threads() == 2
 
 
 def test_run_cli_writes_report(tmp_path):
@@ -178,8 +188,7 @@ def test_run_matches_with_a_house_rule_for_the_first_hakem(tmp_path, runner):
     hands = sum(len(r_.trace_match(5, m, 3, c, first_hakem=2)) for m in range(40) for c in (0, 1))
     assert d["hands"] == hands and d != plain
     # a resumed run keeps the rule: the checkpoint records it
-    cfg, _done = hokm_sim.api.resume_plan(out)
-    assert cfg.first_hakem == "highest-two"
+    assert Checkpoint.load(out).config["run"]["first_hakem"] == "highest-two"
     bad = cli.invoke(main, ["run", A, B, "--hands", "10", "--first-hakem", "highest-card"])
     assert bad.exit_code == 2 and "--first-hakem" in bad.stderr and "--matches" in bad.stderr
     bad = cli.invoke(main, ["run", A, B, "--matches", "10", "--first-hakem", "two-aces"])
@@ -334,11 +343,11 @@ def test_interrupted_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
     """Ctrl-C: partial report and exit 130; --resume finishes to the one-go counts."""
     import signal
 
-    from hokm_sim import api
+    from hokm_sim.sim import run as played
 
     out = tmp_path / "r"
     calls = {"n": 0}
-    execute = api.execute
+    execute = played.execute
 
     def interrupt_once(*a, **kw):
         def on_batch(start, count):
@@ -349,7 +358,7 @@ def test_interrupted_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
         return execute(*a, **(kw | {"on_batch": on_batch}))
 
     args = ["run", A, B, "--matches", "2000", "--seed", "5", "--threads", "1"]
-    monkeypatch.setattr(api, "execute", interrupt_once)
+    monkeypatch.setattr(played, "execute", interrupt_once)  # api.run imports it when it runs
     res = CliRunner().invoke(main, [*args, "--task-size", "256", "--out", str(out)])
     monkeypatch.undo()
     assert res.exit_code == 130, res.output

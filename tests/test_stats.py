@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -109,6 +110,22 @@ def test_mcnemar() -> None:
     assert intervals.mcnemar(0, 5) == pytest.approx(2 / 32)
     with pytest.raises(ValueError):
         intervals.mcnemar(-1, 3)
+
+
+def test_mcnemar_is_the_exact_binomial_tail() -> None:
+    """Twice P(X <= min(b, c)) for X ~ Binomial(b + c, 1/2), against exact fractions
+    (to the last bit: the incomplete beta function rounds within one ulp), and
+    scipy.stats.binomtest's two-sided test on large counts."""
+    for b in range(40):
+        for c in range(40):
+            n, k = b + c, min(b, c)
+            tail = Fraction(sum(math.comb(n, i) for i in range(k + 1)), 2**n)
+            exact = min(1.0, float(2 * tail))
+            assert intervals.mcnemar(b, c) == pytest.approx(exact, rel=2.3e-16, abs=0), (b, c)
+    for b, c in ((51_000, 49_000), (120_345, 119_000), (10, 90_000)):
+        assert intervals.mcnemar(b, c) == pytest.approx(
+            sps.binomtest(b, b + c, 0.5).pvalue, rel=1e-12
+        )
 
 
 def test_paired_rate_difference() -> None:

@@ -51,6 +51,7 @@ from hokm_sim.engine.view import (
 HEAVY = {"pimc"}  # searches at every card: tests/test_pimc.py checks it on fewer deals
 BOTS = sorted(set(builtin_bots()) - HEAVY)
 TIP_BOTS = ("basic", "aces", "partner", "ruff", "trumps", "kotfight", "early", "expert")
+FIELD_BOTS = ("drawer", "eager", "signal", "kots", "cautious", "sharp")
 
 
 # --------------------------------------------------------------------------- views
@@ -487,6 +488,104 @@ def test_expert_respects_partner_and_seat():
     assert x.play(position("3S 9S 4C", S, 0, trick=(1, "AH 2H 5H"))) == card("3S")
 
 
+# --------------------------------------------------------------------------- the field
+# Each of the field's bots plays its own style where ``expert`` plays otherwise.
+
+
+def test_drawer_draws_trumps_without_the_master_and_defending_when_long():
+    d = bot("drawer")
+    # The Hakem (seat 0) with K 4 of trumps and the ace out: the low trump (expert: clubs).
+    v = position("KS 4S 9C 7C 3C", S, 0)
+    assert d.play(v) == card("4S")
+    assert bot("expert").play(v) != card("4S")
+    # A defender (seat 2, Hakem seat 1) draws with four trumps, not with three.
+    hist = [(1, "2H AH 3H 4H")]
+    assert d.play(position("9S 7S 5S 3S 8C 4C", S, 1, history=hist)) == card("3S")
+    assert d.play(position("9S 7S 5S 8C 4C 3C", S, 1, history=hist)) == card("3C")
+    # Trumps gone: the top of the long suit's K Q sequence sets it up.
+    hist = [(0, "AS 2S 3S 4S"), (0, "KS 5S 6S 7S"), (0, "QS 8S 9S TS")]
+    assert d.play(position("KD QD 5D 4D 9C", S, 0, history=hist)) == card("KD")
+
+
+def test_eager_plays_second_hand_high_and_ruffs_low_leads():
+    e = bot("eager")
+    v = position("KH 2H 5C", S, 0, trick=(3, "6H"))
+    assert e.play(v) == card("KH")
+    assert bot("expert").play(v) == card("2H")
+    v = position("3S 9S 4C", S, 0, trick=(3, "5H"))
+    assert e.play(v) == card("3S")
+    assert bot("expert").play(v) == card("4C")
+    # Cashes its honours from the top.
+    assert e.play(position("AD KD 4D 9C 2S", S, 0)) == card("AD")
+
+
+def test_signal_encourages_with_a_high_spot_and_partner_leads_the_suit():
+    from hokm_checks import bot_module
+
+    sig = bot("signal")
+    # Void in hearts, partner (seat 2) winning: the nine of the A 9 3 suit asks for diamonds.
+    v = position("AD 9D 3D 4C 2S", S, 0, trick=(2, "AH 3H"))
+    assert sig.play(v) == card("9D")
+    assert bot("expert").play(v) == card("4C")
+    # Partner discarded the eight of diamonds: this seat (0) takes the trick, then
+    # leads the diamond partner asked for; without the signal it leads its long clubs.
+    mod = bot_module(resolve("signal").play)
+    params = resolve("signal").params_array()[1]
+    mem = np.zeros(MEM_SIZE, np.int64)
+    rng = np.array([1, 2, 3, 4], np.uint64)
+    first = position("AH 7D 3C 4C 5C 2S", S, 1, trick=(1, "KH 8D 3H"))
+    assert mod.play_card(first, params, mem, rng) == card("AH")
+    lead = position("7D 3C 4C 5C 2S", S, 1, history=[(1, "KH 8D 3H AH")])
+    assert lead[V_SEAT] == 0
+    assert mod.play_card(lead, params, mem, rng) == card("7D")
+    assert sig.play(lead) == card("3C")  # fresh memory: no signal seen
+
+
+def test_kots_fights_for_a_trick_and_hunts_the_kot():
+    k = bot("kots")
+    hist = [(1, "AC 2C 3C 4C"), (1, "KC 5C 6C 7C"), (1, "QC 8C 9C TC"), (1, "AD 2D 3D 4D")]
+    v = position("KH 3H 2S", S, 0, history=hist, trick=(1, "5H"))
+    assert v[V_SEAT] == 2 and v[V_TRICKS + 1] == 4
+    assert k.play(v) == card("KH")
+    assert bot("kots(fend=99)").play(v) == card("3H")
+    # Three tricks to none: overtake partner's queen with the sure ace.
+    hist = [(0, "AC 2C 3C 4C"), (0, "KC 5C 6C 7C"), (0, "2D 3D AD 4D")]
+    v = position("AH 3H 2S", S, 0, history=hist, trick=(2, "QH 5H"))
+    assert v[V_SEAT] == 0 and v[V_TRICKS] == 3
+    assert k.play(v) == card("AH")
+    assert bot("kots(hunt=99)").play(v) == card("3H")
+
+
+def test_cautious_leads_safe_and_ruffs_only_when_sure():
+    c = bot("cautious")
+    # Not away from the lone king of diamonds: low from the honourless clubs.
+    v = position("KD 4D 9C 7C 3C 2S", S, 0)
+    assert c.play(v) == card("3C")
+    assert bot("expert").play(v) == card("4D")
+    # Second hand over a queen: ruffs, unless the left-hand opponent may overruff.
+    assert c.play(position("3S 9S 4C 8D", S, 0, trick=(3, "QH"))) == card("3S")
+    hist = [(0, "2H 3C 4H 5H")]  # seat 1 showed void in hearts
+    assert c.play(position("3S 9S 4C 8D", S, 0, history=hist, trick=(3, "QH"))) == card("4C")
+    # Never the king's last guard: the king of clubs keeps its small card.
+    assert c.play(position("KC 4C 8D 6D 5D", S, 0, trick=(2, "AH 3H"))) == card("5D")
+
+
+def test_sharp_draws_trumps_first_covers_honours_and_ruffs_from_the_nine():
+    sh = bot("sharp")
+    # The Hakem with a side ace and K 8 4 of trumps: a trump before the ace (expert: the ace).
+    v = position("AD 5D KS 8S 4S 9C", S, 0)
+    assert sh.play(v) == card("4S")
+    assert bot("expert").play(v) == card("AD")
+    # Second hand over a led jack: the king covers it (expert plays low).
+    v = position("KH 2H 5C", S, 0, trick=(3, "JH"))
+    assert sh.play(v) == card("KH")
+    assert bot("expert").play(v) == card("2H")
+    # Void second hand over a led nine: ruff (expert waits for the jack).
+    v = position("3S 9S 4C", S, 0, trick=(3, "9H"))
+    assert sh.play(v) == card("3S")
+    assert bot("expert").play(v) == card("4C")
+
+
 def POSITIONS() -> list[np.ndarray]:  # noqa: N802
     """A few hand-made positions: following, ruffing, leading."""
     return [
@@ -496,7 +595,7 @@ def POSITIONS() -> list[np.ndarray]:  # noqa: N802
     ]
 
 
-@pytest.mark.parametrize("name", TIP_BOTS)
+@pytest.mark.parametrize("name", TIP_BOTS + FIELD_BOTS)
 def test_tip_bots_play_legal_cards_in_hand_made_positions(name):
     b = bot(name)
     for v in POSITIONS():

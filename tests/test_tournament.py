@@ -12,7 +12,8 @@ from hokm_checks import every
 
 from hokm_sim.analysis.experiment import Experiment, ExperimentError
 from hokm_sim.analysis.ratings import bradley_terry
-from hokm_sim.analysis.tournament import Tournament, pair_counts, play
+from hokm_sim.analysis.summary import pair_counts
+from hokm_sim.analysis.tournament import Tournament, play
 from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
 

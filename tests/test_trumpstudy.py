@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from hokm_sim.analysis import trumpstudy as ts
 from hokm_sim.bots.registry import import_bot_file, resolve
 from hokm_sim.cards import CardSet, mask_of, parse_cards
-from hokm_sim.cli import main
 from hokm_sim.sim.runner import Runner
 from hokm_sim.sim.trace import row_to_record
 
@@ -104,47 +100,6 @@ def test_learned_table_prefers_best_keys(data):
     codes = [c for c, _, _ in t["classes"]]
     assert codes == sorted(codes)
     assert sum(n for _, _, n in t["classes"]) == 3000
-
-
-def test_trump_study_cli_and_plot(tmp_path):
-    out = tmp_path / "study"
-    res = CliRunner().invoke(
-        main,
-        [
-            "trump-study",
-            "--player",
-            PLAYER,
-            "--heuristics",
-            "longest,points",
-            "--hands",
-            "2000",
-            "--seed",
-            "5",
-            "--eval-hands",
-            "1000",
-            "--out",
-            str(out),
-        ],
-    )
-    assert res.exit_code == 0, res.output
-    s = json.loads((out / "summary.json").read_text())
-    assert s["deals"] == 2000 and s["hands"] == 8000 and s["seed"] == 5
-    md = (out / "report.md").read_text()
-    for name in ("by_longest", "regret", "ace_heatmap", "outcomes_by_length"):
-        for ext in ("png", "svg"):
-            f = out / f"{name}.{ext}"
-            assert f.stat().st_size > 5000
-        assert f"![{name}]({name}.png)" in md
-    # The data behind the plots is the summary's: the regret bars are the table's values.
-    assert s["heuristics"]["longest"]["regret"]["value"] >= 0
-    assert s["table"]["eval"]["deals"] == 1000 and (out / "trump_table.json").exists()
-    before = (out / "regret.png").stat().st_mtime_ns
-    (out / "regret.png").unlink()
-    res = CliRunner().invoke(main, ["plot", str(out)])
-    assert res.exit_code == 0 and (out / "regret.png").exists()
-    assert (out / "regret.png").stat().st_mtime_ns >= before
-    res = CliRunner().invoke(main, ["plot", str(tmp_path)])
-    assert res.exit_code == 2 and "not a report folder" in res.output
 
 
 def test_longest_suit_breaks_ties_as_the_longest_bot(data):

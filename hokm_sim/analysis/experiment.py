@@ -60,10 +60,11 @@ from pathlib import Path
 from typing import Any
 
 from hokm_sim.analysis import tournament
-from hokm_sim.analysis.comparison import RunConfig, execute
-from hokm_sim.analysis.summary import Summary
+from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import resolve
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.sim.checks import check_positive, check_size, check_target
+from hokm_sim.sim.run import RunConfig, execute
 
 RUN_KEYS = {"a", "b", "hands", "matches", "target", "duplicate", "seed"}
 TOP_KEYS = {
@@ -126,17 +127,29 @@ class _Checker:
             raise self.fail(
                 key, v, f"bad size; expected a whole number of {unit} as {INTEGER}", run
             )
-        if v < 1:
-            raise self.fail(key, v, f"bad size; expected a positive number of {unit}", run)
+        self.checked(check_positive, d, key, run, "bad size")
 
-    def positive(self, d: dict, key: str, what: str, run: int | None = None) -> None:
-        if key not in d:
-            return
-        v = d[key]
-        if not _is_int(v):
-            raise self.fail(key, v, f"bad {what}; expected {INTEGER}", run)
-        if v < 1:
-            raise self.fail(key, v, f"bad {what}; expected a positive integer", run)
+    def target(self, d: dict, run: int | None = None) -> None:
+        if "target" in d and not _is_int(d["target"]):
+            raise self.fail("target", d["target"], f"bad target; expected {INTEGER}", run)
+        self.checked(check_target, d, "target", run, "bad target")
+
+    def checked(self, check: Any, d: dict, key: str, run: int | None, what: str) -> None:
+        """``check(d[key], key)``, the check the API and the command line make (one
+        place for the ranges), its error told as this file's."""
+        if key in d:
+            try:
+                check(d[key], key)
+            except InputError as exc:
+                raise self.fail(key, d[key], f"{what}; {exc.message}", run) from None
+
+    def match_rules(self, merged: dict, run: int) -> None:
+        """A run's sizes and target as the API takes them: a target only with matches."""
+        try:
+            check_size(merged.get("hands"), merged.get("matches"), merged.get("target"))
+        except InputError as exc:
+            where = f"{self.path}: run {run}: "
+            raise ExperimentError(where + exc.render(lambda name: name)) from None
 
     def seed(self, d: dict, run: int | None = None) -> None:
         if "seed" not in d:
@@ -205,7 +218,7 @@ class Experiment:
         check.seed(spec)
         check.size(spec, "hands")
         check.size(spec, "matches")
-        check.positive(spec, "target", "target")
+        check.target(spec)
         if "hands" in spec and "matches" in spec:
             raise ExperimentError(f"{path}: give hands or matches at the top, not both")
         exp = cls(path, spec)
@@ -248,7 +261,7 @@ class Experiment:
                 check.strategy(key, run[key], i)
             check.size(run, "hands", i)
             check.size(run, "matches", i)
-            check.positive(run, "target", "target", i)
+            check.target(run, i)
             check.seed(run, i)
             check.boolean(run, "duplicate", i)
             if "hands" in run and "matches" in run:
@@ -259,6 +272,7 @@ class Experiment:
             if "hands" in run:
                 merged.pop("matches", None)
             merged.update(run)
+            check.match_rules(merged, i)
             exp.runs.append(
                 RunConfig(
                     a=merged["a"],
@@ -279,6 +293,14 @@ class Experiment:
         return int(self.spec.get("seed", 1))
 
     @property
+    def deals(self) -> int:
+        """Deals (or matches) the experiment plays in all: for a progress bar."""
+        if self.runs:
+            return sum(c.total for c in self.runs)
+        k = len(self.spec["strategies"])
+        return int(self.spec.get("hands", 100_000)) * k * (k - 1) // 2
+
+    @property
     def name(self) -> str:
         """The experiment's title."""
         return self.spec.get("name", self.path.stem)
@@ -287,19 +309,37 @@ class Experiment:
 def run_experiment(
     exp: Experiment, threads: int | None = None, progress=None
 ) -> tuple[list[Summary] | None, dict | None]:
-    """Play the experiment: its run summaries, or its tournament summary."""
+    """Play the experiment: its run summaries, or its tournament summary.
+
+    A run stopped by Ctrl-C ends the experiment there: the runs so far are
+    returned, the last one partial. A :class:`~hokm_sim.errors.StoppedError`
+    carries them (or the tournament so far) as its ``partial``, in the form
+    returned here.
+    """
     if exp.spec.get("kind", "runs") == "tournament":
         strategies = [resolve(s, exp.path.parent) for s in exp.spec["strategies"]]
-        t = tournament.play(
-            strategies,
-            int(exp.spec.get("seed", 1)),
-            int(exp.spec.get("hands", 100_000)),
-            threads,
-            progress,
-        )
+        try:
+            t = tournament.play(
+                strategies,
+                int(exp.spec.get("seed", 1)),
+                int(exp.spec.get("hands", 100_000)),
+                threads,
+                progress,
+            )
+        except StoppedError as exc:
+            exc.partial = (None, exc.partial.summary())
+            raise
         return None, t.summary()
-    out = []
+    out: list[Summary] = []
     for cfg in exp.runs:
         a, b = resolve(cfg.a, exp.path.parent), resolve(cfg.b, exp.path.parent)
-        out.append(execute(cfg, a, b, progress=progress))
+        try:
+            played = execute(cfg, a, b, progress=progress)
+        except StoppedError as exc:
+            part = exc.partial
+            exc.partial = ([*out, summarize(part.counts, part.record)], None)
+            raise
+        out.append(summarize(played.counts, played.record))
+        if played.partial:  # Ctrl-C: the experiment stops with this run
+            break
     return out, None

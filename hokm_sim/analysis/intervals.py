@@ -29,7 +29,7 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats as sps
+from scipy import special
 
 __all__ = [
     "NAN",
@@ -193,19 +193,24 @@ def mcnemar(b: int, c: int) -> float:
 
     For a rate measured for A and for B on the same deals, ``b`` counts deals
     where A succeeded and B did not, ``c`` the reverse. Under "no difference"
-    ``b ~ Binomial(b + c, 1/2)``.
+    ``b ~ Binomial(b + c, 1/2)``, a symmetric distribution, so the p-value is
+    twice the tail ``P(X <= min(b, c))``: the regularized incomplete beta
+    function ``I_{1/2}(n - k, k + 1)`` (``scipy.special.betaincc``; the same
+    value as ``scipy.stats.binomtest`` up to the last bits, without loading
+    ``scipy.stats``).
 
     Returns
     -------
     float
-        The p-value; 1.0 when there are no discordant pairs (the observed
-        result is the least extreme possible).
+        The p-value; 1.0 when ``b`` and ``c`` are equal or one apart (none
+        at all included): no result is less extreme.
     """
     if b < 0 or c < 0:
         raise ValueError(f"discordant counts must be non-negative, got {b}, {c}")
-    if b + c == 0:
+    n, k = int(b + c), int(min(b, c))
+    if 2 * k + 1 >= n:  # b == c, or one apart: the least extreme results there are
         return 1.0
-    return float(sps.binomtest(int(b), int(b + c), 0.5).pvalue)
+    return min(1.0, 2.0 * float(special.betaincc(k + 1, n - k, 0.5)))
 
 
 def paired_rate_difference(b: int, c: int, n: int, z: float = 1.96) -> Estimate:
@@ -297,6 +302,8 @@ def bootstrap_pairs(
     occupied = c > 0
     if n < 2 or int(occupied.sum()) < 2:
         return Estimate.missing(n, value)
+    from scipy import stats as sps  # loaded only by the tournament's bootstrap
+
     rng = np.random.default_rng(seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=RuntimeWarning)

@@ -16,8 +16,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import optimize, special
-from statsmodels.stats.multitest import multipletests
+from scipy import special
 from threadpoolctl import threadpool_limits
 
 from hokm_sim.analysis.intervals import NAN, Estimate
@@ -129,6 +128,8 @@ def _fit(score_matrix: ArrayLike, pairs_matrix: ArrayLike, prior_pairs: float) -
         # chain rule through r_k = -Σ u
         return float(val) / scale, (g[:-1] - g[-1]) / scale
 
+    from scipy import optimize  # loaded by the tournaments that fit ratings, not at import
+
     res = optimize.minimize(
         loss,
         np.zeros(k - 1),
@@ -213,6 +214,8 @@ def holm(
     if np.any((p[ok] < 0) | (p[ok] > 1)):
         raise ValueError("p-values must lie in [0, 1]")
     if np.any(ok):
+        from statsmodels.stats.multitest import multipletests  # about a second to load
+
         rej, adj, _, _ = multipletests(p[ok], alpha=alpha, method="holm")
         reject[ok] = rej
         adjusted[ok] = adj

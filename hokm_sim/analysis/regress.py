@@ -9,15 +9,20 @@ H0 ``nelo0`` (default -3: the candidate is worse, a regression) against H1
 
 Baselines may come from git: ``git:REF`` loads the candidate file as it was
 at ``REF`` (``git show REF:path``), so an uncommitted change can be checked
-against the last commit.
+against the last commit; for an ``exec:`` candidate, the tracked files its
+command names, with their folders, as they were at ``REF``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import numbers
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,10 +30,12 @@ from typing import Any
 import numpy as np
 
 from hokm_sim.analysis import scores, sprt
-from hokm_sim.bots import compiled
+from hokm_sim.bots import compiled, execspec
 from hokm_sim.bots.registry import Strategy, StrategyError, resolve
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
+from hokm_sim.sim.checks import check_positive, check_target
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
@@ -50,56 +57,69 @@ def metric_support(metric: str) -> tuple[np.ndarray, np.ndarray, int]:
         return _POINT_CODE, np.arange(13) / 12.0, 36
     if metric == "matches":
         return np.array([0, 1, 1, 2]), np.array([0.0, 0.5, 1.0]), 4
-    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}")
+    raise InputError(f"bad metric {metric!r}: expected one of {', '.join(METRICS)}", "metric")
 
 
-def check_ref(ref: str) -> str:
-    """``ref`` of ``--baseline git:REF`` if it can name a commit; never an option.
+def _git(cwd: Path | str, *args: str) -> bytes:
+    """The output of a git command; raises :class:`subprocess.CalledProcessError` (or
+    FileNotFoundError without git)."""
+    return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, check=True).stdout
 
-    Raises :class:`StrategyError` for an empty ref, one that starts with ``-``
+
+def _git_problem(exc: Exception) -> str:
+    detail = getattr(exc, "stderr", b"") or b""
+    if isinstance(detail, bytes):
+        detail = detail.decode(errors="replace")
+    return detail.strip().splitlines()[-1] if detail.strip() else str(exc)
+
+
+def check_rev(rev: str) -> str:
+    """``rev`` (of a baseline ``git:REV``) if it can name a commit; never an option.
+
+    Raises :class:`StrategyError` for an empty rev, one that starts with ``-``
     (git would read it as an option: ``git:--output=FILE`` writes a file), or
     one with spaces or control characters.
     """
-    if not ref:
+    if not rev:
         raise StrategyError("git: names no commit; give git:REF, such as git:HEAD or git:HEAD~1")
-    if ref.startswith("-") or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in ref):
+    if rev.startswith("-") or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in rev):
         raise StrategyError(
-            f"git:{ref}: not a git revision (a commit, branch or tag, such as HEAD~1)"
+            f"git:{rev}: not a git revision (a commit, branch or tag, such as HEAD~1)"
         )
-    return ref
+    return rev
 
 
-def git_baseline(candidate: Path, ref: str) -> Path:
-    """The candidate bot file as it was at git ``ref``, written to the cache with the
-    files beside it as they were then (its helper modules and data files, as
-    :mod:`hokm_sim.bots.compiled` hashes them), so the baseline imports its own.
+def _commit(top: Path | str, rev: str) -> str:
+    """The commit a checked ``rev`` names in the repository at ``top``, found by ``git
+    rev-parse --verify --end-of-options`` before git reads anything else of it."""
+    found = subprocess.run(
+        ["git", "-C", str(top), "rev-parse", "--verify", "--quiet", "--end-of-options",
+         f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    if found.returncode != 0:
+        raise StrategyError(f"git:{rev} names no commit of the repository {top}")
+    return found.stdout.strip()
 
-    The ref is checked (:func:`check_ref`) and turned into a commit by ``git
-    rev-parse --verify --end-of-options`` before git reads anything else of it.
+
+def git_baseline(candidate: Path, rev: str) -> Path:
+    """The candidate bot file as it was at git revision ``rev``, written to the cache
+    with the files beside it as they were then (its helper modules and data files,
+    as :mod:`hokm_sim.bots.compiled` hashes them), so the baseline imports its own.
+
+    The rev is checked (:func:`check_rev`, :func:`_commit`) before git reads it.
     Raises :class:`StrategyError` naming the problem when git cannot give it.
     """
     cand = candidate.resolve()
-    ref = check_ref(ref)
-
-    def git(*args: str, top: str | None = None) -> subprocess.CompletedProcess:
-        where = ["-C", top] if top else ["-C", str(cand.parent)]
-        return subprocess.run(["git", *where, *args], capture_output=True, check=True)
-
+    rev = check_rev(rev)
     try:
-        top = git("rev-parse", "--show-toplevel").stdout.decode().strip()
+        top = _git(cand.parent, "rev-parse", "--show-toplevel").decode().strip()
         rel = cand.relative_to(Path(top).resolve())
-        found = subprocess.run(
-            ["git", "-C", top, "rev-parse", "--verify", "--quiet", "--end-of-options",
-             f"{ref}^{{commit}}"],
-            capture_output=True,
-            text=True,
-        )  # fmt: skip
-        if found.returncode != 0:
-            raise StrategyError(f"git:{ref} names no commit of the repository {top}")
-        commit = found.stdout.strip()
-        blob = git("show", f"{commit}:{rel.as_posix()}", top=top).stdout
+        commit = _commit(top, rev)
+        blob = _git(top, "show", f"{commit}:{rel.as_posix()}")
         folder = rel.parent.as_posix() + "/" if rel.parent != Path(".") else ""
-        listing = git("ls-tree", "-l", "-z", commit, "--", folder or ".", top=top).stdout
+        listing = _git(top, "ls-tree", "-l", "-z", commit, "--", folder or ".")
         beside = {}
         for entry in filter(None, listing.decode(errors="replace").split("\0")):
             meta, _, name = entry.partition("\t")
@@ -111,15 +131,11 @@ def git_baseline(candidate: Path, ref: str) -> Path:
                 and not name.startswith(".")
                 and (int(size) < 2**24)
             ):
-                beside[name] = git("show", f"{commit}:{folder}{name}", top=top).stdout
+                beside[name] = _git(top, "show", f"{commit}:{folder}{name}")
     except StrategyError:
         raise
     except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as exc:
-        detail = getattr(exc, "stderr", b"") or b""
-        if isinstance(detail, bytes):
-            detail = detail.decode(errors="replace")
-        msg = detail.strip().splitlines()[-1] if detail.strip() else str(exc)
-        raise StrategyError(f"cannot load {candidate} at git:{ref}: {msg}") from None
+        raise StrategyError(f"cannot load {candidate} at git:{rev}: {_git_problem(exc)}") from None
     h = hashlib.sha256(blob)
     for name in sorted(beside):
         h.update(name.encode() + b"\0" + hashlib.sha256(beside[name]).digest())
@@ -133,19 +149,110 @@ def git_baseline(candidate: Path, ref: str) -> Path:
     return path
 
 
+def git_exec_baseline(argv: tuple[str, ...], rev: str) -> tuple[str, ...]:
+    """An ``exec:`` command as it was at git revision ``rev``: each argument that names a
+    file tracked by git is replaced by that file at ``rev``, taken with the tracked
+    files of its folder there (a bot in several files keeps its other files of that
+    commit), written to ``<cache>/baselines/<tree>/``. Arguments that name no tracked
+    file (a program on PATH, a built binary, a data file outside git) stay as they are.
+
+    The rev is checked as for a bot file (:func:`check_rev`, :func:`_commit`).
+    Raises :class:`StrategyError` when no argument is a tracked file or git cannot
+    give the file at ``rev``.
+    """
+    rev = check_rev(rev)
+    out = list(argv)
+    for i, arg in enumerate(argv):
+        p = Path(arg).expanduser()
+        if not p.is_file():
+            continue
+        p = p.resolve()
+        try:
+            top = Path(_git(p.parent, "rev-parse", "--show-toplevel").decode().strip()).resolve()
+            rel = p.relative_to(top)
+            _git(top, "ls-files", "--error-unmatch", "--", rel.as_posix())
+        except (subprocess.CalledProcessError, FileNotFoundError, ValueError):
+            continue  # not in a repository, or not tracked
+        try:
+            out[i] = str(_folder_at(top, rel, _commit(top, rev)))
+        except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+            raise StrategyError(f"cannot load {arg} at git:{rev}: {_git_problem(exc)}") from None
+    if out == list(argv):
+        raise StrategyError(
+            f"git:{rev} needs the exec command to name a file tracked by git (its source or "
+            "script); for a built program, build the baseline and give it as exec:COMMAND",
+            "baseline",
+        )
+    return tuple(out)
+
+
+def _folder_at(top: Path, rel: Path, commit: str) -> Path:
+    """File ``rel`` of the repository at ``top`` as it was at ``commit``, in a copy of
+    its folder's tracked files there under the baseline cache (named by the git tree)."""
+    folder = rel.parent.as_posix()
+    _git(top, "cat-file", "-e", f"{commit}:{rel.as_posix()}")
+    tree = _git(top, "rev-parse", f"{commit}:{folder}" if folder != "." else f"{commit}^{{tree}}")
+    dest = compiled.cache_dir() / "baselines" / f"tree-{tree.decode().strip()[:16]}"
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=".tmp-"))
+        listing = _git(
+            top, "ls-tree", "-r", "-z", commit, "--", f"{folder}/" if folder != "." else "."
+        )
+        for entry in filter(None, listing.split(b"\0")):
+            meta, path = entry.decode().split("\t", 1)
+            mode, kind, _ = meta.split()
+            if kind != "blob":
+                continue
+            target = tmp / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_git(top, "show", f"{commit}:{path}"))
+            target.chmod(0o755 if mode == "100755" else 0o644)
+        try:
+            tmp.rename(dest)
+        except OSError:  # another process made it first: the same tree, the same files
+            shutil.rmtree(tmp, ignore_errors=True)
+    return dest / rel
+
+
 def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
-    """A baseline spec: a strategy spec, or ``git:REF`` for the candidate file at REF."""
+    """A baseline spec: a strategy spec, or ``git:REF`` for the candidate at REF (a bot
+    file at REF, or an ``exec:`` command over its tracked files at REF)."""
     if spec.startswith("git:"):
+        if execspec.is_exec(candidate_spec):
+            try:
+                argv = execspec.split_command(candidate_spec)
+            except execspec.CommandError as exc:
+                raise StrategyError(str(exc)) from None
+            baseline = execspec.command_text(git_exec_baseline(argv, spec[4:]))
+            s = resolve(execspec.PREFIX + baseline)
+            return Strategy(name=f"{candidate_spec}@{spec}", trump=s.trump, play=s.play)
         cand = Path(candidate_spec)
         if not cand.is_file():
             raise StrategyError(
-                f"--baseline {spec} needs the candidate to be a bot file path, "
-                f"not {candidate_spec!r}"
+                f"{spec} needs the candidate to be a bot file path or an exec: command, "
+                f"not {candidate_spec!r}",
+                "baseline",
             )
         path = git_baseline(cand, spec[4:])
         s = resolve(str(path))
         return Strategy(name=f"{cand.stem}@{spec}", trump=s.trump, play=s.play)
     return resolve(spec)
+
+
+def check_test(elo0: float, elo1: float, alpha: float, beta: float) -> None:
+    """The hypotheses and error rates of a sequential test: ``elo0 < elo1``,
+    ``0 < alpha, beta`` and ``alpha + beta < 1``."""
+    for name, x in (("elo0", elo0), ("elo1", elo1), ("alpha", alpha), ("beta", beta)):
+        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
+            raise InputError(f"expected a finite number, got {x!r}", name)
+    if not elo0 < elo1:
+        raise InputError(f"need {ref('elo0')} < {ref('elo1')}, got {elo0} and {elo1}")
+    if not (alpha > 0 and beta > 0 and alpha + beta < 1):
+        raise InputError(
+            f"need 0 < {ref('alpha')}, {ref('beta')} and {ref('alpha')} + {ref('beta')} < 1, "
+            f"got {alpha} and {beta}"
+        )
 
 
 @dataclass
@@ -166,9 +273,7 @@ class SprtConfig:
     scheduler: str | None = None
 
     def __post_init__(self) -> None:
-        if self.nelo0 >= self.nelo1:
-            raise InputError(f"need --elo0 < --elo1, got {self.nelo0} and {self.nelo1}")
-        sprt.sprt_bounds(self.alpha, self.beta)  # validates
+        check_test(self.nelo0, self.nelo1, self.alpha, self.beta)
         metric_support(self.metric)
         if self.max_pairs is None:
             exp = max(
@@ -176,8 +281,9 @@ class SprtConfig:
                 for x in (self.nelo0, self.nelo1)
             )
             self.max_pairs = int(math.ceil(10 * exp / 1000) * 1000)
-        if self.max_pairs <= 0 or self.check_every <= 0:
-            raise InputError("--max-pairs and --check-every must be positive")
+        check_positive(self.max_pairs, "max_pairs")
+        check_positive(self.check_every, "check_every")
+        check_target(self.target)
         self.scheduler = check_scheduler(self.scheduler)
 
 
@@ -194,6 +300,8 @@ class SprtResult:
     config: dict[str, Any] = field(default_factory=dict)
     estimates: dict[str, Any] = field(default_factory=dict)
     identical: bool = False
+    partial: bool = False
+    """Stopped (Ctrl-C, a bot fault) before a verdict or the cap: no verdict at all."""
 
     @property
     def exit_code(self) -> int:
@@ -203,13 +311,14 @@ class SprtResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record."""
         return {
-            "verdict": VERDICTS[self.verdict],
+            "verdict": "stopped before a verdict" if self.partial else VERDICTS[self.verdict],
             "hypothesis_accepted": self.verdict,
             "exit_code": self.exit_code,
             "llr": self.llr,
             "bounds": list(self.bounds),
             "pairs": self.pairs,
             "identical_play": self.identical,
+            "partial": self.partial,
             "counts": self.counts,
             "values": self.values,
             **self.estimates,
@@ -304,26 +413,41 @@ def sequential(
         per_task=per_batch,
         checked=True,  # a regression check plays in the checking mode (docs/bots.md)
     )
-    with open_backend(cfg.scheduler, cfg.threads) as backend:
-        for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):
-            idx = code_map[batch.codes.astype(np.int64)]
-            for off in range(0, batch.count, step):
-                counts += np.bincount(idx[off : off + step], minlength=len(values))
-                used += min(step, batch.count - off)
-                llr = sprt.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
-                v = sprt.sprt_verdict(llr, a, b)
-                mirrored = counts.sum() == counts[values == 0.5].sum()
-                if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
-                    v, identical = "H1", True
-                if v != "continue":
-                    verdict = v
+
+    def so_far(partial: bool) -> SprtResult:
+        res = SprtResult(
+            verdict, float(llr), (a, b), used, [int(x) for x in counts], [float(x) for x in values]
+        )
+        res.identical = identical and verdict == "H1"
+        res.partial = partial
+        return res
+
+    if cfg.scheduler is None:
+        Runner(runner.a, runner.b, True).prepare(matches)  # compile before Ctrl-C is "stop"
+    try:
+        with (
+            graceful_interrupt() as flag,
+            open_backend(cfg.scheduler, cfg.threads) as backend,
+            suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
+        ):
+            for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):
+                idx = code_map[batch.codes.astype(np.int64)]
+                for off in range(0, batch.count, step):
+                    counts += np.bincount(idx[off : off + step], minlength=len(values))
+                    used += min(step, batch.count - off)
+                    llr = sprt.gsprt_llr(counts, values, cfg.nelo0, cfg.nelo1)
+                    v = sprt.sprt_verdict(llr, a, b)
+                    mirrored = counts.sum() == counts[values == 0.5].sum()
+                    if v == "continue" and mirrored and used >= IDENTICAL_PAIRS:
+                        v, identical = "H1", True
+                    if v != "continue":
+                        verdict = v
+                        break
+                if progress:
+                    progress(used, llr, counts, values)
+                if verdict != "inconclusive" or flag.stop:
                     break
-            if progress:
-                progress(used, llr, counts, values)
-            if verdict != "inconclusive":
-                break
-    res = SprtResult(
-        verdict, float(llr), (a, b), used, [int(x) for x in counts], [float(x) for x in values]
-    )
-    res.identical = identical and verdict == "H1"
-    return res
+    except StoppedError as exc:
+        exc.partial = so_far(True)  # the pairs before the stop, for the partial report
+        raise
+    return so_far(flag.stop and verdict == "inconclusive")

@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
-from scipy import stats as sps
 
 from hokm_sim.analysis.intervals import (
     NAN,
@@ -240,7 +239,7 @@ def los(s: float, var: float, n: float) -> float:
         return NAN
     if var == 0.0:
         return 1.0 if s > 0.5 else 0.0 if s < 0.5 else 0.5
-    return float(sps.norm.cdf((s - 0.5) / math.sqrt(var / n)))
+    return float(special.ndtr((s - 0.5) / math.sqrt(var / n)))  # the normal CDF
 
 
 # ---------------------------------------------------------------------------
@@ -378,7 +377,7 @@ def points_stats(
     _, mean_d, var_d = weighted_moments(j.ravel(), d_grid.ravel(), 1)
     n = int(round(total))
     if var_d > 0.0:
-        t = float(sps.t.ppf(0.5 + confidence / 2.0, total - 1.0))
+        t = float(special.stdtrit(total - 1.0, 0.5 + confidence / 2.0))  # Student's t quantile
         half = t * math.sqrt(var_d / total)
         d_est = Estimate(mean_d, mean_d - half, mean_d + half, n)
         hand_est = Estimate(mean_d / 2.0, (mean_d - half) / 2.0, (mean_d + half) / 2.0, n)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
 from hokm_sim.analysis import intervals, scores
+from hokm_sim.analysis.results import Shown, estimate_columns
 from hokm_sim.engine import records as r
 
 POINTS = np.array(r.POINT_VALUES, dtype=np.int64)
@@ -42,6 +44,16 @@ def _pair_fields(ps: scores.PairStats) -> dict[str, Any]:
     }
 
 
+def pair_counts(counts: np.ndarray) -> np.ndarray:
+    """``[LL, split, WW]`` of A's duplicate deal pairs from a run's counts: both copies
+    lost, one won, both won (A's hand wins, whoever was Hakem)."""
+    pair = counts[r.C_PAIR : r.C_PAIR + r.C_PAIR_SIZE].reshape(6, 6)
+    win = POINTS > 0
+    ll = int(pair[~win][:, ~win].sum())
+    ww = int(pair[win][:, win].sum())
+    return np.array([ll, int(pair.sum()) - ll - ww, ww], np.int64)
+
+
 def rate(k: int, n: int) -> dict[str, Any]:
     """Wilson rate of ``k`` in ``n`` with its count, or a record that says it cannot be
     estimated."""
@@ -59,18 +71,25 @@ def rate(k: int, n: int) -> dict[str, Any]:
     return out
 
 
-@dataclass
-class Summary:
-    """Everything a run measured; ``to_dict()`` is ``summary.json``."""
+@dataclass(repr=False, eq=False)
+class Summary(Shown):
+    """Everything a run measured; ``to_dict()`` is ``summary.json``.
+
+    ``folder`` is the report folder (None without ``out``); ``analysis`` the
+    double-dummy analysis of a sample of its deals, when one was asked for.
+    """
 
     config: dict[str, Any]
     counts: np.ndarray
     data: dict[str, Any] = field(default_factory=dict)
+    folder: Path | None = None
+    analysis: Any = None
 
     kind: ClassVar[str] = "run"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary: configuration, statistics and the raw counts."""
+        """JSON-ready summary: configuration, statistics, the raw counts, and the
+        command and version that reproduce it."""
         out = {"kind": self.kind, **self.data}
         out["counts"] = [int(x) for x in self.counts]
         return out
@@ -81,7 +100,14 @@ class Summary:
         body = {k: v for k, v in data.items() if k not in ("kind", "counts")}
         return cls(body["config"], np.array(data["counts"], np.int64), body)
 
-    def __repr__(self) -> str:
+    @property
+    def command(self) -> str | None:
+        """The ``hokm-sim`` command that reproduces the run."""
+        return self.data.get("command")
+
+    @property
+    def headline(self) -> str:
+        """Strategies, size, seed and the pair score from A's point of view."""
         d = self.data
         ps = d.get("pair_score") or {}
         score = "n/a" if ps.get("value") is None else f"{ps['value']:.4f}"
@@ -91,23 +117,30 @@ class Summary:
         size = f"{cfg.get('done', 0):,} {cfg.get('mode', 'hands').replace('hands', 'deals')}"
         partial = ", partial" if self.partial else ""
         return (
-            f"<Summary: {d['a']['name']} (A) vs {d['b']['name']} (B), {size}, seed "
-            f"{cfg.get('seed')}: pair score {score}{partial}>"
+            f"{d['a']['name']} (A) vs {d['b']['name']} (B), {size}, seed "
+            f"{cfg.get('seed')}: pair score {score}{partial}"
         )
 
     def to_frame(self):
-        """The per-strategy statistics as a pandas DataFrame (one row per strategy)."""
+        """The per-strategy statistics as a pandas DataFrame, one row per strategy, each
+        from its own point of view: the comparison's pair score, Elo, nElo and LOS
+        (A's row as reported, B's mirrored), then every rate with its interval."""
         import pandas as pd
 
+        d = self.data
         rows = []
         for who in ("a", "b"):
-            side = self.data[who]
+            side = d[who]
             row: dict[str, Any] = {"strategy": side["name"], "side": who}
+            mirrored = who == "b"
+            for key, around in (("pair_score", 1.0), ("elo", 0.0), ("nelo", 0.0)):
+                e = d.get(key) or {}
+                estimate_columns(row, key, _mirror_record(e, around) if mirrored else e)
+            los = d.get("los")
+            row["los"] = None if los is None else (1.0 - los if mirrored else los)
             for key, val in side.items():
                 if isinstance(val, dict) and "value" in val:
-                    row[key] = val["value"]
-                    row[key + "_low"] = val["low"]
-                    row[key + "_high"] = val["high"]
+                    estimate_columns(row, key, val)
             rows.append(row)
         return pd.DataFrame(rows).set_index("strategy")
 
@@ -115,6 +148,16 @@ class Summary:
     def partial(self) -> bool:
         """True when the run was interrupted and covers only what finished."""
         return bool(self.data.get("partial"))
+
+
+def _mirror_record(e: dict[str, Any], around: float) -> dict[str, Any]:
+    """B's view of A's estimate record: ``around - x`` (1 - score, or -Elo), the
+    interval turned round."""
+
+    def flip(x: float | None) -> float | None:
+        return None if x is None else around - x
+
+    return {"value": flip(e.get("value")), "low": flip(e.get("high")), "high": flip(e.get("low"))}
 
 
 def _mirror(e: intervals.Estimate, around: float) -> intervals.Estimate:
@@ -221,9 +264,7 @@ def summarize(counts: np.ndarray, config: dict[str, Any]) -> Summary:
         pair = counts[r.C_PAIR : r.C_PAIR + r.C_PAIR_SIZE].reshape(6, 6)
         pair_copy = counts[r.C_PAIR_COPY : r.C_PAIR_COPY + r.C_PAIR_SIZE].reshape(6, 6)
         win_h = POINTS > 0  # index over x when A is Hakem
-        ll = int(pair[~win_h][:, ~win_h].sum())
-        ww = int(pair[win_h][:, win_h].sum())
-        split = int(pair.sum()) - ll - ww
+        ll, split, ww = (int(x) for x in pair_counts(counts))
         ps = scores.pair_score([ll, split, ww])
         pts = scores.points_stats(pair_copy)
         # McNemar on the same deals, Hakem wins: in a pair A is Hakem in one

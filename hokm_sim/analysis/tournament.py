@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,21 +21,15 @@ import numpy as np
 
 from hokm_sim.analysis.ratings import bradley_terry, bradley_terry_intervals, holm
 from hokm_sim.analysis.scores import pair_score
+from hokm_sim.analysis.summary import pair_counts
 from hokm_sim.bots.registry import Strategy
-from hokm_sim.engine import records as r
+from hokm_sim.errors import StoppedError
 from hokm_sim.sim.backends import Work, open_backend
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
+from hokm_sim.sim.runner import Runner
 
 N_BLOCKS = 32
 """Blocks of deal indices per pairing: the units the bootstrap resamples."""
-
-
-def pair_counts(counts: np.ndarray) -> np.ndarray:
-    """``[LL, split, WW]`` of the first strategy from a duplicate run's counts."""
-    pair = counts[r.C_PAIR : r.C_PAIR + r.C_PAIR_SIZE].reshape(6, 6)
-    win = np.array(r.POINT_VALUES) > 0
-    ll = int(pair[~win][:, ~win].sum())
-    ww = int(pair[win][:, win].sum())
-    return np.array([ll, int(pair.sum()) - ll - ww, ww], np.int64)
 
 
 @dataclass
@@ -45,6 +40,8 @@ class Tournament:
     seed: int
     deals: int
     blocks: np.ndarray  # [i, j, block, 3]: LL/split/WW of i against j (i < j filled)
+    done: int | None = None
+    """Deals played over all pairings when the tournament stopped early (None: all)."""
 
     def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Score and pair-count crosstables, optionally with block weights (bootstrap)."""
@@ -118,6 +115,8 @@ class Tournament:
             ],
             "tests": tests,
             "point_of_view": "row strategy against column strategy",
+            "partial": self.done is not None,
+            "done": self.done,
         }
 
 
@@ -139,14 +138,35 @@ def play(
     edges = np.linspace(0, deals, nb + 1).astype(np.int64)
     ranges = [(int(edges[b]), int(edges[b + 1] - edges[b])) for b in range(nb)]
     blocks = np.zeros((k, k, nb, 3), np.int64)
-    with open_backend(scheduler, threads) as backend:
-        for i, j in itertools.combinations(range(k), 2):
-            for batch in backend.batches(Work(strategies[i], strategies[j], seed), ranges):
-                b = int(np.searchsorted(edges, batch.start, side="right")) - 1
-                blocks[i, j, b] += pair_counts(batch.counts)
-                if progress:
-                    progress(batch.count)
-    return Tournament([s.name for s in strategies], seed, deals, blocks)
+    pairings = list(itertools.combinations(range(k), 2))
+    played = [0]  # deals of all pairings played, for a partial tournament
+
+    def so_far(partial: bool) -> Tournament:
+        names = [s.name for s in strategies]
+        return Tournament(names, seed, deals, blocks, played[0] if partial else None)
+
+    if scheduler is None:  # compile every engine before Ctrl-C means "stop"
+        for i, j in pairings:
+            Runner(strategies[i], strategies[j]).prepare()
+    try:
+        with (
+            graceful_interrupt() as flag,
+            open_backend(scheduler, threads) as backend,
+            suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
+        ):
+            for i, j in pairings:
+                for batch in backend.batches(Work(strategies[i], strategies[j], seed), ranges):
+                    b = int(np.searchsorted(edges, batch.start, side="right")) - 1
+                    blocks[i, j, b] += pair_counts(batch.counts)
+                    played[0] += batch.count
+                    if progress:
+                        progress(batch.count)
+                    if flag.stop:
+                        return so_far(True)
+    except StoppedError as exc:
+        exc.partial = so_far(True)  # what finished before the stop, for the partial report
+        raise
+    return so_far(played[0] < deals * len(pairings))
 
 
 def format_summary(s: dict[str, Any]) -> str:
@@ -159,6 +179,12 @@ def format_summary(s: dict[str, Any]) -> str:
         "",
         "ranking (Bradley-Terry Elo, 95% bootstrap):",
     ]
+    if s.get("partial"):
+        pairings = len(names) * (len(names) - 1) // 2
+        lines[1:1] = [
+            f"partial: stopped after {s['done']:,} of {s['deals'] * pairings:,} deals "
+            "(pairings in order; a pairing not reached has no games)"
+        ]
     for row in s["ratings"]:
         lo = "?" if row["low"] is None else f"{row['low']:+.1f}"
         hi = "?" if row["high"] is None else f"{row['high']:+.1f}"

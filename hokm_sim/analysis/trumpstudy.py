@@ -387,15 +387,20 @@ def write_table_bot(folder: Path, table: dict[str, Any]) -> Path:
 def table_strategy(table: dict[str, Any], player: Strategy, folder: Path | None) -> Strategy:
     """The learned table as a strategy: its trump call, ``player``'s card play.
 
-    The table bot is written into ``folder`` (a report folder), or into a
-    temporary folder when there is none.
+    The bot plays from a copy in the cache named by the digest of the table,
+    so that a study run again (the command its report records) plays the
+    same engine, compiled once; a report ``folder`` gets a copy of its own
+    to keep.
     """
-    import tempfile
+    import hashlib
 
+    from hokm_sim.bots.compiled import cache_dir
     from hokm_sim.bots.registry import resolve
 
-    where = folder if folder is not None else Path(tempfile.mkdtemp(prefix="hokm-sim-table-"))
-    learned = resolve(str(write_table_bot(where, table)))
+    digest = hashlib.sha256(json.dumps(table).encode()).hexdigest()[:16]
+    learned = resolve(str(write_table_bot(cache_dir() / "tables" / digest, table)))
+    if folder is not None:
+        write_table_bot(folder, table)
     return Strategy(
         name="trump=learned table,play=" + player.name,
         trump=learned.trump,

@@ -9,17 +9,15 @@ trick, and the ``hokm-sim show`` command that replays that hand.
 
 from __future__ import annotations
 
-import shlex
+from numbers import Integral
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from hokm_sim.commands import command_line
 from hokm_sim.errors import StoppedError
 from hokm_sim.house import FIRST_HAKEM_METHODS
 
-
-def quote(spec: str) -> str:
-    """A strategy spec quoted for a POSIX shell when it needs it."""
-    return spec if all(ch.isalnum() or ch in "-_./=" for ch in spec) else shlex.quote(spec)
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def replay_command(
@@ -31,17 +29,24 @@ def replay_command(
     hand: int,
     target: int,
     first_hakem: int = 0,
+    bot_timeout: float | None = None,
 ) -> str:
     """The ``hokm-sim show`` command that replays hand ``hand`` (of match ``match``, whose
-    first Hakem was found by house rule ``first_hakem``)."""
-    ab = f"--a {quote(a)} --b {quote(b)}"
-    if copy == 1:
-        ab += " --copy 1"  # the swapped copy of the duplicate pair, with its own streams
-    if match is not None:
-        if first_hakem:
-            ab += f" --first-hakem {FIRST_HAKEM_METHODS[first_hakem]}"
-        return f"hokm-sim show --seed {seed} --match {match} --hand {hand} --target {target} {ab}"
-    return f"hokm-sim show --seed {seed} --hand {hand} {ab}"
+    first Hakem was found by house rule ``first_hakem``, an engine code); copy 1 is
+    the swapped copy of the duplicate pair, with its own streams; ``bot_timeout``, the
+    protocol bots' limit the hand was played with, if not the default."""
+    return command_line(
+        "show",
+        bot_timeout=bot_timeout,
+        seed=seed,
+        match=match,
+        hand=hand,
+        target=target if match is not None else None,
+        a=a,
+        b=b,
+        copy=copy or None,
+        first_hakem=FIRST_HAKEM_METHODS[first_hakem] if match is not None and first_hakem else None,
+    )
 
 
 def shown(value: object, typed: bool = True) -> str:
@@ -61,7 +66,7 @@ class PythonBotError(StoppedError):
 
 def check_answer(value: object) -> int | None:
     """``value`` as an ``int`` if it is a whole number in int64's range, else None."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if isinstance(value, bool) or not isinstance(value, Integral):
         return None
     value = int(value)
     return value if -(2**63) <= value < 2**63 else None
@@ -69,6 +74,8 @@ def check_answer(value: object) -> int | None:
 
 def check_batch(value: object, n: int) -> tuple[np.ndarray | None, str]:
     """A batched bot's answers as ``int64[n]``, or ``(None, why not)``."""
+    import numpy as np
+
     try:
         arr = np.asarray(value)
     except Exception:  # noqa: BLE001 - anything a bot returns must give one line
@@ -80,3 +87,16 @@ def check_batch(value: object, n: int) -> tuple[np.ndarray | None, str]:
     if arr.dtype.kind == "u" and arr.size and arr.max() >= 2**63:
         return None, "returned integers beyond int64"
     return arr.astype(np.int64), ""
+
+
+def raised(exc: BaseException) -> str:
+    """What a bot's exception (or ``sys.exit``) was, in a few words: the fault line's
+    phrase, at a table and in ``hokm-sim serve`` alike."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({shown(exc.code, typed=False)})"
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # noqa: BLE001 - an exception whose text cannot be had
+        text = ""
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

@@ -13,17 +13,28 @@ A *strategy spec* on the command line is one of:
 - a path to a bot file: ``path/to/my_bot.py``;
 - a composition: ``trump=longest,play=expert`` (either part may be omitted
   when a plain name comes too: ``expert,trump=points``);
-- any of those with parameters: ``weighted(length=2,high=0.5)``.
+- any of those with parameters: ``weighted(length=2,high=0.5)``;
+- a protocol bot in any language: ``exec:node my_bot.js`` (see
+  :mod:`hokm_sim.bots.execspec`), alone or as a part of a composition
+  (``trump=exec:./my_bot,play=expert``).
 
 A path that holds ``(``, ``)``, ``,``, ``=`` or a quote is quoted with ``"`` or
 ``'`` inside the spec (``'trump="my(2).py",play=expert'``); a whole spec
-that names an existing file needs no quotes.
+that names an existing file needs no quotes. An ``exec:`` command is split by
+shell rules and may hold anything but a comma outside quotes, which ends the
+part: ``exec:node "my bot.js" --opts "a,b"``.
 
 Unknown names raise :class:`StrategyError` listing the valid names.
+
+A built-in bot's name is its file's name (``strategies/longest.py`` is
+``longest``), so resolving one name imports that bot alone, and listing them
+(:func:`builtin_listing`) imports none: importing a bot compiles nothing,
+but it loads numba and, for ``pimc``, the double-dummy solver.
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
 import hashlib
 import importlib.util
@@ -37,14 +48,16 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from hokm_sim.bots import execspec
 from hokm_sim.bots.faults import shown
 from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
-from hokm_sim.engine.jitcache import strategies_dir
-from hokm_sim.engine.view import PARAM_SIZE
 from hokm_sim.errors import InputError
+from hokm_sim.sources import strategies_dir
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class StrategyError(InputError):
@@ -162,9 +175,14 @@ class BotFile:
     builtin: bool = True
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
     kind: str = "numba"
-    """``"numba"`` (compiled into the engine) or ``"python"`` (called between numba steps)."""
+    """``"numba"`` (compiled into the engine), ``"python"`` (called between numba steps)
+    or ``"exec"`` (a child process speaking the protocol, asked between numba steps)."""
     source: object = field(default=None, compare=False, repr=False)
     """The bot object, for a plain-Python bot given through the Python API."""
+    command: tuple[str, ...] = ()
+    """An ``exec:`` bot's argument vector."""
+    files: tuple[tuple[str, str], ...] = ()
+    """An ``exec:`` bot's files named by its command: ``(path, sha256)``."""
 
     @classmethod
     def load(cls, path: Path, builtin: bool) -> BotFile:
@@ -183,6 +201,8 @@ class BotFile:
         params = _params(mod, where)
         limits = _limits(mod, params, where)
         name = _text(mod, "NAME", where) or path.stem
+        if builtin:
+            name = path.stem  # a built-in bot is found by its file's name
         return cls(
             name=name,
             path=path.resolve(),
@@ -219,6 +239,33 @@ class BotFile:
             kind="python",
             source=obj,
         )
+
+    @classmethod
+    def from_command(cls, text: str) -> BotFile:
+        """A protocol bot from ``exec:COMMAND`` (see :mod:`hokm_sim.bots.execspec`)."""
+        try:
+            argv = execspec.split_command(text)
+        except execspec.CommandError as exc:
+            raise StrategyError(str(exc)) from None
+        files = execspec.named_files(argv)
+        return cls(
+            name=execspec.PREFIX + execspec.command_text(argv),
+            path=Path(files[0][0]) if files else Path(argv[0]),
+            description=f"protocol bot: {execspec.command_text(argv)}",
+            builtin=False,
+            kind="exec",
+            command=argv,
+            files=files,
+        )
+
+    def record(self) -> dict:
+        """What names the bot in a report: its name and path, and for an ``exec:`` bot
+        its command and the digests of the files the command names."""
+        out: dict = {"bot": self.name, "path": str(self.path)}
+        if self.kind == "exec":
+            out["command"] = list(self.command)
+            out["files"] = dict(self.files)
+        return out
 
     def check(self, key: str, value: float) -> float:
         """``value`` for parameter ``key`` if it is finite and within the bot's
@@ -294,6 +341,8 @@ def _params(mod: object, where: str) -> dict[str, float]:
             f"{where}: PARAMS is {shown(raw)}; expected a dict of parameter names to "
             'default numbers, such as {"length": 2.0}'
         )
+    from hokm_sim.engine.view import PARAM_SIZE  # the engine is loaded with the bot
+
     if len(raw) > PARAM_SIZE:
         raise StrategyError(f"{where} has {len(raw)} PARAMS; at most {PARAM_SIZE}")
     params = {}
@@ -338,15 +387,82 @@ def _limits(mod: object, params: dict[str, float], where: str) -> dict[str, tupl
     return limits
 
 
+def builtin_names() -> list[str]:
+    """The built-in bots' names, sorted: the files of ``strategies/`` not starting with
+    ``_``, found without importing any."""
+    return sorted(p.stem for p in builtin_dir().glob("*.py") if not p.name.startswith("_"))
+
+
+def _builtin(name: str) -> BotFile:
+    """The built-in bot ``name`` (one of :func:`builtin_names`): its file alone imported."""
+    return BotFile.load(builtin_dir() / f"{name}.py", builtin=True)
+
+
 def builtin_bots() -> dict[str, BotFile]:
-    """Built-in bots by name, sorted by name."""
+    """Built-in bots by name, sorted by name (every bot file is imported)."""
+    return {name: _builtin(name) for name in builtin_names()}
+
+
+def builtin_listing() -> dict[str, tuple[str, dict[str, float]]]:
+    """Each built-in bot's description and parameters, read from its file's text
+    (the docstring, ``DESCRIPTION`` and ``PARAMS``) without importing it; a bot
+    whose values are not written as literals is loaded."""
     out = {}
-    for p in sorted(builtin_dir().glob("*.py")):
-        if p.name.startswith("_"):
+    for name in builtin_names():
+        path = builtin_dir() / f"{name}.py"
+        found = _literal_fields(path)
+        if found is None:
+            bot = _builtin(name)
+            out[name] = (bot.description, dict(bot.params))
             continue
-        bot = BotFile.load(p, builtin=True)
-        out[bot.name] = bot
+        doc, fields = found
+        description = fields.get("DESCRIPTION") or (doc or "").strip().split("\n")[0]
+        out[name] = (description, {k: float(v) for k, v in fields.get("PARAMS", {}).items()})
     return out
+
+
+_LISTED = {"DESCRIPTION", "PARAMS"}
+
+
+def _bound(node: ast.stmt) -> set[str]:
+    """The names a top-level statement may bind (``*`` for a star import)."""
+    names = {
+        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        names |= {(a.asname or a.name).partition(".")[0] for a in node.names}
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        names.add(node.name)
+    return names
+
+
+def _literal_fields(path: Path) -> tuple[str | None, dict[str, object]] | None:
+    """A bot file's docstring and its ``DESCRIPTION`` and ``PARAMS`` when each is bound
+    only by top-level ``NAME = literal`` (a string; a dict of names to numbers); None
+    when anything else could bind them."""
+    tree = ast.parse(path.read_bytes(), str(path))
+    fields: dict[str, object] = {}
+    for node in tree.body:
+        bound = _bound(node)
+        if "*" in bound:
+            return None
+        for name in bound & _LISTED:
+            plain = isinstance(node, ast.Assign) and len(node.targets) == 1
+            if not plain or not isinstance(node.targets[0], ast.Name):
+                return None
+            try:
+                fields[name] = ast.literal_eval(node.value)
+            except ValueError:
+                return None
+    desc, params = fields.get("DESCRIPTION"), fields.get("PARAMS", {})
+    if desc is not None and not isinstance(desc, str):
+        return None
+    if not isinstance(params, dict) or not all(
+        isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
+        for k, v in params.items()
+    ):
+        return None
+    return ast.get_docstring(tree, clean=False), fields
 
 
 @dataclass(frozen=True)
@@ -361,6 +477,10 @@ class Strategy:
 
     def params_array(self) -> np.ndarray:
         """``float64[2, PARAM_SIZE]``: row 0 for trump choice, row 1 for card play."""
+        import numpy as np
+
+        from hokm_sim.engine.view import PARAM_SIZE
+
         a = np.zeros((2, PARAM_SIZE), np.float64)
         a[0, : len(self.trump_params)] = self.trump_params
         a[1, : len(self.play_params)] = self.play_params
@@ -378,13 +498,11 @@ class Strategy:
         return {
             "name": self.name,
             "trump": {
-                "bot": self.trump.name,
-                "path": str(self.trump.path),
+                **self.trump.record(),
                 "params": dict(zip(self.trump.params, self.trump_params, strict=True)),
             },
             "play": {
-                "bot": self.play.name,
-                "path": str(self.play.path),
+                **self.play.record(),
                 "params": dict(zip(self.play.params, self.play_params, strict=True)),
             },
         }
@@ -397,6 +515,11 @@ _PART_RE = re.compile(
     r"""\s*(?:(?P<role>[^()"',=]*?)\s*=\s*)?"""
     r"""(?P<bot>"[^"]*"|'[^']*'|[^()"',=]*?)\s*(?:\((?P<args>[^()"']*)\))?\s*\Z"""
 )
+_EXEC_RE = re.compile(
+    r"\s*(?:(?P<role>\w+)\s*=\s*)?(?P<bot>" + re.escape(execspec.PREFIX) + r".*?)\s*\Z", re.S
+)
+"""An ``exec:`` part: its command runs to the end of the part and may hold any
+character; its quotes are the shell's, and keep a comma in the command."""
 
 
 def split_top(text: str) -> list[str]:
@@ -439,12 +562,12 @@ def spec_path(path: str | Path) -> str:
     raise StrategyError(f"bot path {text!r} holds both quote characters: rename the file")
 
 
-def _find_bot(token: str, bots: dict[str, BotFile], base: Path | None) -> BotFile:
+def _find_bot(token: str, names: list[str], base: Path | None) -> BotFile:
     quoted = token[:1] in QUOTES
     if quoted:
         token = token[1:-1]
-    if not quoted and token in bots:
-        return bots[token]
+    if not quoted and token in names:
+        return _builtin(token)
     if quoted or token.endswith(".py") or "/" in token or "\\" in token:
         p = Path(token).expanduser()
         if base is not None and not p.is_absolute():
@@ -453,10 +576,10 @@ def _find_bot(token: str, bots: dict[str, BotFile], base: Path | None) -> BotFil
             where = f" (in {base})" if base is not None else ""
             raise StrategyError(f"bot file {token!r} does not exist{where}")
         return BotFile.load(p, builtin=False)
-    close = difflib.get_close_matches(token, list(bots), n=1)
+    close = difflib.get_close_matches(token, names, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
     raise StrategyError(
-        f"unknown strategy {token!r}; {hint}valid names: {', '.join(bots)} "
+        f"unknown strategy {token!r}; {hint}valid names: {', '.join(names)} "
         "(or a path to a .py bot file)"
     )
 
@@ -501,29 +624,32 @@ def resolve(spec: str, base: Path | None = None) -> Strategy:
     """
     spec = spec.strip()
     if not spec:
-        raise StrategyError("empty strategy; valid names: " + ", ".join(builtin_bots()))
-    bots = builtin_bots()
+        raise StrategyError("empty strategy; valid names: " + ", ".join(builtin_names()))
+    names = builtin_names()
     whole = Path(spec).expanduser()
     if base is not None and not whole.is_absolute():
         whole = base / whole
-    if spec not in bots and any(ch in _SPECIAL for ch in spec) and whole.is_file():
+    if spec not in names and any(ch in _SPECIAL for ch in spec) and whole.is_file():
         bot, values = _bot_with_params(BotFile.load(whole, builtin=False), None)
         return Strategy(name=spec, trump=bot, play=bot, trump_params=values, play_params=values)
     base_part: tuple[BotFile, tuple[float, ...]] | None = None
     roles: dict[str, tuple[BotFile, tuple[float, ...]]] = {}
     for part in split_top(spec):
-        m = _PART_RE.match(part)
+        m = _EXEC_RE.match(part) or _PART_RE.match(part)
         if not m or not m.group("bot"):
             raise StrategyError(
                 f"bad strategy part {part!r}: expected NAME, NAME(k=v,...), a path "
-                "(quoted if it holds ( ) , or =), trump=BOT or play=BOT"
+                "(quoted if it holds ( ) , or =), exec:COMMAND, trump=BOT or play=BOT"
             )
         role = m.group("role")
         if role is not None and role not in ("trump", "play"):
             raise StrategyError(
                 f"bad strategy part {part!r}: expected trump=BOT, play=BOT or a bot name"
             )
-        found = _bot_with_params(_find_bot(m.group("bot"), bots, base), m.group("args"))
+        if m.re is _EXEC_RE:
+            found = (BotFile.from_command(m.group("bot")), ())
+        else:
+            found = _bot_with_params(_find_bot(m.group("bot"), names, base), m.group("args"))
         if role is not None:
             if role in roles:
                 raise StrategyError(f"bad strategy {spec!r}: {role}= given twice")

@@ -8,11 +8,14 @@ is a batch of hands in flight (:mod:`hokm_sim.engine.stepper`): one numba
 call advances every hand to its next Python decision, then the Python bot
 decides for all of them — one call per decision, or one call for the whole
 batch if it is :func:`~hokm_sim.bots.pyrules.batched` — and so on until the
-chunk is done. Compiled bots at the table still decide inside numba.
+chunk is done. A protocol bot (``exec:``) is asked for all of them in one
+message (:mod:`hokm_sim.bots.host`). Compiled bots at the table still decide
+inside numba.
 
 Chunks run on as many threads as numba is set to; the numba steps release
 the GIL, and the Python bots are called under one lock, so a bot need not
-be thread-safe. Results are the same for any thread count or batch size.
+be thread-safe; each thread has its own process of a protocol bot. Results
+are the same for any thread count or batch size.
 
 While the bots decide, BLAS libraries (OpenBLAS, MKL, through numpy or a
 neural network's library) run on one thread: a decision is small, and a
@@ -23,8 +26,9 @@ batched numpy bot ten times slower (docs/python-bots.md).
 from __future__ import annotations
 
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -36,9 +40,11 @@ from hokm_sim.bots.faults import (
     PythonBotError,
     check_answer,
     check_batch,
+    raised,
     replay_command,
     shown,
 )
+from hokm_sim.bots.host import ExecHost, given_timeout
 from hokm_sim.bots.observation import Observation, Observations
 from hokm_sim.bots.pyrules import is_batched
 from hokm_sim.bots.registry import Strategy
@@ -77,16 +83,32 @@ class _Failure:
     what: str
 
 
-def python_parts(a: Strategy, b: Strategy) -> dict[int, _Part]:
-    """The parts of A and B played in Python, by the stepper's wait code."""
+def python_parts(a: Strategy | None, b: Strategy | None) -> dict[int, _Part]:
+    """The parts of A and B played in Python, by the stepper's wait code (None: a side
+    with no strategy, whose seats are an agent's)."""
     out = {}
     for side, s in enumerate((a, b)):
+        if s is None:
+            continue
         for row, (bot, fname) in enumerate(((s.trump, "choose_trump"), (s.play, "play_card"))):
             if bot.kind == "python":
                 fn = getattr(bot.module(), fname)
                 out[_WAIT_CODES[2 * side + row]] = _Part(
                     fn, is_batched(fn), s.name, tuple(bot.params), row, side
                 )
+    return out
+
+
+def exec_parts(a: Strategy | None, b: Strategy | None) -> dict[int, _Part]:
+    """The parts of A and B played by protocol bots, by the stepper's wait code (None: as
+    for :func:`python_parts`)."""
+    out = {}
+    for side, s in enumerate((a, b)):
+        if s is None:
+            continue
+        for row, bot in enumerate((s.trump, s.play)):
+            if bot.kind == "exec":
+                out[_WAIT_CODES[2 * side + row]] = _Part(bot, True, s.name, (), row, side)
     return out
 
 
@@ -98,6 +120,10 @@ class SteppedEngine:
         self.a, self.b = a, b
         self._step = module.step
         self._parts = python_parts(a, b)
+        self._exec = exec_parts(a, b)
+        self._host = ExecHost({c: p.fn for c, p in self._exec.items()}) if self._exec else None
+        if self._host is not None:  # bye to the bots when the engine goes
+            weakref.finalize(self, self._host.close)
         self._lock = threading.Lock()
         self.slots = SLOTS
 
@@ -147,32 +173,55 @@ class SteppedEngine:
         with one_blas_thread():
             fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts,
                                err, np.zeros(0, np.int8), out, method)  # fmt: skip
+        self._end_bots_at_fault(fail, [err])
         self._raise_if_first(fail, [err], seed, mode, target, method)
 
     def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
                 errs, codes, out, method=0):  # fmt: skip
+        stop = [np.iinfo(np.int64).max]  # the earliest failed job of any chunk so far
+
         def one(i: int) -> _Failure | None:
             s = start + i * chunk
+            if s > stop[0]:
+                return None  # every job of it comes after a failure: it cannot matter
             n = min(chunk, start + total - s)
             c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
             o = out[s - start : s - start + n] if out is not None else np.zeros((0, 1), np.int64)
             return self._drive(mode, pa, pb, seed, dup, arg, arg2, s, n, counts[i], errs[i], c, o,
-                               method)  # fmt: skip
+                               method, stop)  # fmt: skip
 
         n_chunks = counts.shape[0]
         threads = min(numba.get_num_threads(), n_chunks)
         if total <= 0:
             self._warm(mode, pa, pb, seed)
             return
-        with one_blas_thread():
-            if threads <= 1:
-                fails = [one(i) for i in range(n_chunks)]
-            else:
-                with ThreadPoolExecutor(threads) as pool:
-                    fails = list(pool.map(one, range(n_chunks)))
+        try:
+            with one_blas_thread():
+                if threads <= 1:
+                    fails = [one(i) for i in range(n_chunks)]
+                else:
+                    with ThreadPoolExecutor(threads) as pool:
+                        fails = list(pool.map(one, range(n_chunks)))
+        except BaseException:
+            self.abort()  # Ctrl-C or an error: no bot waits for the threads
+            raise
         found = [f for f in fails if f is not None]
+        self._end_bots_at_fault(found, errs)
         self._raise_if_first(min(found, key=lambda f: (f.job, f.hand)) if found else None,
                              list(errs), seed, mode, target, method)  # fmt: skip
+
+    def abort(self) -> None:
+        """End the protocol bots now, from any thread: a call left running after Ctrl-C
+        (:func:`~hokm_sim.sim.interrupt.off_main`) must not leave a bot behind; the
+        next call starts new ones."""
+        if self._host is not None:
+            self._host.abort()
+
+    def _end_bots_at_fault(self, failed, errs) -> None:
+        """A fault stops the run: its protocol bots are sent bye now (new ones start if
+        the engine plays again)."""
+        if self._host is not None and (failed or any(e[k.E_CODE] for e in errs)):
+            self._host.close()
 
     def _warm(self, mode, pa, pb, seed) -> None:
         """Compile (or load) the step function: one slot, no jobs."""
@@ -195,68 +244,53 @@ class SteppedEngine:
         place = f"match {match}, hand {hand}" if matches else f"hand {hand}"
         where = "at trump choice" if fail.trick < 0 else f"trick {fail.trick + 1}"
         replay = replay_command(seed, self.a.name, self.b.name, fail.copy, match, hand, target,
-                                method)  # fmt: skip
+                                method, given_timeout())  # fmt: skip
         raise PythonBotError(
             f"strategy {fail.strategy!r} {fail.what} (seat {fail.seat}) at seed {seed}, "
             f"{place}, {where}; replay it with: {replay}"
         )
 
     def _drive(self, mode, pa, pb, seed, dup, arg, arg2, start, count, counts, err, codes, out,
-               method=0):  # fmt: skip
+               method=0, stop=None):  # fmt: skip
         """Play jobs ``start .. start + count - 1`` in one batch of slots (matches: the first
         Hakem by house rule ``method``); the earliest Python failure, if any (the engine's
-        own faults are in ``err``)."""
+        own faults are in ``err``). ``stop``, shared by the chunks of one call, holds the
+        earliest failed job of any: no job after it is started, and this chunk's failures
+        lower it."""
         slots = st.new_slots(max(1, min(count, self.slots)))
         jobs = st.new_jobs(start, count, method)
         seed = np.uint64(seed)
         params = {code: dict(zip(p.names, (pa, pb)[p.side][p.row], strict=False))
                   for code, p in self._parts.items()}  # fmt: skip
         failure: list[_Failure | None] = [None]
-        while self._step(mode, pa, pb, seed, dup, arg, arg2, slots, jobs, counts, err, codes, out):
-            wait = slots.wait
-            with self._lock:
-                for code, part in self._parts.items():
-                    idx = np.flatnonzero(wait == code)
-                    if idx.size:
-                        self._decide(part, params[code], idx, slots, jobs, failure)
+        with self._host.lease() if self._host is not None else nullcontext() as lease:
+            while self._step(mode, pa, pb, seed, dup, arg, arg2, slots, jobs, counts, err, codes,
+                             out):  # fmt: skip
+                wait = slots.wait
+                with self._lock:
+                    for code, part in self._parts.items():
+                        idx = np.flatnonzero(wait == code)
+                        if idx.size:
+                            self._decide(part, params[code], idx, slots, jobs, failure)
+                if lease is not None:
+                    for i, code, what in lease.decide(slots, wait):
+                        self._fail(self._exec[code], i, what, slots, jobs, failure)
+                if stop is not None:
+                    if err[k.E_CODE]:
+                        stop[0] = min(stop[0], int(err[k.E_MATCH]))
+                    if failure[0] is not None:
+                        stop[0] = min(stop[0], failure[0].job)
+                    jobs[st.J_LIMIT] = min(jobs[st.J_LIMIT], stop[0])
         return failure[0]
 
     def _decide(self, part: _Part, params, idx, slots, jobs, failure) -> None:
-        """Ask ``part`` for the decisions of slots ``idx`` and write the answers in."""
-        ctl = slots.ctl
-        if part.batched:
-            view = slots.bot_view[idx]
-            seats = view[:, V_SEAT]
-            obs = Observations(view, slots.mem[idx, seats], slots.srng[idx, seats], params)
-            try:
-                answers, why = check_batch(part.fn(obs), idx.size)
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
-                answers, why = None, _raised(exc)
-            if answers is None:
-                first = idx[np.argmin(ctl[idx, st.K_JOB])]
-                self._fail(part, first, f"{why} (in a batch of {idx.size})", slots, jobs, failure)
-                ctl[idx, st.K_STATE] = st.S_IDLE
-                return
-            slots.mem[idx, seats] = obs.mem
-            slots.srng[idx, seats] = obs.rng.state
-            ctl[idx, st.K_ANSWER] = answers
-            ctl[idx, st.K_HAVE] = 1
-            return
-        view = slots.bot_view
-        fn = part.fn
-        for i in idx.tolist():
-            try:
-                value = fn(Observation(view[i].tolist(), slots, i, params))
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
-                self._fail(part, i, _raised(exc), slots, jobs, failure)
-                continue
-            answer = check_answer(value)
-            if answer is None:
-                what = f"returned {shown(value)}, not an integer"
-                self._fail(part, i, what, slots, jobs, failure)
-                continue
-            ctl[i, st.K_ANSWER] = answer
-            ctl[i, st.K_HAVE] = 1
+        """Ask ``part`` for the decisions of slots ``idx``; record its failures and stop
+        their jobs (a failed batch stops every slot of it)."""
+        failed = decide(part, params, idx, slots)
+        for i, what in failed:
+            self._fail(part, i, what, slots, jobs, failure)
+        if failed and part.batched:
+            slots.ctl[idx, st.K_STATE] = st.S_IDLE
 
     def _fail(self, part: _Part, i: int, what: str, slots, jobs, failure) -> None:
         """Record slot ``i``'s failure if it is the earliest, and stop its job."""
@@ -272,21 +306,48 @@ class SteppedEngine:
         ctl[i, st.K_STATE] = st.S_IDLE
 
 
+def decide(part: _Part, params: dict, idx: np.ndarray, slots: st.Slots) -> list[tuple[int, str]]:
+    """Ask ``part`` for the decisions of slots ``idx`` and write the answers into the slots;
+    the slots it failed at, each with what went wrong (a batched part that fails, fails
+    once: at the slot of the earliest job of the batch)."""
+    ctl = slots.ctl
+    if part.batched:
+        view = slots.bot_view[idx]
+        seats = view[:, V_SEAT]
+        obs = Observations(view, slots.mem[idx, seats], slots.srng[idx, seats], params)
+        try:
+            answers, why = check_batch(part.fn(obs), idx.size)
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
+            answers, why = None, raised(exc)
+        if answers is None:
+            first = int(idx[np.argmin(ctl[idx, st.K_JOB])])
+            return [(first, f"{why} (in a batch of {idx.size})")]
+        slots.mem[idx, seats] = obs.mem
+        slots.srng[idx, seats] = obs.rng.state
+        ctl[idx, st.K_ANSWER] = answers
+        ctl[idx, st.K_HAVE] = 1
+        return []
+    view = slots.bot_view
+    fn = part.fn
+    failed = []
+    for i in idx.tolist():
+        try:
+            value = fn(Observation(view[i].tolist(), slots, i, params))
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a bot's fault to report
+            failed.append((i, raised(exc)))
+            continue
+        answer = check_answer(value)
+        if answer is None:
+            failed.append((i, f"returned {shown(value)}, not an integer"))
+            continue
+        ctl[i, st.K_ANSWER] = answer
+        ctl[i, st.K_HAVE] = 1
+    return failed
+
+
 @contextmanager
 def one_blas_thread():
     """BLAS on one thread within the block (the bots' decisions, see the module doc);
     the libraries are looked up each time, so one a bot loaded late is limited too."""
     with threadpool_limits(limits=1, user_api="blas"):
         yield
-
-
-def _raised(exc: BaseException) -> str:
-    """What a bot's exception (or ``sys.exit``) was, in a few words."""
-    if isinstance(exc, SystemExit):
-        return f"called sys.exit({shown(exc.code, typed=False)})"
-    try:
-        text = " ".join(str(exc).split())
-    except Exception:  # noqa: BLE001 - an exception whose text cannot be had
-        text = ""
-    text = text if len(text) <= 200 else text[:197] + "..."
-    return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"

@@ -1,14 +1,32 @@
 """The ``hokm-sim`` command line: thin commands over :mod:`hokm_sim.api`.
 
-Each command parses its options, calls one public function and renders the
-result; :mod:`.guard` turns every error into one line and an exit code.
+Each command parses its options, calls one public function (with a
+:class:`.progress.Progress` as its ``progress`` for long work) and renders
+the result; checks of what the user asked for are the function's, never
+the command's. Each function has its row in :data:`hokm_sim.commands.COMMANDS`
+(its parameters and this command's flags), from which the recorded
+command of every result is built and with which :mod:`.guard` names the
+flags in the library's errors, turning every error into one line and an
+exit code.
 """
 
 from __future__ import annotations
 
 import click
 
-from hokm_sim.cli import analyse, compare, dd, hands, play, regress, run, study, tools
+from hokm_sim.cli import (
+    analyse,
+    compare,
+    dd,
+    hands,
+    play,
+    regress,
+    run,
+    serve,
+    strength,
+    study,
+    tools,
+)
 from hokm_sim.cli.guard import GuardedGroup
 from hokm_sim.cli.options import CONTEXT
 from hokm_sim.version import __version__
@@ -27,6 +45,6 @@ def main() -> None:
     """
 
 
-for module in (run, compare, regress, study, hands, tools, dd, analyse, play):
+for module in (run, compare, strength, regress, study, hands, tools, dd, analyse, play, serve):
     for command in module.COMMANDS:
         main.add_command(command)

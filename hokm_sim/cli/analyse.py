@@ -6,7 +6,16 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_options, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SEED,
+    SIZE,
+    bot_timeout_option,
+    emit_lines,
+    output_option,
+    strategy_options,
+    threads_option,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -35,12 +44,7 @@ from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_optio
     help="text: every hand graded, then accuracy per strategy; jsonl: one JSON line per "
     "hand; summary: accuracy per strategy only.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)
+@output_option
 @click.option(
     "--html",
     type=click.Path(file_okay=False, path_type=Path),
@@ -50,6 +54,7 @@ from hokm_sim.cli.options import CONTEXT, SEED, SIZE, emit_lines, strategy_optio
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing --html folder.")
 @threads_option
+@bot_timeout_option
 def analyse(
     folder: Path | None,
     trace_file: Path | None,
@@ -62,6 +67,7 @@ def analyse(
     html: Path | None,
     force: bool,
     threads: int | None,
+    bot_timeout: float | None,
 ) -> None:
     """Grade every card of played hands against double-dummy play (all hands open).
 
@@ -82,44 +88,33 @@ def analyse(
         hokm-sim analyse results/my-run --hands 100 --html results/my-run-html
     """
     from hokm_sim import api
-    from hokm_sim.dd import analyse as an
-    from hokm_sim.errors import InputError
-    from hokm_sim.report import analysis as report
-    from hokm_sim.report.folder import ReportFolder
+    from hokm_sim.dd.analyse import format_accuracy, format_hand
 
-    sources = [n for n, v in (("FOLDER", folder), ("--trace", trace_file), ("--seed", seed)) if v]
-    if len(sources) != 1:
-        raise click.UsageError(
-            "give one source of hands: FOLDER (a run with --save-hands), --trace FILE, "
-            "or --seed S --hands N" + (f"; got {', '.join(sources)}" if sources else "")
-        )
-    if trace_file is not None and hands is not None:
-        raise click.UsageError("--hands picks deals of FOLDER or --seed; a trace is read whole")
-    target = None
-    if html is not None:
-        try:
-            target = ReportFolder.create(html, force)
-        except InputError as exc:  # the folder is named by --html here, not --out
-            raise InputError(str(exc).replace("--out:", "--html:", 1)) from None
     result = api.analyse(
-        folder, trace=trace_file, seed=seed, hands=hands, a=a, b=b, threads=threads
+        folder,
+        trace=trace_file,
+        seed=seed,
+        hands=hands,
+        a=a,
+        b=b,
+        threads=threads,
+        out=html,
+        force=force,
+        bot_timeout=bot_timeout,
     )
 
     def lines():
         if fmt == "jsonl":
-            for rec in result.records():
-                yield __import__("json").dumps(rec)
+            yield from result.lines()
             return
         if fmt == "text":
             for rec in result.records():
-                yield an.format_hand(rec) + "\n"
-        yield an.format_accuracy(result.accuracy())
+                yield format_hand(rec) + "\n"
+        yield format_accuracy(result.accuracy())
 
     emit_lines(lines(), output)
-    if target is not None:
-        data = report.summarize(result)
-        index = report.write(target.path, result, data, "hokm-sim analysis", "hokm-sim analyse")
-        click.echo(f"html: {index}", err=output is None)
+    if result.folder is not None:
+        click.echo(f"html: {result.folder / 'analysis' / 'index.html'}", err=output is None)
 
 
 COMMANDS = (analyse,)

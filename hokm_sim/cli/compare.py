@@ -10,6 +10,8 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    bot_timeout_option,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
@@ -28,6 +30,7 @@ from hokm_sim.cli.progress import Progress
 @scheduler_option
 @out_options
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@bot_timeout_option
 def tournament(
     strategy_specs: tuple[str, ...],
     hands: int,
@@ -37,6 +40,7 @@ def tournament(
     out: Path | None,
     force: bool,
     as_json: bool,
+    bot_timeout: float | None,
 ) -> None:
     """Play every pair of strategies in duplicate on the same deals, and rank them.
 
@@ -49,36 +53,34 @@ def tournament(
     """
     from hokm_sim import api
     from hokm_sim.analysis.tournament import format_summary
-    from hokm_sim.report.folder import default_folder
 
-    if len(strategy_specs) < 2:
-        raise click.UsageError("a tournament needs at least two strategies")
-    strats = [api.strategy(s, f"strategy {i + 1}") for i, s in enumerate(strategy_specs)]
-    seed = api.fresh_seed() if seed is None else seed
-    folder = out or default_folder("tournament", f"{len(strats)}", seed)
-    k = len(strats)
-    with Progress(hands * k * (k - 1) // 2, "deals", per_unit=2) as prog:
+    with Progress() as prog:
         result = api.tournament(
-            strats,
+            strategy_specs,
             hands=hands,
             seed=seed,
             threads=threads,
             scheduler=scheduler,
-            out=folder,
+            out=out or True,
             force=force,
-            progress=prog.update,
+            progress=prog,
+            bot_timeout=bot_timeout,
         )
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
     else:
-        click.echo(format_summary(result.data) + f"\nreport: {folder}")
+        click.echo(format_summary(result.data) + f"\nreport: {result.folder}")
+    interrupted(result.data, "a tournament cannot be resumed: run it again to finish it")
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @threads_option
 @out_options
-def experiment(file: Path, threads: int | None, out: Path | None, force: bool) -> None:
+@bot_timeout_option
+def experiment(
+    file: Path, threads: int | None, out: Path | None, force: bool, bot_timeout: float | None
+) -> None:
     """Run an experiment file (TOML: runs or a tournament) and write its report.
 
     \b
@@ -86,15 +88,19 @@ def experiment(file: Path, threads: int | None, out: Path | None, force: bool) -
         hokm-sim experiment experiments/single_tips.toml
     """
     from hokm_sim import api
-    from hokm_sim.report.folder import default_folder
 
-    total = api.experiment_size(file)
-    seed = api.experiment_seed(file)
-    folder = out or default_folder("experiment", file.stem, seed)
-    with Progress(total, "deals") as prog:
-        api.experiment(file, threads=threads, out=folder, force=force, progress=prog.update)
-    click.echo((folder / "report.md").read_text(), nl=False)
-    click.echo(f"report: {folder}")
+    with Progress() as prog:
+        result = api.experiment(
+            file,
+            threads=threads,
+            out=out or True,
+            force=force,
+            progress=prog,
+            bot_timeout=bot_timeout,
+        )
+    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {result.folder}")
+    interrupted(result.data, "an experiment cannot be resumed: run it again to finish it")
 
 
 COMMANDS = (tournament, experiment)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import io
 import sys
 from pathlib import Path
 
@@ -12,6 +12,8 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
     SPECS,
+    bot_timeout_option,
+    interrupted,
     out_options,
     seed_option,
     threads_option,
@@ -19,9 +21,13 @@ from hokm_sim.cli.options import (
 
 
 @click.command("dd", context_settings=CONTEXT)
-@click.argument("file", type=click.File("r", encoding="utf-8"), default="-")
+@click.argument(
+    "file",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
+    default="-",
+)
 @threads_option
-def dd(file, threads: int | None) -> None:
+def dd(file: Path, threads: int | None) -> None:
     """Solve deals double dummy (every hand open, best play): one JSON line in, one out.
 
     Each input line is {"hands": [4 lists of cards by seat], "trump": "H",
@@ -37,12 +43,13 @@ def dd(file, threads: int | None) -> None:
         hokm-sim dd deals.jsonl
         hokm-sim dd deals.jsonl --threads 2
     """
-    from hokm_sim.dd.api import analyse, parse_lines
-    from hokm_sim.sim.runner import check_threads
+    from hokm_sim import api
 
-    deals = parse_lines(file)
-    for answer in analyse(deals, threads=check_threads(threads)):
-        click.echo(json.dumps(answer))
+    deals: Path | io.TextIOWrapper = file
+    if str(file) == "-":  # read as UTF-8 whatever the locale: bytes that are not text are refused
+        deals = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+    for line in api.solve(deals, threads=threads).lines():
+        click.echo(line)
     sys.stdout.flush()
 
 
@@ -58,6 +65,7 @@ def dd(file, threads: int | None) -> None:
 )
 @threads_option
 @out_options
+@bot_timeout_option
 def dd_study(
     hands: int,
     seed: int | None,
@@ -65,6 +73,7 @@ def dd_study(
     threads: int | None,
     out: Path | None,
     force: bool,
+    bot_timeout: float | None,
 ) -> None:
     """How often can the Hakem's team force 7 with each trump call, double dummy?
 
@@ -80,13 +89,19 @@ def dd_study(
         hokm-sim dd-study --heuristics longest,expert --hands 100
     """
     from hokm_sim import api
-    from hokm_sim.report.folder import default_folder
 
-    seed = api.fresh_seed() if seed is None else seed
-    folder = out or default_folder("dd-study", "perfect", seed)
-    api.dd_study(heuristics, hands=hands, seed=seed, threads=threads, out=folder, force=force)
-    click.echo((folder / "report.md").read_text(), nl=False)
-    click.echo(f"report: {folder}")
+    result = api.dd_study(
+        heuristics,
+        hands=hands,
+        seed=seed,
+        threads=threads,
+        out=out or True,
+        force=force,
+        bot_timeout=bot_timeout,
+    )
+    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {result.folder}")
+    interrupted(result.data, "a study cannot be resumed: run it again to finish it")
 
 
 COMMANDS = (dd, dd_study)

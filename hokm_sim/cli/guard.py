@@ -33,11 +33,11 @@ from typing import NoReturn
 
 import click
 
+from hokm_sim.commands import labels
 from hokm_sim.errors import InputError, OutputError, StoppedError
 from hokm_sim.writing import FULL
 
-EXIT_USAGE = 2
-EXIT_STOPPED = 4
+EXIT_USAGE = InputError.exit_code
 EXIT_INTERNAL = 70
 """A bug in hokm-sim (``EX_SOFTWARE``): never 1, which ``regress`` uses for "regression"."""
 EXIT_OUTPUT = OutputError.exit_code
@@ -101,19 +101,33 @@ def _flushed(code: int) -> int:
 
 def _hide_library_warnings() -> None:
     """numba's warnings (experimental features, deprecations, performance hints) are
-    for hokm-sim's developers, not for the people who run it."""
-    from numba.core.errors import NumbaWarning
+    for hokm-sim's developers, not for the people who run it.
 
-    warnings.filterwarnings("ignore", category=NumbaWarning)
+    Those raised inside numba are filtered by module; numba's own kinds of
+    warning, which it may raise as from a bot file, by their class, when they
+    are shown: a filter by class would import numba, which ``--help`` and
+    ``strategies`` have no use for."""
     warnings.filterwarnings("ignore", module=r"numba(\.|$)")
+    if not getattr(warnings.showwarning, "hides_numba", False):
+        warnings.showwarning = _without_numba(warnings.showwarning)
+
+
+def _without_numba(show):
+    """``show`` (a :func:`warnings.showwarning`) for every warning but numba's own."""
+
+    def showwarning(message, category, filename, lineno, file=None, line=None):
+        if category.__module__.partition(".")[0] != "numba":
+            show(message, category, filename, lineno, file, line)
+
+    showwarning.hides_numba = True
+    return showwarning
 
 
 def _leave(code: int) -> NoReturn:
     """Exit with ``code``; at once if an engine call was left running after Ctrl-C
     (a stuck bot's thread would hold the process open), once the output is flushed."""
-    from hokm_sim.sim.interrupt import abandoned
-
-    if abandoned():
+    interrupt = sys.modules.get("hokm_sim.sim.interrupt")  # loaded by every engine call
+    if interrupt is not None and interrupt.abandoned():
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
@@ -135,14 +149,27 @@ class _PipeClosed(Exception):
     """Standard output's reader left; raised past click, which would exit 1 for it."""
 
 
+class BadInput(click.ClickException):
+    """An :class:`InputError` of the library, told in the command line's words."""
+
+    exit_code = InputError.exit_code
+
+
 class GuardedGroup(click.Group):
-    """A click group whose every error is one line on standard error and an exit code."""
+    """A click group whose every error is one line on standard error and an exit code.
+
+    The library names Python parameters in its errors; the command that ran
+    names them by its flags (:func:`hokm_sim.commands.labels`).
+    """
 
     def invoke(self, ctx: click.Context):
-        """The command, with a closed pipe kept from click's own handling (exit 1,
-        which means "regression" here)."""
+        """Run the command: its input errors told with its flags, and a closed pipe
+        kept from click's own handling (exit 1, which means "regression" here)."""
         try:
             return super().invoke(ctx)
+        except InputError as exc:
+            names = labels(ctx.invoked_subcommand or "")
+            raise BadInput(exc.render(lambda name: names.get(name, name))) from None
         except OSError as exc:
             if exc.errno == errno.EPIPE:
                 raise _PipeClosed from exc
@@ -164,20 +191,19 @@ class GuardedGroup(click.Group):
         except click.ClickException as exc:
             _say(f"Error: {_one_line(exc.format_message())}")
             return exc.exit_code
-        except InputError as exc:
+        except InputError as exc:  # raised outside a command (while parsing)
             _say(f"Error: {_one_line(exc)}")
-            return EXIT_USAGE
+            return exc.exit_code
         except OutputError as exc:
             _quiet_stdout()
             _say(f"Error: {_one_line(exc)}")
-            return EXIT_OUTPUT
+            return exc.exit_code
         except StoppedError as exc:
-            folder = getattr(exc, "folder", None)
-            kept = f" (partial report: {folder})" if folder is not None else ""
-            if getattr(exc, "resume", None):
+            kept = f" (partial report: {exc.folder})" if exc.folder is not None else ""
+            if exc.resume:
                 kept += f"; continue with {exc.resume}"
             _say(f"Error: {_one_line(exc)}{kept}")
-            return _flushed(EXIT_STOPPED)
+            return _flushed(exc.exit_code)
         except (click.exceptions.Abort, KeyboardInterrupt):
             _say("Aborted.")
             return EXIT_INTERRUPTED

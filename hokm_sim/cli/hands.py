@@ -10,12 +10,14 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SEED,
     SIZE,
+    bot_timeout_option,
     emit_lines,
     first_hakem_option,
+    given,
+    output_option,
     strategy_options,
     target_option,
 )
-from hokm_sim.house import first_hakem_code
 
 
 @click.command(context_settings=CONTEXT)
@@ -25,12 +27,8 @@ from hokm_sim.house import first_hakem_code
 @strategy_options
 @target_option
 @first_hakem_option
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)
+@output_option
+@bot_timeout_option
 def trace(
     seed: int,
     hands: int | None,
@@ -40,6 +38,7 @@ def trace(
     target: int | None,
     first_hakem: str | None,
     output: Path | None,
+    bot_timeout: float | None,
 ) -> None:
     """Write every card of seeded hands as JSON Lines, one line per hand.
 
@@ -54,20 +53,19 @@ def trace(
     Example:
         hokm-sim trace --seed 7 --hands 10 --a longest --b random -o hands.jsonl
     """
-    from hokm_sim.api import strategy
-    from hokm_sim.sim.runner import Runner
-    from hokm_sim.sim.trace import trace_lines
+    from hokm_sim import api
 
-    if (hands is None) == (matches is None):
-        raise click.UsageError("give exactly one of --hands N or --matches N")
-    if target is not None and matches is None:
-        raise click.UsageError("--target sets the score a match is played to: give --matches")
-    if first_hakem is not None and matches is None:
-        raise click.UsageError("--first-hakem chooses a match's first Hakem: give --matches")
-    runner = Runner(strategy(a, "--a"), strategy(b, "--b"))
-    lines = trace_lines(runner, seed, hands=hands, matches=matches, target=target or 7,
-                        first_hakem=first_hakem_code(first_hakem))  # fmt: skip
-    emit_lines(lines, output)
+    result = api.trace(
+        a,
+        b,
+        seed=seed,
+        hands=hands,
+        matches=matches,
+        target=target,
+        first_hakem=first_hakem,
+        bot_timeout=bot_timeout,
+    )
+    emit_lines(result.lines(), output)
 
 
 @click.command(context_settings=CONTEXT)
@@ -108,6 +106,7 @@ def trace(
     help="Also write a self-contained HTML page to FILE that replays the hand trick by trick, "
     "every card graded double dummy (hokm-sim analyse).",
 )
+@bot_timeout_option
 def show(
     seed: int | None,
     hand: int | None,
@@ -120,6 +119,7 @@ def show(
     line: int,
     copy: int,
     html: Path | None,
+    bot_timeout: float | None,
 ) -> None:
     """Print one hand for people: the four hands, trump, every trick, the result.
 
@@ -134,47 +134,27 @@ def show(
         hokm-sim show --seed 7 --hand 3 --a expert --b random --copy 1
         hokm-sim show --seed 7 --hand 3 --a expert --b random --html hand.html
     """
-    from hokm_sim.api import strategy
-    from hokm_sim.sim.runner import Runner
-    from hokm_sim.sim.trace import format_record, raise_fault, read_trace_line, show_record
+    from hokm_sim import api
 
-    ctx = click.get_current_context()
-    given = [f"--{p}" for p in ("seed", "hand", "match", "a", "b", "target", "copy", "line")
-             if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE]  # fmt: skip
-    mixed = [g for g in given if g != "--line"]
-    if trace_file is not None and mixed:
-        raise click.UsageError(f"--trace shows a hand of its file: drop {', '.join(mixed)}")
-    if trace_file is None and "--line" in given:
-        raise click.UsageError("--line picks a line of --trace FILE: give --trace")
-    if trace_file is not None:
-        rec = read_trace_line(trace_file, line)
-        click.echo(format_record(rec))
-        if html is not None:
-            _write_html(html, rec, None)
-        return
-    if seed is None or hand is None:
-        raise click.UsageError("give --seed S and --hand H (or --trace FILE)")
-    sa, sb = strategy(a, "--a"), strategy(b, "--b")
-    names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
-    runner = Runner(sa, sb)
-    rule = first_hakem_code(first_hakem)
-    rec = show_record(runner, seed, hand, copy, match, target or 7, rule)
-    click.echo(format_record(rec, names))
-    if "fault" in rec:  # the hand up to the fault is shown; now the fault, in one line
-        raise_fault(runner, seed, hand, copy, match, target or 7, rule)
+    # options left at their defaults are not passed, so that the API can refuse a
+    # seeded hand's options given with --trace
+    typed = given(click.get_current_context(), a=a, b=b, copy=copy, line=line)
+    result = api.show(
+        seed=seed,
+        hand=hand,
+        match=match,
+        target=target,
+        first_hakem=first_hakem,
+        trace=trace_file,
+        html=html,
+        bot_timeout=bot_timeout,
+        **typed,
+    )
+    click.echo(result.text)
+    if result.fault is not None:  # the hand up to the fault is shown; now the fault, in one line
+        raise result.fault
     if html is not None:
-        _write_html(html, rec, names)
-
-
-def _write_html(path: Path, rec: dict, names: tuple[str, str] | None) -> None:
-    from hokm_sim.api import analyse_hand
-    from hokm_sim.report.viewer import hand_page
-    from hokm_sim.writing import AtomicWriter
-
-    graded = analyse_hand(rec, names)
-    with AtomicWriter(path, "--html") as f:
-        f.write(hand_page(graded))
-    click.echo(f"html: {path}", err=True)
+        click.echo(f"html: {html}", err=True)
 
 
 COMMANDS = (trace, show)

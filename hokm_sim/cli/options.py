@@ -9,12 +9,10 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.house import FIRST_HAKEM_METHODS
+from hokm_sim.house import FIRST_HAKEM_METHODS, MAX_TARGET
+from hokm_sim.sim.checks import MAX_SEED, MAX_SIZE
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-MAX_SEED = 2**64 - 1
-MAX_SIZE = 2**62
-"""The largest count any size option takes (far beyond what any run could play)."""
 
 _SIZE_RE = re.compile(r"^(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?(?P<suf>[kKmMgG]?)$")
 _SUFFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
@@ -108,6 +106,13 @@ def strategy_options(f):
     return f
 
 
+def given(ctx: click.Context, **values: object) -> dict[str, object]:
+    """``values`` by option name, those the user did not type (left at their click
+    default) as None: for an API call that tells an option given from one left out."""
+    typed = click.core.ParameterSource.COMMANDLINE
+    return {k: v if ctx.get_parameter_source(k) is typed else None for k, v in values.items()}
+
+
 def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
     """At most this machine's cores, refused as a bad value of the option itself."""
     if value is not None:
@@ -137,7 +142,9 @@ first_hakem_option = click.option(
     help="House rule that finds a match's first Hakem (docs/rules.md) [default: first-ace].",
 )
 target_option = click.option(
-    "--target", type=POSITIVE, help="Match target score (with --matches) [default: 7]."
+    "--target",
+    type=POSITIVE,
+    help=f"Match target score, 1..{MAX_TARGET} (with --matches) [default: 7].",
 )
 
 
@@ -165,6 +172,20 @@ def out_options(f):
     return f
 
 
+def _dash_is_stdout(ctx: click.Context, param: click.Parameter, value: Path | None):
+    """``-o -`` is standard output, as for most tools (never a file named ``-``)."""
+    return None if value is not None and str(value) == "-" else value
+
+
+output_option = click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    callback=_dash_is_stdout,
+    help="Write to FILE (atomically) instead of standard output (- for it).",
+)
+
+
 def emit_lines(lines: Iterable[str], output: Path | None) -> None:
     """Lines to standard output, or to ``output`` (``-o``), written atomically."""
     if output is None:
@@ -176,3 +197,20 @@ def emit_lines(lines: Iterable[str], output: Path | None) -> None:
     with AtomicWriter(output, "--output") as f:
         for line in lines:
             f.write(line + "\n")
+
+
+bot_timeout_option = click.option(
+    "--bot-timeout",
+    type=float,
+    metavar="SECONDS",
+    help="How long an exec: bot may take to answer hello, and each message (plus 10 ms a "
+    "request) [default: 10].",
+)
+
+
+def interrupted(data: dict, then: str) -> None:
+    """After the report of work stopped by Ctrl-C (``data["partial"]``): one line on
+    standard error saying so and ``then`` (how to continue), and exit 130."""
+    if data.get("partial"):
+        click.echo(f"interrupted: the report covers only the finished batches; {then}", err=True)
+        raise SystemExit(130)

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, SEED, emit_lines, first_hakem_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    SEED,
+    bot_timeout_option,
+    emit_lines,
+    first_hakem_option,
+    output_option,
+)
 
 TARGET_CHOICES = ("3", "5", "7", "10")
 data_option = click.option(
@@ -43,6 +50,7 @@ data_option = click.option(
 )  # fmt: skip
 @first_hakem_option
 @data_option
+@bot_timeout_option
 def play(
     partner: str,
     opponents: str,
@@ -54,6 +62,7 @@ def play(
     pause: float,
     first_hakem: str | None,
     data: Path | None,
+    bot_timeout: float | None,
 ) -> None:
     """Play Hokm in your browser: you and a bot partner against two bot opponents.
 
@@ -75,13 +84,15 @@ def play(
     """
     if daily and seed is not None:
         raise click.UsageError("give --daily or --seed N, not both")
+    from hokm_sim.bots.host import bot_timeout as held_to
     from hokm_sim.play.server import play as serve
 
-    serve(
-        partner, opponents, target=int(target), seed=seed, daily=daily, port=port,
-        open_browser=not no_open, pause=pause, data=data, announce=click.echo,
-        **({"first_hakem": first_hakem} if first_hakem else {}),
-    )  # fmt: skip
+    with held_to(bot_timeout):
+        serve(
+            partner, opponents, target=int(target), seed=seed, daily=daily, port=port,
+            open_browser=not no_open, pause=pause, data=data, announce=click.echo,
+            **({"first_hakem": first_hakem} if first_hakem else {}),
+        )  # fmt: skip
     click.echo("hokm-sim play: stopped")
 
 
@@ -95,10 +106,7 @@ def play(
 )  # fmt: skip
 @click.option("--game", "game_ids", type=click.IntRange(min=1), multiple=True,
               help="Only this game (repeat for more).")  # fmt: skip
-@click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)  # fmt: skip
+@output_option
 def games(data: Path | None, fmt: str, game_ids: tuple[int, ...], output: Path | None) -> None:
     """List the games played with hokm-sim play, or export them.
 

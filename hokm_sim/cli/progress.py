@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:  # the API loads numba: not before a command runs
+    from hokm_sim.api import Tick
 
 
 def human(n: float) -> str:
@@ -24,55 +27,51 @@ def clock(seconds: float) -> str:
 
 
 class Progress:
-    """Progress of ``total`` units of work, redrawn in place at most 10 times a second.
+    """The progress of long work on one line, redrawn in place at most 10 times a second.
 
-    ``unit`` names what is counted (deals, matches); ``per_unit`` hands per
-    unit, so the rate is shown in hands per second. Silent unless ``enabled``
-    (by default: when standard error is a terminal). ``initial`` units were
-    done before (a resumed run): counted as done, not in the rate.
+    Pass it as the ``progress`` of an API function: it is called with each
+    :class:`hokm_sim.api.Tick` (done, total and unit, hands per unit for a
+    rate in hands per second, units done before a resumed run began, a
+    note). Silent unless ``enabled`` (by default: when standard error is a
+    terminal).
     """
 
-    def __init__(
-        self,
-        total: int,
-        unit: str = "deals",
-        per_unit: int = 1,
-        stream: TextIO | None = None,
-        enabled: bool | None = None,
-        initial: int = 0,
-    ) -> None:
-        self.total, self.unit, self.per_unit = total, unit, per_unit
+    def __init__(self, stream: TextIO | None = None, enabled: bool | None = None) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.done = self.initial = initial
         self.start = time.perf_counter()
+        self.tick: Tick | None = None
         self._last = 0.0
         self._closed = False
 
     def line(self) -> str:
         """The current progress line."""
         elapsed = max(time.perf_counter() - self.start, 1e-9)
-        rate = (self.done - self.initial) / elapsed
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
-        pct = 100.0 * self.done / self.total if self.total else 100.0
+        t = self.tick
+        if t is None:
+            return f"starting  elapsed {clock(elapsed)}"
+        rate = (t.done - t.start) / elapsed
+        left = (t.total - t.done) / rate if rate > 0 else float("nan")
+        pct = 100.0 * t.done / t.total if t.total else 100.0
         eta = clock(left) if left == left else "?"
+        note = f"  {t.note}" if t.note else ""
         return (
-            f"{pct:5.1f}%  {human(self.done)}/{human(self.total)} {self.unit}  "
-            f"{human(rate * self.per_unit)} hands/s  elapsed {clock(elapsed)}  left {eta}"
+            f"{pct:5.1f}%  {human(t.done)}/{human(t.total)} {t.unit}  "
+            f"{human(rate * t.hands)} hands/s  elapsed {clock(elapsed)}  left {eta}{note}"
         )
 
-    def update(self, n: int, extra: str = "") -> None:
-        """Add ``n`` finished units and redraw (throttled)."""
-        self.done += n
+    def __call__(self, tick: Tick) -> None:
+        """Take the latest tick and redraw (throttled; always at the end)."""
+        self.tick = tick
         now = time.perf_counter()
-        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
+        if self.enabled and (now - self._last > 0.1 or tick.done >= tick.total):
             self._last = now
-            self.stream.write("\r" + self.line() + (f"  {extra}" if extra else "") + "\033[K")
+            self.stream.write("\r" + self.line() + "\033[K")
             self.stream.flush()
 
     def close(self) -> None:
         """End the progress line (once: later calls do nothing, so error paths may call it)."""
-        if self.enabled and not self._closed:
+        if self.enabled and not self._closed and self.tick is not None:
             self.stream.write("\n")
             self.stream.flush()
         self._closed = True

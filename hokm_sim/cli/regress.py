@@ -12,11 +12,15 @@ from hokm_sim.cli.options import (
     CONTEXT,
     POSITIVE,
     SIZE,
+    bot_timeout_option,
+    given,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
     threads_option,
 )
+from hokm_sim.cli.progress import Progress
 
 
 def sprt_options(f):
@@ -82,9 +86,7 @@ def sprt_options(f):
     help="Pairs between LLR checks (in deal order).",
 )
 @seed_option
-@click.option(
-    "--target", type=POSITIVE, default=7, show_default=True, help="Match target (metric matches)."
-)
+@click.option("--target", type=POSITIVE, help="Match target (with --metric matches) [default: 7].")
 @threads_option
 @scheduler_option
 @click.option(
@@ -101,6 +103,7 @@ def sprt_options(f):
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @out_options
+@bot_timeout_option
 def regress(
     candidate: str | None,
     baseline: str,
@@ -112,7 +115,7 @@ def regress(
     max_pairs: int | None,
     check_every: int,
     seed: int | None,
-    target: int,
+    target: int | None,
     threads: int | None,
     scheduler: str | None,
     calibrate: str | None,
@@ -120,6 +123,7 @@ def regress(
     as_json: bool,
     out: Path | None,
     force: bool,
+    bot_timeout: float | None,
 ) -> None:
     """Is CANDIDATE worse than its baseline? A sequential test on duplicate pairs.
 
@@ -144,6 +148,17 @@ def regress(
     from hokm_sim import api
     from hokm_sim.report.pages import sprt_line
 
+    if calibrate is not None and candidate is not None:
+        raise click.UsageError("--calibrate NAME runs NAME against itself: drop CANDIDATE")
+    typed = given(click.get_current_context(), runs=runs, baseline=baseline)
+    if calibrate is None and typed["runs"] is not None:
+        raise click.UsageError("--runs counts the runs of --calibrate NAME: give it with that")
+    if calibrate is not None:
+        extra = (("--baseline", typed["baseline"]), ("--out", out), ("--scheduler", scheduler))
+        for flag in [flag for flag, value in extra if value is not None][:1]:
+            raise click.UsageError(
+                f"--calibrate NAME plays NAME against itself here and writes no report: drop {flag}"
+            )
     test = {
         "elo0": elo0,
         "elo1": elo1,
@@ -156,41 +171,36 @@ def regress(
         "target": target,
         "threads": threads,
     }
-    tty = sys.stderr.isatty()
-    if calibrate is not None:
-        if candidate is not None:
-            raise click.UsageError("--calibrate NAME runs NAME against itself: drop CANDIDATE")
-
-        def told(done: int, alarms: int) -> None:
-            if tty:
-                sys.stderr.write(f"\rrun {done}/{runs}: false alarms {alarms}\033[K")
-
-        res = api.calibrate(calibrate, runs=runs, progress=told, **test)
-        if tty:
-            sys.stderr.write("\n")
+    with Progress() as prog:
+        if calibrate is not None:
+            res = api.calibrate(
+                calibrate, runs=runs, progress=prog, bot_timeout=bot_timeout, **test
+            )
+        else:
+            res = api.regress(
+                candidate,
+                baseline,
+                scheduler=scheduler,
+                out=out,
+                force=force,
+                progress=prog,
+                bot_timeout=bot_timeout,
+                **test,
+            )
+    if as_json:
+        click.echo(json.dumps(res.to_dict(), indent=1))
+    elif calibrate is not None:
         d = res.data
         click.echo(
-            json.dumps(res.to_dict(), indent=1)
-            if as_json
-            else f"{res.headline()} (the bounds promise {d['promised']}); {d['no_regression']} "
+            f"{res.headline} (the bounds promise {d['promised']}); {d['no_regression']} "
             f"no regression, {d['inconclusive']} inconclusive; mean {d['mean_pairs']:,.0f} pairs"
         )
-        return
-    if candidate is None:
-        raise click.UsageError("give a CANDIDATE strategy (or --calibrate NAME)")
-
-    def told(used, llr, counts, values) -> None:
-        if tty:
-            sys.stderr.write(f"\rpairs {used:,}  LLR {llr:+.3f}\033[K")
-            sys.stderr.flush()
-
-    res = api.regress(
-        candidate, baseline, scheduler=scheduler, out=out, force=force, progress=told, **test
-    )
-    if tty:
-        sys.stderr.write("\n")
-    click.echo(json.dumps(res.to_dict(), indent=1) if as_json else sprt_line(res.data))
-    sys.exit(res.exit_code)
+    else:
+        click.echo(sprt_line(res.data))
+        if res.data.get("partial"):
+            click.echo(f"report: {res.folder}")
+    interrupted(res.data, "no verdict: run the check again")
+    sys.exit(0 if calibrate is not None else res.exit_code)
 
 
 @click.command(context_settings=CONTEXT)
@@ -218,28 +228,28 @@ def sprt(
     """
     from hokm_sim import api
 
-    if (wins is None) == (points is None):
-        raise click.UsageError("give exactly one of --wins LL,SPLIT,WW or --points c0,...,c12")
-    text, metric = (wins, "wins") if wins is not None else (points, "points")
+    res = api.sprt(
+        _counts(wins, "--wins"),
+        points=_counts(points, "--points"),
+        elo0=elo0,
+        elo1=elo1,
+        alpha=alpha,
+        beta=beta,
+    )
+    click.echo(json.dumps(res.to_dict(), indent=1) if as_json else res.headline)
+    sys.exit(res.exit_code)
+
+
+def _counts(text: str | None, flag: str) -> list[int] | None:
+    """A comma-separated list of whole numbers, or None."""
+    if text is None:
+        return None
     try:
-        counts = [int(x) for x in text.replace(" ", "").split(",")]
+        return [int(x) for x in text.replace(" ", "").split(",")]
     except ValueError:
         raise click.BadParameter(
-            f"{text!r} is not a comma-separated list of whole numbers",
-            param_hint=f"--{metric}",
+            f"{text!r} is not a comma-separated list of whole numbers", param_hint=flag
         ) from None
-    res = api.sprt(counts, metric=metric, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
-    if as_json:
-        click.echo(json.dumps(res, indent=1))
-    else:
-        elo = res["elo"]
-        lo, hi = res["bounds"]
-        click.echo(
-            f"{res['verdict'].upper()}: LLR {res['llr']:.4f} (approximation "
-            f"{res['llr_approx']:.4f}), bounds ({lo:.3f}, {hi:.3f}), {res['pairs']:,} pairs, Elo "
-            + ("n/a" if elo["value"] is None else f"{elo['value']:+.1f}")
-        )
-    sys.exit(res["exit_code"])
 
 
 COMMANDS = (regress, sprt)

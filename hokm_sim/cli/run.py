@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -11,7 +10,9 @@ import click
 from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
+    bot_timeout_option,
     first_hakem_option,
+    interrupted,
     out_options,
     scheduler_option,
     seed_option,
@@ -55,6 +56,7 @@ from hokm_sim.cli.progress import Progress
     metavar="DIR",
     help="Continue the stopped run whose report folder is DIR, from its checkpoint.",
 )
+@bot_timeout_option
 def run(
     a: str,
     b: str,
@@ -73,6 +75,7 @@ def run(
     scheduler: str | None,
     task_size: int | None,
     resume: Path | None,
+    bot_timeout: float | None,
 ) -> None:
     """Compare strategy A with strategy B in duplicate, with 95% intervals.
 
@@ -96,83 +99,71 @@ def run(
         hokm-sim run --resume results/20261130-101500-expert-vs-longest-seed1
     """
     from hokm_sim import api
-    from hokm_sim.report.folder import default_folder
     from hokm_sim.report.markdown import table
 
-    how = {"threads": threads, "scheduler": scheduler, "task": task_size}
-    ctx = click.get_current_context()
-    if resume is not None:
-        given = [
-            p.upper() if p in ("a", "b") else f"--{p.replace('_', '-')}"
-            for p in ("a", "b", "hands", "matches", "seed", "target", "first_hakem", "out")
-            + ("force",)
-            + ("no_duplicate", "save_hands")
-            if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE
-        ]
-        if given:
-            raise click.UsageError(
-                f"--resume continues the run recorded in {resume}; drop {', '.join(given)}"
-            )
-        cfg, done = api.resume_plan(resume)
-        prog = _progress(cfg.total, cfg.mode, cfg.duplicate, done)
-        with prog:
-            summary = api.resume(resume, progress=prog.update, **how)
-        folder = resume
-    else:
-        if hands is not None and matches is not None:
-            raise click.UsageError("give --hands N or --matches N, not both")
-        if analyse_deals is not None and matches is not None:
-            raise click.UsageError("--analyse grades deals of a --hands run, not --matches")
-        seed = api.fresh_seed() if seed is None else seed
-        sa, sb = api.strategy(a, "A"), api.strategy(b, "B")
-        folder = out or default_folder(a, b, seed)
-        mode = "matches" if matches is not None else "hands"
-        total = matches if matches is not None else (hands or 1_000_000)
-        with _progress(total, mode, not no_duplicate, 0) as prog:
+    how = {
+        "threads": threads,
+        "scheduler": scheduler,
+        "task": task_size,
+        "bot_timeout": bot_timeout,
+    }
+    with Progress() as prog:
+        if resume is not None:
+            _refuse_what_resume_ignores(resume)
+            summary = api.resume(resume, progress=prog, **how)
+        else:
             summary = api.run(
-                sa,
-                sb,
+                a,
+                b,
                 hands=hands,
                 matches=matches,
                 seed=seed,
                 target=target,
                 first_hakem=first_hakem,
                 duplicate=not no_duplicate,
-                out=folder,
+                out=out or True,
                 force=force,
                 save_hands=save_hands,
-                progress=prog.update,
+                analyse=analyse_deals,
+                progress=prog,
                 **how,
             )
-    analysis = None
-    if analyse_deals is not None and not summary.partial:
-        analysis = api.analyse_run(folder, analyse_deals, threads=threads)
+    analysis = summary.analysis
     if as_json:
-        extra = {"analysis": analysis} if analysis is not None else {}
-        click.echo(json.dumps(summary.to_dict() | {"report": str(folder)} | extra, indent=1))
+        extra = {"analysis": analysis.to_dict()} if analysis is not None else {}
+        click.echo(
+            json.dumps(summary.to_dict() | {"report": str(summary.folder)} | extra, indent=1)
+        )
     else:
         click.echo(table(summary))
         if analysis is not None:
             from hokm_sim.dd.analyse import format_accuracy
 
             click.echo("")
-            click.echo(format_accuracy(analysis["accuracy"]))
-            click.echo(f"analysis: {Path(folder) / 'analysis' / 'index.html'}")
-        click.echo(f"report: {folder}")
-    if summary.partial:
-        click.echo(
-            f"interrupted: the report covers only the finished batches; "
-            f"continue with hokm-sim run --resume {folder}",
-            err=True,
+            click.echo(format_accuracy(analysis.accuracy()))
+            click.echo(f"analysis: {summary.folder / 'analysis' / 'index.html'}")
+        click.echo(f"report: {summary.folder}")
+    then = f"continue with hokm-sim run --resume {summary.folder}"
+    if save_hands:  # its rows cannot be resumed (api.resume refuses them)
+        then = "a --save-hands run cannot be resumed: run it again to finish it"
+    interrupted({"partial": summary.partial}, then)
+
+
+def _refuse_what_resume_ignores(resume: Path) -> None:
+    """--resume plays what the checkpoint recorded: options that say what to play are
+    refused rather than silently ignored."""
+    ctx = click.get_current_context()
+    how = {"resume", "threads", "scheduler", "task_size", "as_json"}
+    given = [
+        p.opts[0] if isinstance(p, click.Option) else p.human_readable_name
+        for p in ctx.command.params
+        if p.name not in how
+        and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE
+    ]
+    if given:
+        raise click.UsageError(
+            f"--resume continues the run recorded in {resume}; drop {', '.join(given)}"
         )
-        sys.exit(130)
-
-
-def _progress(total: int, mode: str, duplicate: bool, done: int) -> Progress:
-    copies = 2 if duplicate else 1
-    per_unit = copies if mode == "hands" else 10 * copies
-    unit = "matches" if mode == "matches" else "deals"
-    return Progress(total, unit, per_unit=per_unit, initial=done)
 
 
 COMMANDS = (run,)

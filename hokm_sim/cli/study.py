@@ -10,6 +10,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
     SPECS,
+    bot_timeout_option,
     out_options,
     scheduler_option,
     seed_option,
@@ -50,6 +51,7 @@ from hokm_sim.cli.progress import Progress
 @threads_option
 @scheduler_option
 @out_options
+@bot_timeout_option
 def trump_study(
     player: str,
     heuristics: list[str],
@@ -60,6 +62,7 @@ def trump_study(
     scheduler: str | None,
     out: Path | None,
     force: bool,
+    bot_timeout: float | None,
 ) -> None:
     """Which suit should the Hakem call? Every deal played with each trump, then judged.
 
@@ -74,12 +77,9 @@ def trump_study(
         hokm-sim trump-study --player longest --heuristics longest,points
     """
     from hokm_sim import api
-    from hokm_sim.report.folder import default_folder
 
-    seed = api.fresh_seed() if seed is None else seed
-    folder = out or default_folder("trump-study", player, seed)
-    with Progress(hands * (4 + len(heuristics)), "hands") as prog:
-        api.trump_study(
+    with Progress() as prog:
+        result = api.trump_study(
             player,
             heuristics,
             hands=hands,
@@ -87,32 +87,27 @@ def trump_study(
             eval_hands=eval_hands,
             threads=threads,
             scheduler=scheduler,
-            out=folder,
+            out=out or True,
             force=force,
-            progress=prog.update,
+            progress=prog,
+            bot_timeout=bot_timeout,
         )
-    click.echo((folder / "report.md").read_text(), nl=False)
-    click.echo(f"report: {folder}")
+    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(f"report: {result.folder}")
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def plot(results_dir: Path) -> None:
-    """Re-draw the figures of a finished trump study from its summary.json.
+    """Re-draw the figures of a finished trump study or tuning run from its summary.json.
 
     \b
     Example:
         hokm-sim plot results/20261130-101500-trump-study-vs-expert-seed1
     """
     from hokm_sim import api
-    from hokm_sim.analysis.results import TrumpStudyResult
-    from hokm_sim.report import plots
 
-    result = api.load(results_dir)
-    if not isinstance(result, TrumpStudyResult):
-        raise click.UsageError(f"{results_dir} is not the report folder of a trump study")
-    files = plots.draw_all(result.data, results_dir)
-    click.echo("\n".join(str(p) for p in files))
+    click.echo("\n".join(str(p) for p in api.plot(results_dir)))
 
 
 COMMANDS = (trump_study, plot)

@@ -6,7 +6,14 @@ import json
 
 import click
 
-from hokm_sim.cli.options import CONTEXT, POSITIVE, SIZE, strategy_options, threads_option
+from hokm_sim.cli.options import (
+    CONTEXT,
+    POSITIVE,
+    SIZE,
+    bot_timeout_option,
+    strategy_options,
+    threads_option,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -17,15 +24,15 @@ def strategies() -> None:
     Example:
         hokm-sim strategies
     """
-    from hokm_sim.bots.registry import builtin_bots
+    from hokm_sim import api
 
-    bots = builtin_bots()
-    width = max(len(n) for n in bots)
-    for name, bot in bots.items():
+    rows = api.list_strategies().data["strategies"]
+    width = max(len(s["name"]) for s in rows)
+    for s in rows:
         params = ""
-        if bot.params:
-            params = "  [" + ", ".join(f"{k}={v:g}" for k, v in bot.params.items()) + "]"
-        click.echo(f"{name:<{width}}  {bot.description}{params}")
+        if s["params"]:
+            params = "  [" + ", ".join(f"{k}={v:g}" for k, v in s["params"].items()) + "]"
+        click.echo(f"{s['name']:<{width}}  {s['description']}{params}")
 
 
 @click.command(context_settings=CONTEXT)
@@ -40,7 +47,16 @@ def strategies() -> None:
     help="Time the hands this many times; report the fastest run and the median.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench(a: str, b: str, hands: int, threads: int | None, repeat: int, as_json: bool) -> None:
+@bot_timeout_option
+def bench(
+    a: str,
+    b: str,
+    hands: int,
+    threads: int | None,
+    repeat: int,
+    as_json: bool,
+    bot_timeout: float | None,
+) -> None:
     """Measure whole hands per second after compilation (cached code is reused).
 
     The fastest of --repeat runs is the figure: other work on the machine
@@ -52,21 +68,10 @@ def bench(a: str, b: str, hands: int, threads: int | None, repeat: int, as_json:
         hokm-sim bench --a random --b random --threads 1
         hokm-sim bench --a longest --b longest --repeat 5 --json
     """
-    from hokm_sim.api import strategy
-    from hokm_sim.sim.runner import Runner, measure
+    from hokm_sim import api
 
-    runner = Runner(strategy(a, "--a"), strategy(b, "--b"), checked=False)  # the fast engine
-    res = measure(runner, hands, threads, repeat=repeat)
-    if as_json:
-        click.echo(json.dumps(res))
-        return
-    runs = f"best of {repeat} runs" if repeat > 1 else "1 run"
-    median = f", median {res['median_hands_per_sec']:,.0f}" if repeat > 2 else ""
-    click.echo(
-        f"{res['a']} vs {res['b']}: {res['hands_per_sec']:,.0f} hands/s on "
-        f"{res['threads']} thread(s), {runs} of {res['hands']:,} hands{median} "
-        f"(ready after {res['warmup_seconds']:.1f} s)"
-    )
+    result = api.bench(a, b, hands=hands, threads=threads, repeat=repeat, bot_timeout=bot_timeout)
+    click.echo(json.dumps(result.to_dict()) if as_json else result.headline)
 
 
 COMMANDS = (strategies, bench)

@@ -29,20 +29,23 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
 from hokm_sim import jsontext
 from hokm_sim.analysis.intervals import Estimate
+from hokm_sim.analysis.results import Shown
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol, parse_card
 from hokm_sim.dd import analyse_nb as nb
 from hokm_sim.dd.search import S_NODES
 from hokm_sim.dd.table import new_table
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, ref
 from hokm_sim.sim.tracecheck import SEAT_OF_POSITION, TraceError, check_hands_nb, check_records
+from hokm_sim.version import __version__
 
 GRADES = ("best", "mistake", "blunder")
 """Grade names by code (``analyse_nb.BEST``, ``MISTAKE``, ``BLUNDER``)."""
@@ -134,9 +137,20 @@ def hands_from_records(records: Iterable[tuple[int, dict | None]], where: str = 
     return Hands(p.hands, p.hakem, p.trump, p.plays, p.meta)
 
 
-@dataclass
-class Analysis:
-    """Every card of ``hands`` graded (arrays of :func:`.analyse_nb.analyse_hand_nb`)."""
+SWINGS = 20
+"""Swings and blunders an analysis's record lists."""
+
+
+@dataclass(repr=False, eq=False)
+class Analysis(Shown):
+    """Every card of ``hands`` graded (arrays of :func:`.analyse_nb.analyse_hand_nb`).
+
+    ``to_dict()`` is what ``analysis.json`` holds: accuracy per strategy, the
+    worst duplicate swings, the costliest blunders; ``records()`` every hand
+    card by card; ``to_frame()`` one row per card. ``command`` reproduces it,
+    ``sample`` says which deals of a run it covers (``run --analyse``),
+    ``folder`` where its pages were written.
+    """
 
     hands: Hands
     vals: np.ndarray  # int8[n, 52, 52]: per card played, each legal card's value
@@ -145,6 +159,11 @@ class Analysis:
     trumps: np.ndarray  # int8[n, 4, 4]: per trump the Hakem team's tricks, reach 7, Kot, Hakem Kot
     tgrade: np.ndarray  # int8[n, 4]: the trump call's chosen and best tricks, grade, why
     nodes: int
+    command: str | None = None
+    sample: dict | None = None
+    folder: Path | None = None
+
+    kind: ClassVar[str] = "analysis"
 
     def __len__(self) -> int:
         return len(self.hands)
@@ -153,22 +172,55 @@ class Analysis:
         """Every hand as :func:`hand_record` gives it."""
         return [hand_record(self, i) for i in range(len(self))]
 
+    def lines(self) -> Iterator[str]:
+        """Every hand's record as one line of JSON."""
+        for i in range(len(self)):
+            yield json.dumps(hand_record(self, i))
+
     def accuracy(self) -> dict:
         """:func:`accuracy` of these hands."""
         return accuracy(self)
 
+    def to_dict(self, top: int = SWINGS) -> dict:
+        """Accuracy per strategy, the ``top`` worst swings and blunders, the solver's
+        nodes, the sample, the command and the version: what ``analysis.json`` holds."""
+        out = {
+            "kind": self.kind,
+            "hands": len(self),
+            "grades": "docs/analysis.md",
+            "accuracy": accuracy(self),
+            "swings": swings(self, hand_points(self.hands), top),
+            "blunders": blunders(self, top),
+            "solver_nodes": self.nodes,
+        }
+        if self.sample is not None:
+            out["sample"] = self.sample
+        return out | {"command": self.command, "version": __version__}
+
     def to_frame(self):
-        """One row per card played (pandas): hand, trick, seat, card, play, value, best,
-        cost, grade."""
+        """One row per card played (pandas): the hand (its index here, its seed, deal and
+        copy), the strategy that played it, trick, seat, card, play, value, best, cost,
+        grade."""
         import pandas as pd
 
         i, p = np.nonzero(self.info[:, :, nb.I_SEAT] >= 0)
         inf = self.info[i, p].astype(np.int64)
+        meta = self.hands.meta
+
+        def column(key: str) -> pd.Series:
+            return pd.array([meta[x].get(key) for x in i], dtype="Int64")
+
+        seat = inf[:, nb.I_SEAT]
+        teams = [meta[x].get("teams") for x in i]
         return pd.DataFrame(
             {
                 "hand": i,
+                "seed": pd.array([meta[x].get("seed") for x in i], dtype="UInt64"),
+                "deal": column("deal"),
+                "copy": column("copy"),
+                "strategy": [t[s % 2] if t else None for t, s in zip(teams, seat, strict=True)],
                 "trick": p // 4 + 1,
-                "seat": inf[:, nb.I_SEAT],
+                "seat": seat,
                 "card": [card_str(int(c)) for c in self.hands.plays[i, p]],
                 "play": pd.Categorical.from_codes(inf[:, nb.I_CLASS], CLASSES),
                 "value": inf[:, nb.I_CHOSEN],
@@ -176,6 +228,18 @@ class Analysis:
                 "cost": inf[:, nb.I_BEST] - inf[:, nb.I_CHOSEN],
                 "grade": pd.Categorical.from_codes(inf[:, nb.I_GRADE], GRADES),
             }
+        )
+
+    @property
+    def headline(self) -> str:
+        """Hands and cards graded, and how many were blunders and mistakes."""
+        played = self.info[:, :, nb.I_SEAT] >= 0
+        grades = self.info[:, :, nb.I_GRADE][played]
+        blunder = int((grades == GRADES.index("blunder")).sum())
+        mistake = int((grades == GRADES.index("mistake")).sum())
+        return (
+            f"{len(self):,} hands, {int(played.sum()):,} cards graded double dummy: "
+            f"{blunder:,} blunders, {mistake:,} mistakes"
         )
 
 
@@ -368,12 +432,6 @@ def _grade_text(g: str, cost: int, why: list[str]) -> str:
     if g == "mistake":
         return f"mistake (-{cost})"
     return "best"
-
-
-def write_jsonl(a: Analysis, f) -> None:
-    """One JSON line per hand into the text file ``f``."""
-    for i in range(len(a)):
-        f.write(json.dumps(hand_record(a, i)) + "\n")
 
 
 # --- many hands: accuracy per strategy ----------------------------------------------
@@ -671,11 +729,14 @@ def read_trace(path: Path) -> Hands:
                     except json.JSONDecodeError:
                         yield line, None
         except UnicodeDecodeError:
-            raise TraceError(f"--trace: {path} is not a text file of JSON lines") from None
+            raise TraceError(f"{path} is not a text file of JSON lines", "trace") from None
 
-    h = hands_from_records(records(), where=f"--trace: {path}")
+    try:
+        h = hands_from_records(records(), where=str(path))
+    except TraceError as exc:
+        raise TraceError(exc.message, "trace") from None
     if len(h) == 0:
-        raise TraceError(f"--trace: {path} holds no hands")
+        raise TraceError(f"{path} holds no hands", "trace")
     return h
 
 
@@ -706,8 +767,10 @@ def hands_from_folder(folder: Path, deals: int | None = None) -> Hands:
     path = folder / "hands.parquet"
     if not path.is_file():
         raise InputError(
-            f"{folder} has no saved hands (hands.parquet): run with --save-hands, "
-            "or analyse seeded deals with --seed S --hands N --a A --b B"
+            f"{folder} has no saved hands (hands.parquet): run with {ref('save_hands')}, "
+            f"or analyse seeded deals with {ref('seed')}, {ref('hands')}, {ref('a')} and "
+            f"{ref('b')}",
+            "folder",
         )
     import pandas as pd
 
@@ -727,6 +790,7 @@ def hands_from_folder(folder: Path, deals: int | None = None) -> Hands:
         if int(row["a_points"]) != int(got[i]):
             raise InputError(
                 f"{folder}: deal {m['deal']} copy {m['copy']} now ends differently than in the "
-                "run: a bot or the engine changed since; analyse with --seed instead"
+                f"run: a bot or the engine changed since; analyse with {ref('seed')} instead",
+                "folder",
             )
     return h

@@ -12,6 +12,7 @@ knows least, so these are bounds on what a call can give, not table results.
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +22,7 @@ from hokm_sim.bots.registry import Strategy
 from hokm_sim.dd.deals import engine_deals
 from hokm_sim.dd.solver import trump_study_nb
 from hokm_sim.dd.table import DEFAULT_TT_BITS
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt, off_main
 
 
 @dataclass
@@ -33,6 +35,8 @@ class DDStudy:
     calls: dict[str, np.ndarray]  # heuristic -> int64 [N] suit called
     nodes: int
     seconds: float
+    asked: int = 0
+    """Deals asked for; more than were solved when the study was stopped (Ctrl-C)."""
 
 
 def heuristic_calls(h: Strategy, seed: int, deals: int, threads: int) -> np.ndarray:
@@ -43,17 +47,44 @@ def heuristic_calls(h: Strategy, seed: int, deals: int, threads: int) -> np.ndar
     return collect_rows(Local(threads), h, seed, deals, False, None)[:, 2]
 
 
+DEALS_PER_CALL = 4
+"""Deals per thread in one call of the solver: well under a second of work, so that
+Ctrl-C stops a study after the call in flight (what was solved is kept)."""
+
+
 def collect(heuristics: list[Strategy], seed: int, deals: int, threads: int) -> DDStudy:
-    """Solve every deal with every trump and ask each heuristic for its call."""
+    """Solve every deal with every trump and ask each heuristic for its call.
+
+    The first Ctrl-C stops after the deals in flight: the study covers the
+    deals solved before it (``done`` is then below ``deals``).
+    """
     hands, hakem, five = engine_deals(seed, 0, deals)
-    chunks = max(1, min(threads, deals))
-    out = np.zeros((deals, 4), np.int64)
-    nodes = np.zeros(chunks, np.int64)
-    t = time.perf_counter()
-    trump_study_nb(hands, hakem, chunks, DEFAULT_TT_BITS, out, nodes)
-    seconds = time.perf_counter() - t
+    # the calls first (quick, once compiled): Ctrl-C then stops the solver only
     calls = {h.name: heuristic_calls(h, seed, deals, threads) for h in heuristics}
-    return DDStudy(seed, five, out, calls, int(nodes.sum()), seconds)
+    out = np.zeros((deals, 4), np.int64)
+    step = max(1, threads) * DEALS_PER_CALL
+    done, nodes = 0, 0
+    t = time.perf_counter()
+    with graceful_interrupt() as flag, suppress(Abandoned):  # Abandoned: the call is dropped
+        for start in range(0, deals, step):
+            end = min(deals, start + step)
+            chunks = max(1, min(threads, end - start))
+            counted = np.zeros(chunks, np.int64)
+            off_main(
+                trump_study_nb,
+                hands[start:end],
+                hakem[start:end],
+                chunks,
+                DEFAULT_TT_BITS,
+                out[start:end],
+                counted,
+            )
+            done, nodes = end, nodes + int(counted.sum())
+            if flag.stop:
+                break
+    seconds = time.perf_counter() - t
+    calls = {name: c[:done] for name, c in calls.items()}
+    return DDStudy(seed, five[:done], out[:done], calls, nodes, seconds, deals)
 
 
 def summarize(s: DDStudy) -> dict:
@@ -63,6 +94,8 @@ def summarize(s: DDStudy) -> dict:
     out: dict = {
         "deals": n,
         "seed": s.seed,
+        "partial": n < s.asked,
+        "asked": s.asked,
         "solver": {"nodes": s.nodes, "seconds": round(s.seconds, 2)},
         "perfect": wilson(int(best.sum()), n).to_dict(),
         "any_suit": {

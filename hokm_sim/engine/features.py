@@ -41,31 +41,35 @@ def _plane(out, p, mask):
         out[52 * p + c] = (mask >> c) & 1
 
 
+@njit(inline="always")
+def encode_one(v, o):
+    """Fill one row ``o`` (``float32[FEATURES]``) from one view ``v`` (``int64[VIEW_SIZE]``)."""
+    o[:] = 0
+    seat = v[V_SEAT]
+    _plane(o, 0, v[V_HAND])
+    _plane(o, 1, v[V_LEGAL])
+    for k in range(4):
+        _plane(o, 2 + k, v[V_PLAYED_BY + ((seat + k) & 3)])
+    for k in range(v[V_NTRICK]):
+        o[52 * 6 + v[V_TRICK + k]] = 1
+    if v[V_WIN_CARD] >= 0:
+        o[52 * 7 + v[V_WIN_CARD]] = 1
+    base = 52 * PLANES
+    if v[V_TRUMP] >= 0:
+        o[base + v[V_TRUMP]] = 1
+    if v[V_LED] >= 0:
+        o[base + 4 + v[V_LED]] = 1
+    o[base + 8 + ((v[V_HAKEM] - seat) & 3)] = 1
+    team = seat & 1
+    o[base + 12] = v[V_TRICKS + team] / 7
+    o[base + 13] = v[V_TRICKS + 1 - team] / 7
+    target = max(v[V_TARGET], 1)
+    o[base + 14] = v[V_SCORES + team] / target
+    o[base + 15] = v[V_SCORES + 1 - team] / target
+
+
 @njit(cache=True)
 def encode(views, out):
     """Fill ``out`` (``float32[n, FEATURES]``) from ``views`` (``int64[n, VIEW_SIZE]``)."""
     for i in range(views.shape[0]):
-        v = views[i]
-        o = out[i]
-        o[:] = 0
-        seat = v[V_SEAT]
-        _plane(o, 0, v[V_HAND])
-        _plane(o, 1, v[V_LEGAL])
-        for k in range(4):
-            _plane(o, 2 + k, v[V_PLAYED_BY + ((seat + k) & 3)])
-        for k in range(v[V_NTRICK]):
-            o[52 * 6 + v[V_TRICK + k]] = 1
-        if v[V_WIN_CARD] >= 0:
-            o[52 * 7 + v[V_WIN_CARD]] = 1
-        base = 52 * PLANES
-        if v[V_TRUMP] >= 0:
-            o[base + v[V_TRUMP]] = 1
-        if v[V_LED] >= 0:
-            o[base + 4 + v[V_LED]] = 1
-        o[base + 8 + ((v[V_HAKEM] - seat) & 3)] = 1
-        team = seat & 1
-        o[base + 12] = v[V_TRICKS + team] / 7
-        o[base + 13] = v[V_TRICKS + 1 - team] / 7
-        target = max(v[V_TARGET], 1)
-        o[base + 14] = v[V_SCORES + team] / target
-        o[base + 15] = v[V_SCORES + 1 - team] / target
+        encode_one(views[i], out[i])

@@ -115,6 +115,7 @@ K_H = 21  # hand of the match
 K_FIRST_HAKEM = 22
 K_W0 = 23  # copy 0 of a duplicate match: 1 if A won
 K_STAGE = 24  # study: -1 the choice, then trump 0..3
+K_PY_SEATS = 25  # bit s: seat s decides in Python whatever its side's flags (an agent's seats)
 CTL_SIZE = 32
 
 S_IDLE = 0
@@ -129,8 +130,10 @@ J_LIMIT = 3  # no job after this one starts: the earliest failed job so far
 J_METHOD = 4  # matches: the house rule of the first Hakem (``hokm_sim.house.FIRST_HAKEM_METHODS``)
 JOBS_SIZE = 5
 
-_NEED = 1
-_DONE = 0
+NEED = 1
+"""What ``resume`` returns when a decision is due in Python."""
+DONE = 0
+"""What ``resume`` returns when the hand is over (played out, or stopped by a fault)."""
 
 
 class Slots(NamedTuple):
@@ -367,21 +370,24 @@ def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, 
                 codes[j - start] = w0 * 2 + a_won
 
 
-def make_stepper(ta, pa, tb, pb, py, owner: str):
-    """Jitted ``step`` with A's and B's compiled decisions bound in.
+def make_resume(ta, pa, tb, pb, py, owner: str):
+    """Jitted ``resume(params_a, params_b, work, c)`` with A's and B's compiled decisions
+    bound in: play slot ``c``'s hand on until a Python decision is due (returns 1) or the
+    hand is over (returns 0).
 
     ``py`` is four flags: whether A's trump choice, A's card play, B's trump
     choice and B's card play are made in Python (the function bound for such
-    a part is never called). Returns ``step(mode, params_a, params_b, seed,
-    dup, arg, arg2, slots, jobs, counts, err, codes, out) -> waiting``: the
-    number of slots left waiting for a Python decision (0 when all jobs are
-    done).
+    a part is never called). A seat whose bit is set in ``c[K_PY_SEATS]``
+    decides in Python too, whatever its side's flags: an agent at the table
+    (:mod:`hokm_sim.engine.vector`). The decision due is then in
+    ``work.bot_view``; the caller writes it into ``c[K_ANSWER]``, sets
+    ``c[K_HAVE]`` and calls ``resume`` again.
     """
     py_ta, py_pa, py_tb, py_pb = (bool(x) for x in py)
 
     @engine_jit(owner, _nrt=False)
     def resume(params_a, params_b, work, c):
-        """Play slot's hand on until a Python decision is due (``_NEED``) or it ends."""
+        """Play slot's hand on until a Python decision is due (``NEED``) or it ends."""
         view = work.bot_view
         mem = work.mem
         srng = work.srng
@@ -389,24 +395,25 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
         held = work.held
         hakem = c[K_HAKEM]
         a_team = c[K_ATEAM]
+        py_seats = c[K_PY_SEATS]
         if c[K_STATE] == S_TRUMP:
             five = show_five(view, work.deck, hakem)
             a_side = (hakem & 1) == a_team
             if c[K_HAVE]:
                 trump = c[K_ANSWER]
                 c[K_HAVE] = 0
-            elif (a_side and py_ta) or (not a_side and py_tb):
-                return _NEED
+            elif (a_side and py_ta) or (not a_side and py_tb) or (py_seats >> hakem) & 1:
+                return NEED
             elif a_side:
                 trump = ta(view, params_a[0], mem[hakem], srng[hakem])
             else:
                 trump = tb(view, params_b[0], mem[hakem], srng[hakem])
             if trump < 0 or trump > 3:
                 bad_trump(res, hakem, trump)
-                return _DONE
+                return DONE
             res[R_CHOICE] = trump
             if c[K_FORCED] == CHOOSE_ONLY:
-                return _DONE
+                return DONE
             if c[K_FORCED] >= 0:
                 trump = c[K_FORCED]
             set_trump(view, res, work.hands, held, hakem, five, trump)
@@ -439,7 +446,7 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
             if c[K_HAVE]:
                 card = c[K_ANSWER]
                 c[K_HAVE] = 0
-            elif (a_side and py_pa) or (not a_side and py_pb):
+            elif (a_side and py_pa) or (not a_side and py_pb) or (py_seats >> seat) & 1:
                 c[K_LEADER] = leader
                 c[K_POS] = k
                 c[K_LED] = led
@@ -449,14 +456,14 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
                 c[K_TRICK_NO] = trick_no
                 c[K_T0] = tricks0
                 c[K_T1] = tricks1
-                return _NEED
+                return NEED
             elif a_side:
                 card = pa(view, params_a[1], mem[seat], srng[seat])
             else:
                 card = pb(view, params_b[1], mem[seat], srng[seat])
             if card < 0 or card > 51 or (legal >> card) & 1 == 0:
                 bad_card(res, seat, trick_no, card, n)
-                return _DONE
+                return DONE
             led, best, best_seat = play_one(
                 view, held, work.plays, seat, hand, card, k, n, led, best, best_seat, trump
             )
@@ -473,7 +480,21 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
                 best_seat = -1
         end_hand(res, hakem, tricks0, tricks1, n)
         c[K_STATE] = S_IDLE
-        return _DONE
+        return DONE
+
+    return resume
+
+
+def make_stepper(ta, pa, tb, pb, py, owner: str):
+    """Jitted ``step`` with A's and B's compiled decisions bound in.
+
+    ``py`` is four flags: whether A's trump choice, A's card play, B's trump
+    choice and B's card play are made in Python (see :func:`make_resume`).
+    Returns ``step(mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs,
+    counts, err, codes, out) -> waiting``: the number of slots left waiting for a
+    Python decision (0 when all jobs are done).
+    """
+    resume = make_resume(ta, pa, tb, pb, py, owner)
 
     @engine_jit(owner, nogil=True)
     def step(mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs, counts, err, codes, out):
@@ -497,7 +518,7 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
                     jobs[J_NEXT] = j + 1
                     start_job(mode, seed, arg, arg2, work, c, bases[i], j, out, jobs[J_START],
                               jobs[J_METHOD])  # fmt: skip
-                if resume(params_a, params_b, work, c) == _NEED:
+                if resume(params_a, params_b, work, c) == NEED:
                     a_side = (work.bot_view[V_SEAT] & 1) == c[K_ATEAM]
                     if c[K_STATE] == S_TRUMP:
                         wait[i] = W_TRUMP_A if a_side else W_TRUMP_B

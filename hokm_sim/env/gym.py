@@ -39,7 +39,9 @@ from hokm_sim.env.table import SeatBot, Table
 from hokm_sim.errors import InputError
 
 
-def _strategy(spec: str | Strategy | object, role: str) -> Strategy:
+def as_strategy(spec: str | Strategy | object, role: str) -> Strategy:
+    """A seat's strategy from a spec, a :class:`Strategy` or a bot object; a bad one is
+    one line naming its ``role`` (``partner``, ``opponents``)."""
     if isinstance(spec, Strategy):
         return spec
     try:
@@ -69,8 +71,8 @@ class HokmGymEnv(gym.Env):
             raise InputError(f"bad seat {seat}: expected 0, 1, 2 or 3")
         self.seat = seat
         self.table = Table(target)
-        partner_bot = SeatBot(_strategy(partner, "partner"))
-        opponent_bot = SeatBot(_strategy(opponents, "opponents"))
+        partner_bot = SeatBot(as_strategy(partner, "partner"))
+        opponent_bot = SeatBot(as_strategy(opponents, "opponents"))
         self._bots = {(seat + 2) % 4: partner_bot, (seat + 1) % 4: opponent_bot,
                       (seat + 3) % 4: opponent_bot}  # fmt: skip
         self.action_space = gym.spaces.Discrete(N_ACTIONS)

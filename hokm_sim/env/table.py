@@ -3,10 +3,10 @@
 :class:`Table` keeps one hand (or one match) in flight in the engine's
 stepper (:mod:`hokm_sim.engine.stepper`) with every seat's decisions made
 outside numba: by an agent, or by a hokm-sim strategy through
-:class:`SeatBot`. The cards, Hakem and streams are the engine's, so deal
-``d`` under seed ``S`` is the hand ``hokm-sim trace --seed S`` writes as its
-deal ``d`` (and match ``m`` the one ``hokm-sim trace --seed S --match m``
-plays).
+:class:`SeatBot` (:mod:`hokm_sim.bots.seat`, shared with ``hokm-sim serve``).
+The cards, Hakem and streams are the engine's, so deal ``d`` under seed
+``S`` is the hand ``hokm-sim trace --seed S`` writes as its deal ``d`` (and
+match ``m`` the one ``hokm-sim trace --seed S --match m`` plays).
 """
 
 from __future__ import annotations
@@ -14,14 +14,16 @@ from __future__ import annotations
 import numpy as np
 
 from hokm_sim.bots import compiled
-from hokm_sim.bots.observation import Observation, Observations
-from hokm_sim.bots.pyrules import is_batched
-from hokm_sim.bots.registry import Strategy
+from hokm_sim.bots.observation import Observation
+from hokm_sim.bots.seat import SeatBot
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine.view import PARAM_SIZE, V_HAND, V_LEGAL, V_SEAT
 from hokm_sim.errors import InputError
+from hokm_sim.house import MAX_TARGET
 from hokm_sim.sim.tracecheck import MAX_INDEX
+
+__all__ = ["CARD", "TRUMP", "SeatBot", "Table"]
 
 TRUMP, CARD = "trump", "card"
 _NO_PARAMS = np.zeros((2, PARAM_SIZE), np.float64)
@@ -31,11 +33,12 @@ _WAITING = {st.W_NONE: None, st.W_TRUMP_A: TRUMP, st.W_TRUMP_B: TRUMP, st.W_CARD
             st.W_CARD_B: CARD}  # fmt: skip
 
 
-def _whole(value: object, what: str, top: int) -> int:
-    """``value`` if it is a whole number in ``0 .. top`` (a numpy integer too), else
+def whole(value: object, what: str, top: int, low: int = 0) -> int:
+    """``value`` if it is a whole number in ``low .. top`` (a numpy integer too), else
     :class:`InputError`: ``-1``, ``2**64`` or ``1.5`` would be taken as another seed."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= top:
-        raise InputError(f"bad {what} {value!r}: expected a whole number in 0 .. {top}")
+    whole_number = isinstance(value, int | np.integer) and not isinstance(value, bool)
+    if not whole_number or not low <= value <= top:
+        raise InputError(f"bad {what} {value!r}: expected a whole number in {low} .. {top}")
     return int(value)
 
 
@@ -45,9 +48,11 @@ class Table:
 
     def __init__(self, target: int | None = None, first_hakem: int = 0) -> None:
         if target is not None and (
-            isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 1000
+            isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET
         ):
-            raise InputError(f"bad match target {target}: expected 1..1000 (or None for hands)")
+            raise InputError(
+                f"bad match target {target}: expected 1..{MAX_TARGET} (or None for hands)"
+            )
         self.target = target
         self.first_hakem = first_hakem
         self._step = compiled.stepper_module([None] * 4, (True,) * 4).step
@@ -65,9 +70,9 @@ class Table:
         """Play the next deal (or match) to its first decision: deal 0 of ``seed`` when a
         seed is given, deal ``deal`` when given, else the one after the last."""
         if seed is not None:
-            self.seed, self._next = _whole(seed, "seed", 2**64 - 1), 0
+            self.seed, self._next = whole(seed, "seed", 2**64 - 1), 0
         if deal is not None:
-            self._next = _whole(deal, "deal", MAX_INDEX - 1)
+            self._next = whole(deal, "deal", MAX_INDEX - 1)
         self.reset(self.seed, self._next)
         self._next += 1
 
@@ -124,36 +129,3 @@ class Table:
     def observation(self, params: dict[str, float] | None = None) -> Observation:
         """The decision due, as a plain-Python bot sees it."""
         return Observation(self.slots.bot_view[0].tolist(), self.slots, 0, params or {})
-
-
-class SeatBot:
-    """A hokm-sim strategy playing a seat of a :class:`Table` (compiled or plain Python)."""
-
-    def __init__(self, strategy: Strategy) -> None:
-        self.strategy = strategy
-        self._params = strategy.params_array()
-        self._parts = []
-        for row, (bot, fname) in enumerate(
-            ((strategy.trump, "choose_trump"), (strategy.play, "play_card"))
-        ):
-            fn = getattr(bot.module(), fname)
-            names = dict(zip(bot.params, self._params[row], strict=False))
-            self._parts.append((bot.kind, fn, names))
-
-    def decide(self, table: Table) -> int:
-        """The strategy's answer to the decision due at ``table``."""
-        row = 0 if table.waiting == TRUMP else 1
-        kind, fn, names = self._parts[row]
-        seat = table.seat
-        slots = table.slots
-        if kind == "numba":
-            return int(
-                fn(slots.bot_view[0], self._params[row], slots.mem[0, seat], slots.srng[0, seat])
-            )
-        if is_batched(fn):
-            obs = Observations(slots.bot_view[:1], slots.mem[:1, seat], slots.srng[:1, seat], names)
-            answer = np.asarray(fn(obs)).reshape(-1)[0]
-            slots.mem[0, seat] = obs.mem[0]
-            slots.srng[0, seat] = obs.rng.state[0]
-            return int(answer)
-        return int(fn(table.observation(names)))

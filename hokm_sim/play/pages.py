@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections import defaultdict
 
-from hokm_sim.api import shell_command
+from hokm_sim.commands import shell
 from hokm_sim.house import DEFAULT_FIRST_HAKEM
 from hokm_sim.play.review import seat_accuracy
 
@@ -77,10 +77,10 @@ def games_page(games: list[dict], graded: dict[int, list[dict]]) -> str:
         rule = ["--first-hakem", g["first_hakem"]]
         if g["first_hakem"] == DEFAULT_FIRST_HAKEM:
             rule = []
-        replay = shell_command(
+        replay = shell([
             "hokm-sim", "play", "--seed", g["seed"], "--partner", g["partner"],
             "--opponents", g["opponents"], "--target", g["target"], *rule,
-        )  # fmt: skip
+        ])  # fmt: skip
         rows.append(
             f"<tr><td>{g['id']}</td><td>{html.escape(g['started'])}</td>"
             f"<td>{html.escape(g['daily'] or '')}</td>"

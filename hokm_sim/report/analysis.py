@@ -14,20 +14,6 @@ from hokm_sim.dd import analyse as an
 from hokm_sim.report import viewer
 from hokm_sim.writing import atomic_text
 
-SWINGS = 20
-"""Swings and blunders listed in a report."""
-
-
-def summarize(a: an.Analysis, top: int = SWINGS) -> dict:
-    """Accuracy, swings and blunders of an analysis, as JSON-able data."""
-    return {
-        "grades": "docs/analysis.md",
-        "accuracy": an.accuracy(a),
-        "swings": an.swings(a, an.hand_points(a.hands), top),
-        "blunders": an.blunders(a, top),
-        "solver_nodes": a.nodes,
-    }
-
 
 def markdown(data: dict, command: str) -> str:
     """``analysis.md``: the accuracy table, the swings and the blunders."""
@@ -61,11 +47,14 @@ def hand_file(rec: dict, i: int) -> str:
     return f"hand-{i}.html"
 
 
-def write(folder: Path, a: an.Analysis, data: dict, title: str, command: str) -> Path:
-    """Write the analysis files into ``folder``; returns the index page's path."""
+def write(folder: Path, a: an.Analysis, title: str) -> Path:
+    """Write the analysis files into ``folder`` (``analysis.json``, ``analysis.md`` and
+    the pages under ``analysis/``); returns the index page's path."""
     import json
 
     folder = Path(folder)
+    data = a.to_dict()
+    command = a.command or ""
     wanted: set[int] = set()
     index = {(m.get("deal"), m.get("copy")): i for i, m in enumerate(a.hands.meta)}
     for s in data["swings"]:
@@ -81,6 +70,6 @@ def write(folder: Path, a: an.Analysis, data: dict, title: str, command: str) ->
         links[(rec["deal"], rec.get("copy", 0)) if "deal" in rec else i] = name
     page = viewer.index_page(title, data["accuracy"], data["swings"], data["blunders"], links)
     atomic_text(folder / "analysis" / "index.html", page)
-    atomic_text(folder / "analysis.json", json.dumps(data | {"command": command}, indent=1) + "\n")
+    atomic_text(folder / "analysis.json", json.dumps(data, indent=1) + "\n")
     atomic_text(folder / "analysis.md", markdown(data, command))
     return folder / "analysis" / "index.html"

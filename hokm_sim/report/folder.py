@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hokm_sim import jsontext
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, ref
 from hokm_sim.version import __version__
 from hokm_sim.writing import atomic_bytes, atomic_text
 
@@ -71,23 +71,26 @@ class ReportFolder:
         lock is taken), a folder that already holds files (unless ``force``:
         then the files an earlier report wrote there are removed, so nothing
         stale stays beside the new one), and a folder it cannot write to.
-        Raises :class:`InputError` with one line.
+        Raises :class:`InputError` with one line, naming the parameter ``out``.
         """
+        if not str(path).strip():  # the working directory, which force would clear
+            raise InputError("expected a folder name, not an empty one", "out")
         path = Path(path)
         if path.exists() and not path.is_dir():
-            raise InputError(f"--out: {path} exists and is not a folder")
+            raise InputError(f"{path} exists and is not a folder", "out")
         existed = path.is_dir()
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise InputError(f"--out: cannot write to {path}: {exc.strerror or exc}") from None
+            raise InputError(f"cannot write to {path}: {exc.strerror or exc}", "out") from None
         folder = cls(path, created=not existed)
-        folder._lock()
+        folder._lock("out")
         if any(path.iterdir()):
             if not force:
                 raise InputError(
-                    f"--out: report folder {path} already exists; choose another or add "
-                    "--force to overwrite"
+                    f"report folder {path} already exists; choose another or add "
+                    f"{ref('force')} to overwrite",
+                    "out",
                 )
             folder.clear()
         try:
@@ -95,37 +98,40 @@ class ReportFolder:
             probe.write_text("")
             probe.unlink()
         except OSError as exc:
-            raise InputError(f"--out: cannot write to {path}: {exc.strerror or exc}") from None
+            raise InputError(f"cannot write to {path}: {exc.strerror or exc}", "out") from None
         return folder
 
     @classmethod
-    def take(cls, path: Path) -> ReportFolder:
-        """An existing report folder, locked for this process to update (``--resume``)."""
+    def take(cls, path: Path, param: str = "folder") -> ReportFolder:
+        """An existing report folder, locked for this process to update (``resume``);
+        an error names the parameter ``param``."""
         folder = cls(path)
-        folder._lock()
+        folder._lock(param)
         return folder
 
-    def _lock(self) -> None:
+    def _lock(self, param: str) -> None:
         """Take the folder's lock (``flock`` on the folder itself, so no lock file is
-        left behind), or raise :class:`InputError` if another run holds it."""
+        left behind), or raise :class:`InputError` naming ``param`` if another run
+        holds it."""
         try:
             fd = os.open(self.path, os.O_RDONLY)
         except OSError as exc:
-            raise InputError(f"--out: cannot open {self.path}: {exc.strerror}") from None
+            raise InputError(f"cannot open {self.path}: {exc.strerror}", param) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
             raise InputError(
-                f"--out: report folder {self.path} is being written by another hokm-sim run; "
-                "wait for it or choose another folder"
+                f"report folder {self.path} is being written by another hokm-sim run; "
+                "wait for it or choose another folder",
+                param,
             ) from None
         weakref.finalize(self, os.close, fd)
 
     def discard(self) -> None:
         """Take back a report that never began (it failed before anything was played):
         the files a report writes, and the folder itself if :meth:`create` made it, so
-        the corrected command may use the same ``--out``."""
+        the corrected command may use the same ``out``."""
         self.clear()
         if self.created:
             with contextlib.suppress(OSError):

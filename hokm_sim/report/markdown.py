@@ -1,4 +1,4 @@
-"""Reports of a run: the terminal table, ``report.md`` and the report folder.
+"""Reports of a run: the terminal table and ``report.md``.
 
 Every report says whose point of view its numbers take (A's), the exact
 command and version that reproduce it, and whether it is partial.
@@ -7,14 +7,10 @@ command and version that reproduce it, and whether it is partial.
 from __future__ import annotations
 
 import json
-import re
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from hokm_sim.analysis.summary import Summary
 from hokm_sim.version import __version__
-from hokm_sim.writing import atomic_text
 
 ROWS = (
     ("hand_win_rate", "hand win rate"),
@@ -62,13 +58,19 @@ def verdict(data: dict[str, Any]) -> str:
     ps, elo, nelo = data["pair_score"], data["elo"], data["nelo"]
     if ps.get("value") is None:
         return "no result: nothing was played"
-    unit = (
-        "match pair score"
-        if data.get("match_pairs")
-        else ("pair score" if data.get("pairs") else "hand score")
-    )
+    if data.get("match_pairs"):
+        unit = "match pair score"
+    elif data.get("pairs"):
+        unit = "pair score"
+    elif data.get("config", {}).get("mode") == "matches":
+        unit = "match score"  # the match-win rate, scored per match
+    else:
+        unit = "hand score"
     if ps.get("low") is None:
-        return f"{unit} {ps['value']:.4f} with no interval (too few samples or no variance)"
+        return (
+            f"{unit} {ps['value']:.4f}; too few samples (or no variance) for an interval on "
+            "the score and a verdict"
+        )
     if ps["low"] > 0.5:
         head = f"{a} (A) is better than {b} (B)"
     elif ps["high"] < 0.5:
@@ -215,23 +217,3 @@ def _pct(x: float | None) -> str:
 
 def _fixed(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.2f}"
-
-
-def default_folder(root: Path, a: str, b: str, seed: int) -> Path:
-    """``root/<UTC time>-<a>-vs-<b>-seed<seed>``, names made safe for paths."""
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-
-    def safe(s: str) -> str:
-        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", Path(s).stem if s.endswith(".py") else s)[:40]
-
-    return root / f"{stamp}-{safe(a)}-vs-{safe(b)}-seed{seed}"
-
-
-def write(summary: Summary, folder: Path, command: str) -> None:
-    """Write ``summary.json`` and ``report.md`` into ``folder`` atomically."""
-    folder.mkdir(parents=True, exist_ok=True)
-    payload = summary.to_dict()
-    payload["command"] = command
-    payload["version"] = __version__
-    atomic_text(folder / "summary.json", json.dumps(payload, indent=1) + "\n")
-    atomic_text(folder / "report.md", markdown(summary, command))

@@ -130,6 +130,11 @@ def dd_study(summary: dict[str, Any], command: str) -> str:
     lines = [
         f"# Double-dummy trump study: {n:,} deals",
         "",
+        *(
+            [f"Partial: stopped (Ctrl-C) after {n:,} of {summary['asked']:,} deals.", ""]
+            if summary.get("partial")
+            else []
+        ),
         f"Seed {summary['seed']}; the engine's deals (Hakem = deal % 4, who leads). "
         "Rate at which the Hakem's team can force 7 tricks with all hands open, "
         "for the best trump in hindsight and for each heuristic's call; loss = "
@@ -194,3 +199,27 @@ def experiment(exp: Experiment, runs: list[Summary] | None, tour: dict | None, c
             lines += ["## " + headline(s.data), "", "```", table(s), "```", ""]
     lines += ["## Reproduce", "", f"    {command}", "", f"Experiment file: `{exp.path.name}`", ""]
     return "\n".join(lines)
+
+
+def field(d: dict[str, Any], command: str) -> str:
+    """The field's ``report.md``: every pairing's scores and the weakest, as in the terminal."""
+    from hokm_sim.analysis.field import format_field
+
+    return (
+        f"# Field: {d['candidate']} against {len(d['members'])} bots\n\n"
+        f"```\n{format_field(d)}\n```\n\n"
+        "Each line is the `hokm-sim run` of the candidate against that bot with the same "
+        "seed and size; pair scores are the candidate's, with 95% intervals.\n\n"
+        f"## Reproduce\n\n    {command}\n\nhokm-sim {__version__}\n"
+    )
+
+
+def tune(d: dict[str, Any], command: str) -> str:
+    """The tuning run's ``report.md``: the tuned values, the fresh-deal check, the figure."""
+    from hokm_sim.analysis.tune import format_tune
+
+    figure = "![tune](tune.png)\n\n" if d["history"] else ""
+    return (
+        f"# SPSA: {d['bot']}\n\n```\n{format_tune(d)}\n```\n\n{figure}"
+        f"## Reproduce\n\n    {command}\n\nhokm-sim {__version__}\n"
+    )

@@ -1,4 +1,4 @@
-"""Figures of a trump study, drawn from its ``summary.json`` alone (PNG and SVG).
+"""Figures of a trump study and of a tuning run, drawn from ``summary.json`` alone (PNG and SVG).
 
 Every figure has a title, labelled axes, a legend where several series are
 drawn, and a caption line with the seed and sample size, so a figure cut
@@ -35,7 +35,16 @@ def _figure(width: float, height: float) -> Figure:
     return fig
 
 
-def _caption(fig: Figure, s: dict[str, Any]) -> None:
+def _study_caption(fig: Figure, s: dict[str, Any]) -> None:
+    """The trump study's provenance line (:func:`_caption`)."""
+    _caption(
+        fig,
+        f"hokm-sim trump-study: {s['deals']:,} deals x 4 trumps, seed "
+        f"{s['seed']}, bots: {s['player']} in every seat; 95% intervals",
+    )
+
+
+def _caption(fig: Figure, text: str) -> None:
     """The provenance line, placed below everything the axes draw (tick labels,
     x label, colorbar), so it never overlaps them; the saved file's tight box
     grows to hold it."""
@@ -48,8 +57,7 @@ def _caption(fig: Figure, s: dict[str, Any]) -> None:
     fig.text(
         max(left, 0) / fig.bbox.width,
         (bottom - gap) / fig.bbox.height,
-        f"hokm-sim trump-study: {s['deals']:,} deals x 4 trumps, seed "
-        f"{s['seed']}, bots: {s['player']} in every seat; 95% intervals",
+        text,
         fontsize=8,
         color="0.35",
         ha="left",
@@ -110,7 +118,7 @@ def by_longest(s: dict[str, Any], folder: Path) -> list[Path]:
         ax.grid(alpha=0.3)
     axes[0].legend(title="trump heuristic")
     fig.suptitle("Does length beat high cards? Hakem results by the five cards' longest suit")
-    _caption(fig, s)
+    _study_caption(fig, s)
     return _save(fig, folder, "by_longest")
 
 
@@ -146,7 +154,7 @@ def regret(s: dict[str, Any], folder: Path) -> list[Path]:
     )
     ax.grid(axis="y", alpha=0.3)
     ax.margins(y=0.12)  # room for the labels above the tallest bar
-    _caption(fig, s)
+    _study_caption(fig, s)
     return _save(fig, folder, "regret")
 
 
@@ -180,7 +188,7 @@ def ace_heatmap(s: dict[str, Any], folder: Path) -> list[Path]:
         title="Call the length or the ace? Points gained by the suit with k cards",
     )
     fig.colorbar(im, ax=ax, label="points per hand: k-card suit minus ace suit")
-    _caption(fig, s)
+    _study_caption(fig, s)
     return _save(fig, folder, "ace_heatmap")
 
 
@@ -206,7 +214,7 @@ def outcomes_by_length(s: dict[str, Any], folder: Path) -> list[Path]:
         ylabel="share of hands",
     )
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)  # beside the bars
-    _caption(fig, s)
+    _study_caption(fig, s)
     return _save(fig, folder, "outcomes_by_length")
 
 
@@ -217,3 +225,41 @@ def draw_all(s: dict[str, Any], folder: Path) -> list[Path]:
     for fn in (by_longest, regret, ace_heatmap, outcomes_by_length):
         out += fn(s, folder)
     return out
+
+
+TUNE_WINDOW = 10
+"""Iterations in the running mean of the tuning figure's score."""
+
+
+def tune_run(d: dict[str, Any], folder: Path) -> list[Path]:
+    """A tuning run: each parameter's estimate by iteration, and the score near it."""
+    hist = d["history"]
+    n = len(d["params"])
+    fig = _figure(8, 1.8 * (n + 1) + 0.6)
+    axes = fig.subplots(n + 1, 1, sharex=True, squeeze=False)[:, 0]
+    it = [0] + [h["iteration"] for h in hist]
+    for i, p in enumerate(d["params"]):
+        ax = axes[i]
+        ax.plot(it, [p["start"]] + [h["values"][i] for h in hist], color="tab:blue")
+        ax.axhline(p["start"], ls="--", lw=0.8, color="0.6", label="start")
+        ax.set_ylim(p["low"], p["high"])
+        ax.set_ylabel(p["name"])
+        ax.grid(alpha=0.3)
+    axes[0].legend(loc="upper right", fontsize=8)
+    mid = np.array([(h["plus"] + h["minus"]) / 2 for h in hist])
+    ax = axes[-1]
+    ax.plot(it[1:], mid, ".", alpha=0.35, color="tab:orange", label="mean of the two sides")
+    if len(mid):
+        w = min(TUNE_WINDOW, len(mid))
+        run = np.convolve(mid, np.ones(w) / w, mode="valid")
+        ax.plot(it[w:], run, color="tab:red", label=f"running mean of {w}")
+    ax.set(xlabel="iteration", ylabel=f"pair score ({d['metric']})")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.suptitle(f"SPSA: {d['bot']}")
+    _caption(
+        fig,
+        f"hokm-sim tune: against {', '.join(d['against'])}; {d['pairs']:,} deals x 2 an "
+        f"iteration, seed {d['seed']}",
+    )
+    return _save(fig, folder, "tune")

@@ -34,6 +34,8 @@ from typing import Any
 import numba
 
 from hokm_sim.bots.compiled import CHECKED
+from hokm_sim.bots.faults import PythonBotError
+from hokm_sim.bots.host import Limits, limits, set_limits
 from hokm_sim.bots.registry import Strategy, resolve, spec_path
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.runner import (
@@ -43,13 +45,13 @@ from hokm_sim.sim.runner import (
     BotError,
     Runner,
     StrategyFault,
-    check_threads,
+    numba_threads,
 )
 
 LOCAL = "local:"
 """Prefix of ``--scheduler local:N``: start N local Dask worker processes."""
 DASK_MISSING = (
-    "--scheduler needs Dask, which is not installed: "
+    "needs Dask, which is not installed: "
     "pip install 'hokm-sim[dask]' (or pip install 'dask[distributed]')"
 )
 TASK_CHUNKS = 64
@@ -81,8 +83,19 @@ def check_scheduler(value: str | None) -> str | None:
         )
     try:
         import distributed  # noqa: F401
+        from distributed.comm import get_address_host_port
     except ImportError:
-        raise SchedulerError(DASK_MISSING) from None
+        raise SchedulerError(DASK_MISSING, "scheduler") from None
+    if not value.startswith(LOCAL):
+        try:
+            _, port = get_address_host_port(value)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not in 1..65535")
+        except ValueError as exc:
+            raise SchedulerError(
+                f"bad scheduler {value!r} ({exc}): expected an address such as "
+                "tcp://HOST:8786 (tls://, ws:// and wss:// too), or local:N"
+            ) from None
     return value
 
 
@@ -161,11 +174,12 @@ class Local:
         ranges, in index order, on this machine's threads (and the engine ``checked``
         asks for)."""
         runner = Runner(a, b, checked)
-        numba.set_num_threads(check_threads(self.threads))
         size = size or LOCAL_TASK
         for s, n in ranges:
             for o in range(0, n, size):
-                yield s + o, fn(runner, s + o, min(size, n - o))
+                with numba_threads(self.threads):
+                    result = fn(runner, s + o, min(size, n - o))
+                yield s + o, result
 
 
 def portable_spec(s: Strategy) -> str:
@@ -184,10 +198,16 @@ def portable_spec(s: Strategy) -> str:
             )
 
     def part(bot, values: tuple[float, ...]) -> str:
+        if bot.kind == "exec":
+            return bot.name  # exec:COMMAND, run from the worker's current directory
         args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
         return f"{spec_path(bot.path)}({args})" if args else spec_path(bot.path)
 
     return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"
+
+
+_FAULTS = (StrategyFault, BotError, PythonBotError)
+"""What a task returns rather than raises: a bot's fault, found again on any worker."""
 
 
 class ClusterError(StoppedError):
@@ -219,15 +239,19 @@ def worker_runner(a_spec: str, a_name: str, b_spec: str, b_name: str, engine: st
 
 
 def run_task(
-    specs: tuple[str, str, str, str, str], fn: TaskFn, start: int, count: int
-) -> Any | StrategyFault | BotError:
-    """One task on a worker with one numba thread: its result, or the strategy's fault."""
-    runner = worker_runner(*specs)
-    numba.set_num_threads(1)
+    specs: tuple[str, str, str, str, str, Limits], fn: TaskFn, start: int, count: int
+) -> Any | StoppedError:
+    """One task on a worker with one numba thread, protocol bots held to the client's
+    limits: its result, or the strategy's fault."""
+    runner = worker_runner(*specs[:5])
+    old = set_limits(specs[5])
     try:
-        return fn(runner, start, count)
-    except (StrategyFault, BotError) as fault:
+        with numba_threads(1):
+            return fn(runner, start, count)
+    except _FAULTS as fault:
         return fault  # a result: retrying would only find it again
+    finally:
+        set_limits(old)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -321,12 +345,13 @@ class Dask:
         todo = [(s + o, min(size, n - o)) for s, n in ranges for o in range(0, n, size)]
         todo.reverse()
         runner = Runner(a, b, checked)  # the engine name workers must match
-        specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__)
+        specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__,
+                 limits())  # fmt: skip
         order = deque(s for s, _ in reversed(todo))
         waiting: dict[int, Any] = {}
         pending = as_completed(loop=self.client.loop)  # not the default client's loop
         futures: dict[Any, int] = {}  # queued future -> first index of its task
-        fault: tuple[int, StrategyFault | BotError] | None = None
+        fault: tuple[int, StoppedError] | None = None
 
         slots, counted = 0, -1.0  # tasks to keep queued; when the workers were counted
 
@@ -351,7 +376,7 @@ class Dask:
                     detail = " ".join(str(exc).split()) or type(exc).__name__
                     raise ClusterError(f"a Dask task failed after retries: {detail}") from exc
                 start = futures.pop(fut)
-                stopped = isinstance(result, StrategyFault | BotError)
+                stopped = isinstance(result, _FAULTS)
                 if stopped and (fault is None or start < fault[0]):
                     fault = (start, result)
                 if fault is not None:

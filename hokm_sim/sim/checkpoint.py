@@ -28,7 +28,9 @@ schema; anything else is a :class:`CheckpointError` of one line:
   equal to ``total``, the other null); ``engine``, a string; ``command``, a
   string (required beside ``save_hands``); ``save_hands``, true or false;
   ``run.first_hakem``, if there (runs of matches record it), a house rule of
-  :data:`hokm_sim.house.FIRST_HAKEM_METHODS` (first ace when absent).
+  :data:`hokm_sim.house.FIRST_HAKEM_METHODS` (first ace when absent);
+  ``cwd``, if there, a string: the folder the run's relative bot paths are
+  taken from when it is resumed (the working directory when absent).
 
 The counts of a run checkpoint must agree with its done ranges (see
 :mod:`hokm_sim.engine.records`): every hand is in the tricks, trump-length and
@@ -231,7 +233,7 @@ def _check(raw: dict[str, Any]) -> tuple[int, list[tuple[int, int]], np.ndarray,
     :class:`CheckpointError` says which key is wrong."""
 
     def bad(what: str) -> CheckpointError:
-        return CheckpointError(f"damaged checkpoint: {what}; start the run again without --resume")
+        return CheckpointError(f"damaged checkpoint: {what}; start the run again (not resumed)")
 
     for key in ("total", "done", "counts", "config"):
         if key not in raw:
@@ -280,7 +282,7 @@ def _check(raw: dict[str, Any]) -> tuple[int, list[tuple[int, int]], np.ndarray,
 
 def _check_run(config: dict[str, Any], total: int, bad) -> None:
     """The run record of a run checkpoint: every key of RUN_RECORD, typed; sizes = total."""
-    for key in ("engine", "command"):
+    for key in ("engine", "command", "cwd"):
         if key in config and not isinstance(config[key], str):
             raise bad(f"'config.{key}' is {json.dumps(config[key])[:40]}, expected a string")
     if "engine" not in config:
@@ -289,6 +291,9 @@ def _check_run(config: dict[str, Any], total: int, bad) -> None:
         raise bad("no 'config.command'")
     if "save_hands" in config and not isinstance(config["save_hands"], bool):
         raise bad("'config.save_hands' is not true or false")
+    analyse = config.get("analyse")
+    if analyse is not None and (not _is_int(analyse) or analyse < 1):
+        raise bad("'config.analyse' is not a positive number of deals")
     run = config.get("run")
     if not isinstance(run, dict):
         raise bad("'config.run' is missing or not an object")

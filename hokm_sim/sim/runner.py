@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numba
@@ -19,7 +20,9 @@ import numpy as np
 
 from hokm_sim.bots import compiled
 from hokm_sim.bots.faults import replay_command
+from hokm_sim.bots.host import given_timeout
 from hokm_sim.bots.registry import Strategy
+from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.cards import SUITS, card_str
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.play import NO_FORCED_TRUMP
@@ -143,6 +146,20 @@ def check_threads(threads: int | None) -> int:
     return threads
 
 
+@contextmanager
+def numba_threads(threads: int | None) -> Iterator[int]:
+    """Within the block numba's parallel loops use ``threads`` (checked; None: every
+    core); afterwards the count the calling thread had before, so a notebook that
+    asked for one thread once is not left on one thread."""
+    n = check_threads(threads)
+    before = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield n
+    finally:
+        numba.set_num_threads(before)
+
+
 @dataclass
 class Batch:
     """Counts of one batch of finished work (and per-pair codes when asked for)."""
@@ -188,6 +205,7 @@ class Runner:
             hand if matches else match,
             target,
             first_hakem,
+            given_timeout(),
         )
         trick = -1 if err[k.E_CODE] == ERR_BAD_TRUMP else int(err[k.E_TRICK])
         return StrategyFault(
@@ -203,8 +221,14 @@ class Runner:
 
     def call(self, entry: str, *args):
         """The engine's entry point ``entry`` called with ``args``, off the main thread
-        (:func:`~hokm_sim.sim.interrupt.off_main`): Ctrl-C is heard whatever the bots do."""
-        return off_main(getattr(self.engine, entry), *args)
+        (:func:`~hokm_sim.sim.interrupt.off_main`): Ctrl-C is heard whatever the bots do,
+        and ends the protocol bots of a call it leaves running."""
+        try:
+            return off_main(getattr(self.engine, entry), *args)
+        except KeyboardInterrupt:
+            if isinstance(self.engine, SteppedEngine):
+                self.engine.abort()
+            raise
 
     def prepare(self, matches: bool = False) -> None:
         """Compile (or load from the disk cache) the entry point a run will call, by
@@ -244,14 +268,14 @@ class Runner:
                 return True
             return False
 
-        numba.set_num_threads(1)
         lo, n = start, count
-        while n > 1:
-            half = n // 2
-            if raises(lo, half):
-                n = half
-            else:
-                lo, n = lo + half, n - half
+        with numba_threads(1):
+            while n > 1:
+                half = n // 2
+                if raises(lo, half):
+                    n = half
+                else:
+                    lo, n = lo + half, n - half
         for copy in (0, 1) if duplicate else (0,):
             try:
                 if matches:
@@ -291,10 +315,10 @@ class Runner:
         Raises :class:`StrategyFault` at the first strategy error (the
         earliest by deal or match index, whatever the threads).
         """
-        numba.set_num_threads(check_threads(threads))
-        chunk = chunk or default_chunk(matches, total, numba.get_num_threads())
+        threads = check_threads(threads)
+        chunk = chunk or default_chunk(matches, total, threads)
         grow = per_batch is None
-        per_batch = per_batch or chunk * max(4 * numba.get_num_threads(), 8)
+        per_batch = per_batch or chunk * max(4 * threads, 8)
         done = 0
         while done < total:
             n = min(per_batch, total - done)
@@ -309,10 +333,12 @@ class Runner:
             previous = numba.set_parallel_chunksize(1)
             head = (self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate)
             try:
-                if matches:
-                    self.call("run_matches", *head, target, first_hakem, counts, errs, pair_codes)
-                else:
-                    self.call("run_hands", *head, NO_FORCED_TRUMP, counts, errs, pair_codes)
+                with numba_threads(threads):
+                    if matches:
+                        rule = (target, first_hakem)
+                        self.call("run_matches", *head, *rule, counts, errs, pair_codes)
+                    else:
+                        self.call("run_hands", *head, NO_FORCED_TRUMP, counts, errs, pair_codes)
             except StoppedError:
                 raise  # a plain-Python bot's fault, already located
             except Exception as exc:  # a bot raised inside the engine

@@ -14,13 +14,18 @@ from pathlib import Path
 
 import numpy as np
 
-from hokm_sim import jsontext
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.rules import KIND_NAMES, dealer_of
 from hokm_sim.errors import InputError
+from hokm_sim.jsontext import loads
 from hokm_sim.sim.runner import Runner
-from hokm_sim.sim.tracecheck import MAX_INDEX, check_records, hands_in_order_received
+from hokm_sim.sim.tracecheck import (
+    MAX_INDEX,
+    TraceError,
+    check_records,
+    hands_in_order_received,
+)
 
 
 def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict:
@@ -145,7 +150,7 @@ TRACE_BLOCK = 4096
 """Hands traced per engine call when streaming: bounded memory for any count."""
 
 
-def trace_lines(
+def trace_records(
     runner: Runner,
     seed: int,
     *,
@@ -153,18 +158,18 @@ def trace_lines(
     matches: int | None = None,
     target: int = 7,
     first_hakem: int = 0,
-) -> Iterator[str]:
-    """JSON lines of deals ``0 .. hands-1`` (or of every hand of matches
-    ``0 .. matches-1``, their first Hakem by house rule ``first_hakem``), produced a
+) -> Iterator[dict]:
+    """The records of deals ``0 .. hands-1`` (or of every hand of matches
+    ``0 .. matches-1``, their first Hakem by house rule ``first_hakem``), played a
     block at a time."""
     if hands is not None:
         for start in range(0, hands, TRACE_BLOCK):
             for r in runner.trace_hands(seed, start, min(TRACE_BLOCK, hands - start)):
-                yield json.dumps(row_to_record(r, seed))
+                yield row_to_record(r, seed)
         return
     for m in range(matches or 0):
         for r in runner.trace_match(seed, m, target, first_hakem=first_hakem):
-            yield json.dumps(row_to_record(r, seed, target))
+            yield row_to_record(r, seed, target)
 
 
 def show_record(
@@ -180,13 +185,13 @@ def show_record(
     up to a bot's fault if there is one (then the record has ``fault``)."""
     if match is None:
         if hand >= MAX_INDEX:
-            raise InputError(f"--hand: {hand} is too large (deal indices are below 2**62)")
+            raise InputError(f"{hand} is too large (deal indices are below 2**62)", "hand")
         return row_to_record(runner.trace_hands(seed, hand, 1, copy, check=False)[0], seed)
     if match >= MAX_INDEX:
-        raise InputError(f"--match: {match} is too large (match indices are below 2**62)")
+        raise InputError(f"{match} is too large (match indices are below 2**62)", "match")
     rows = runner.trace_match(seed, match, target, copy, check=False, first_hakem=first_hakem)
     if hand >= len(rows):
-        raise InputError(f"--hand: match {match} has hands 0..{len(rows) - 1}")
+        raise InputError(f"match {match} has hands 0..{len(rows) - 1}", "hand")
     return row_to_record(rows[hand], seed, target)
 
 
@@ -215,12 +220,15 @@ def read_trace_line(path: Path, line: int) -> dict:
             text = next(itertools.islice(f, line - 1, None), None)
             if text is None:
                 f.seek(0)
-                raise InputError(f"--line: {path} has {sum(1 for _ in f)} lines")
+                raise InputError(f"{path} has {sum(1 for _ in f)} lines", "line")
     except UnicodeDecodeError:
-        raise InputError(f"--trace: {path} is not a text file of JSON lines") from None
+        raise InputError(f"{path} is not a text file of JSON lines", "trace") from None
     try:
-        rec = jsontext.loads(text)
+        rec = loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"--trace: {path} line {line} is not JSON: {exc}") from None
-    check_records([(line, rec)], f"--trace: {path}", shown=True)
+        raise InputError(f"{path} line {line} is not JSON: {exc}", "trace") from None
+    try:
+        check_records([(line, rec)], str(path), shown=True)
+    except TraceError as exc:
+        raise TraceError(exc.message, "trace") from None
     return rec

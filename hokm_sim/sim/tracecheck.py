@@ -32,13 +32,13 @@ from numba import njit
 from hokm_sim.cards import CardParseError, card_str, parse_card, parse_suit
 from hokm_sim.engine.rules import KIND_NAMES, beats, dealer_of, hand_score, legal_mask
 from hokm_sim.errors import InputError
+from hokm_sim.sim.checks import MAX_SEED
 
 REQUIRED = ("hakem", "trump", "hands", "tricks")
 """What every record must hold (``hokm-sim trace`` writes these and more)."""
 SHOWN = ("seed", "match", "hand", "dealer", "first_five", "tricks_won", "winner_team", "points",
          "kind")  # fmt: skip
 """What ``show`` prints besides, so what a record to show must hold too."""
-MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**62
 """Deal and match indices the engine takes are below this."""
 

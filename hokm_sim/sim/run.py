@@ -1,27 +1,29 @@
-"""One comparison of strategy A with strategy B: what to play, playing it, its summary.
+"""A run of strategy A against strategy B: what to play, and playing it.
 
 :class:`RunConfig` says what to play; :func:`execute` plays it on a backend
 (this machine's threads or Dask), records each finished batch in a
-checkpoint if one is given, and summarizes the counts from A's point of view.
+checkpoint if one is given, turns the first Ctrl-C into a stop after the
+batch in flight, and returns the counts with the record of what was played
+(:class:`Played`). Statistics are :mod:`hokm_sim.analysis.summary`'s.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from contextlib import nullcontext, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from hokm_sim.analysis.summary import Summary, summarize
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine.records import N_COUNTS
-from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.errors import StoppedError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
+from hokm_sim.sim.checks import check_positive, check_seed, check_size, check_target
 from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.version import __version__
@@ -52,26 +54,17 @@ class RunConfig:
     scheduler: str | None = None
     task: int | None = None
     first_hakem: str = DEFAULT_FIRST_HAKEM
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.hands is not None and self.matches is not None:
-            raise InputError("give --hands or --matches, not both")
-        if self.hands is None and self.matches is None:
-            self.hands = 1_000_000
-        size = self.hands if self.hands is not None else self.matches
-        if size is None or size <= 0:
-            raise InputError(f"bad size {size}: expected a positive number of deals or matches")
-        if self.target <= 0:
-            raise InputError(f"bad target {self.target}: expected a positive integer")
-        if self.seed is None:
-            self.seed = secrets.randbits(63)
-        if not 0 <= self.seed < 2**64:
-            raise InputError(f"bad seed {self.seed}: expected a non-negative integer below 2**64")
+        mode, size, _, _ = check_size(self.hands, self.matches)
+        if mode == "hands":
+            self.hands = size
+        self.target = check_target(self.target)
+        self.seed = check_seed(self.seed)
         self.threads = check_threads(self.threads)
         self.scheduler = check_scheduler(self.scheduler)
-        if self.task is not None and self.task <= 0:
-            raise InputError(f"bad task size {self.task}: expected a positive number")
+        if self.task is not None:
+            check_positive(self.task, "task")
         first_hakem_code(self.first_hakem)
 
     @property
@@ -88,6 +81,20 @@ class RunConfig:
     def total(self) -> int:
         """Deals or matches to play."""
         return int(self.hands if self.hands is not None else self.matches)  # type: ignore[arg-type]
+
+
+@dataclass
+class Played:
+    """What a run played: its counts (layout in :mod:`hokm_sim.engine.records`) and the
+    record of its configuration (strategies, seed, size, ``done``, ``partial`` ...)."""
+
+    counts: np.ndarray
+    record: dict[str, Any]
+
+    @property
+    def partial(self) -> bool:
+        """True when the run stopped before its end and covers only what finished."""
+        return bool(self.record["partial"])
 
 
 def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial: bool) -> dict:
@@ -109,7 +116,6 @@ def _config_record(cfg: RunConfig, a: Strategy, b: Strategy, done: int, partial:
         "partial": partial,
         "version": __version__,
         "strategies": {"a": a.to_dict(), "b": b.to_dict()},
-        **cfg.extra,
     }
 
 
@@ -119,8 +125,11 @@ RESUMABLE = ("a", "b", "hands", "matches", "seed", "target", "duplicate", "chunk
 
 def checkpoint_record(cfg: RunConfig, engine: str, **extra: Any) -> dict[str, Any]:
     """What a checkpoint keeps of a run to resume it: the configuration that decides
-    its counts, and the engine module name (a hash of engine and bot files)."""
-    return {"run": {f: getattr(cfg, f) for f in RESUMABLE}, "engine": engine, **extra}
+    its counts, the engine module name (a hash of engine and bot files) and the
+    folder relative bot paths were given from (``cwd``), so that a resume from
+    anywhere finds the same files."""
+    run = {f: getattr(cfg, f) for f in RESUMABLE}
+    return {"run": run, "engine": engine, "cwd": str(Path.cwd()), **extra}
 
 
 def resume_config(record: dict[str, Any], **how: Any) -> RunConfig:
@@ -136,13 +145,15 @@ def execute(
     progress: Callable[[int], None] | None = None,
     on_batch: Callable[[int, int], None] | None = None,
     checkpoint: Checkpoint | None = None,
-) -> Summary:
-    """Run a validated configuration with resolved strategies (see :func:`run`).
+) -> Played:
+    """Play a validated configuration with resolved strategies.
 
     With a ``checkpoint`` only its pending ranges are played, from its
     counts, and every finished batch is recorded in it at once (and written
     while the next one plays): a resumed run ends with exactly the counts of
-    an uninterrupted one.
+    an uninterrupted one. A :class:`~hokm_sim.errors.StoppedError` (a bot
+    fault, a failed cluster) carries what finished before it as its
+    ``partial``.
     """
     if checkpoint is None:
         counts, ranges = np.zeros(N_COUNTS, np.int64), [(0, cfg.total)]
@@ -183,7 +194,6 @@ def execute(
                     break
     except StoppedError as exc:
         # what finished before the stop, for the partial report
-        exc.partial = summarize(counts, _config_record(cfg, a, b, done, True))
+        exc.partial = Played(counts, _config_record(cfg, a, b, done, True))
         raise
-    partial = done < cfg.total
-    return summarize(counts, _config_record(cfg, a, b, done, partial))
+    return Played(counts, _config_record(cfg, a, b, done, done < cfg.total))

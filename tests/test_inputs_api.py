@@ -1,0 +1,421 @@
+"""What a user types into the API and the commands, past the first obvious values:
+addresses, test bounds, seeds near 2**64, huge counts and targets, lists given as one
+string, entries given twice, options of another mode. Each bad one is one
+:class:`InputError` naming the Python parameter (the API) or one line and exit 2 naming
+the flag (the CLI), found before any engine compiles and before a report folder is
+made."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from test_cli_inputs import _fails  # one line naming the problem, exit 2
+
+import hokm_sim
+from hokm_sim.cli import main
+from hokm_sim.errors import InputError
+from hokm_sim.house import MAX_TARGET
+
+
+@pytest.fixture(autouse=True)
+def _nothing_compiles(monkeypatch):
+    """Every check here comes before an engine is built."""
+    from hokm_sim.sim import runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("an engine was built before the input was checked")
+
+    monkeypatch.setattr(runner.Runner, "__init__", refuse)
+
+
+BAD_SCHEDULERS = [
+    ("garbage", "missing port"),
+    ("tcp://localhost", "missing port"),
+    ("http://127.0.0.1:8786", "unknown address scheme 'http'"),
+    ("tcp://[::1", "invalid address"),
+    ("tcp://127.0.0.1:0", "port 0"),
+]
+
+
+@pytest.mark.parametrize(("address", "why"), BAD_SCHEDULERS)
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["run", "longest", "random", "--hands", "10"],
+        ["tournament", "longest", "random", "--hands", "10"],
+        ["regress", "longest", "--baseline", "random"],
+        ["trump-study", "--hands", "10"],
+    ],
+    ids=["run", "tournament", "regress", "trump-study"],
+)
+def test_a_bad_scheduler_address_is_one_line_and_no_folder(cmd, address, why, tmp_path):
+    out = tmp_path / "r"
+    _fails([*cmd, "--scheduler", address, "--out", out], "bad scheduler", why)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("flags", "needle"),
+    [
+        (["--elo1", "inf"], "--elo1: expected a finite number, got inf"),
+        (["--elo0", "nan"], "--elo0: expected a finite number, got nan"),
+        (["--elo0", "-inf"], "--elo0: expected a finite number"),
+        (["--alpha", "nan"], "--alpha: expected a finite number"),
+        (["--alpha", "-0.1"], "0 < --alpha"),
+        (["--alpha", "1"], "0 < --alpha"),
+        (["--beta", "0.96"], "--alpha + --beta < 1"),
+    ],
+)
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["regress", "longest", "--baseline", "random"],
+        ["regress", "--calibrate", "random"],
+        ["sprt", "--wins", "1,2,3"],
+    ],
+    ids=["regress", "calibrate", "sprt"],
+)
+def test_the_bounds_of_a_test_are_checked_the_same_everywhere(cmd, flags, needle):
+    _fails([*cmd, *flags], needle)
+
+
+def test_calibration_seeds_stay_within_64_bits():
+    err = _fails(["regress", "--calibrate", "random", "--runs", "3", "--seed", 2**64 - 2],
+                 "--seed", "2**64-1", "at most 18446744073709551613")  # fmt: skip
+    assert "--runs" in err
+
+
+def test_sprt_counts_past_64_bits_are_refused():
+    _fails(["sprt", "--wins", "99999999999999999999999,1,1"], "--wins", "non-negative counts")
+
+
+@pytest.mark.parametrize("target", [MAX_TARGET + 1, 2**63, 10**20])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["run", "longest", "random", "--matches", "2"],
+        ["trace", "--seed", "1", "--matches", "1"],
+        ["show", "--seed", "1", "--match", "0", "--hand", "0"],
+        ["regress", "longest", "--baseline", "random", "--metric", "matches"],
+    ],
+    ids=["run", "trace", "show", "regress"],
+)
+def test_match_targets_past_the_limit_are_refused(cmd, target):
+    _fails([*cmd, "--target", target], "--target", f"at most {MAX_TARGET}")
+
+
+def test_regress_takes_a_target_only_for_matches():
+    _fails(["regress", "longest", "--baseline", "random", "--target", "9"],
+           "--target", "--metric matches")  # fmt: skip
+    _fails(["regress", "--calibrate", "random", "--target", "9"], "--target", "--metric matches")
+
+
+@pytest.mark.parametrize(
+    ("flags", "needle"),
+    [
+        (["longest", "--runs", "3"], "--runs"),
+        (["--calibrate", "random", "--baseline", "longest"], "drop --baseline"),
+        (["--calibrate", "random", "--scheduler", "local:1"], "drop --scheduler"),
+        (["--calibrate", "random", "--out", "x"], "drop --out"),
+    ],
+)
+def test_calibration_options_go_with_calibrate_only(flags, needle):
+    _fails(["regress", *flags], needle)
+
+
+def test_a_tournament_entry_given_twice_is_refused(tmp_path):
+    out = tmp_path / "t"
+    _fails(["tournament", "longest", "random", "longest", "--hands", "10", "--out", out],
+           "strategy 3 (longest) is strategy 1 again")  # fmt: skip
+    assert not out.exists()
+    with pytest.raises(InputError, match="^strategies: strategy 2 .* again") as e:
+        hokm_sim.tournament(["random", "random"], hands=10)
+    assert e.value.param == "strategies"
+
+
+def test_a_tournament_of_one_string_is_refused_as_such():
+    with pytest.raises(InputError, match="^strategies: expected a list of strategies, got "):
+        hokm_sim.tournament("longest", hands=10)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "param", "needle"),
+    [
+        ({"seed": 1.5}, "seed", "whole number"),
+        ({"seed": "abc"}, "seed", "whole number"),
+        ({"seed": True}, "seed", "whole number"),
+        ({"seed": 2**64}, "seed", "2**64-1"),
+        ({"hands": 1.5}, "hands", "positive whole number"),
+        ({"hands": True}, "hands", "positive whole number"),
+        ({"hands": "10k"}, "hands", "the command line reads '10k'; Python takes 10_000"),
+        ({"hands": 2**63 - 1}, "hands", "too large"),
+        ({"matches": 2, "target": 2**63}, "target", f"at most {MAX_TARGET}"),
+        ({"out": ""}, "out", "not an empty one"),
+    ],
+)
+def test_run_refuses_what_is_not_a_count_seed_or_folder(kwargs, param, needle):
+    kwargs = {"hands": 10} | kwargs if "matches" not in kwargs else kwargs
+    with pytest.raises(InputError) as e:
+        hokm_sim.run("longest", "random", **kwargs)
+    assert e.value.param == param and needle in e.value.message, str(e.value)
+
+
+RUN = '[[runs]]\na = "longest"\nb = "random"\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        (f"{RUN}hands = 100\ntarget = 5\n", "run 1: target: sets the score a match is played to"),
+        (f"target = 5\n{RUN}", "run 1: target: sets the score a match is played to"),
+        (f"{RUN}hands = {2**63 - 1}\n", "too large: at most"),
+        (f"{RUN}matches = 2\ntarget = {MAX_TARGET + 1}\n", f"at most {MAX_TARGET}"),
+    ],
+)
+def test_experiment_files_are_checked_as_the_command_line_is(tmp_path, text, needle):
+    spec = tmp_path / "e.toml"
+    spec.write_text(text)
+    _fails(["experiment", spec, "--out", tmp_path / "r"], needle)
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.usefixtures("runner")
+def test_a_dash_output_is_standard_output(tmp_path, monkeypatch):
+    """``-o -`` prints, as most tools do, instead of writing a file named ``-``."""
+    monkeypatch.undo()  # these play (the session's longest/random pair)
+    monkeypatch.chdir(tmp_path)
+    args = ["--seed", "3", "--hands", "1", "--a", "longest", "--b", "random"]
+    shown = CliRunner().invoke(main, ["trace", *args])
+    res = CliRunner().invoke(main, ["trace", *args, "-o", "-"])
+    assert res.exit_code == 0 and res.stdout == shown.stdout != ""
+    (tmp_path / "t.jsonl").write_text(shown.stdout)
+    res = CliRunner().invoke(
+        main, ["analyse", "--trace", "t.jsonl", "--format", "jsonl", "-o", "-"]
+    )
+    assert res.exit_code == 0 and res.stdout.startswith("{")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.jsonl"]
+
+
+def test_a_verdict_names_the_score_it_gives():
+    """Matches not in duplicate score the match-win rate: not a "hand score"."""
+    from hokm_sim.report.markdown import verdict
+
+    est = {"value": 0.325, "low": 0.178, "high": 0.472}
+    data = {"a": {"name": "x"}, "b": {"name": "y"}, "pair_score": est, "elo": est,
+            "nelo": {}, "pairs": 0, "config": {"mode": "matches"}}  # fmt: skip
+    assert "match score 0.3250" in verdict(data)
+    data["config"]["mode"] = "hands"
+    assert "hand score 0.3250" in verdict(data)
+    data["pair_score"] = {"value": 1.0, "low": None}
+    assert "no interval" not in verdict(data) and "too few" in verdict(data)
+
+
+@pytest.mark.usefixtures("runner")
+def test_an_interrupted_save_hands_run_does_not_offer_a_resume_that_is_refused(
+    tmp_path, monkeypatch
+):
+    """Ctrl-C (a stop after the first batch) of a --save-hands run says the truth."""
+    import contextlib
+    import types
+
+    from hokm_sim.sim import run as sim_run
+
+    monkeypatch.undo()  # this one plays (the session's longest/random pair)
+
+    @contextlib.contextmanager
+    def stopped():
+        yield types.SimpleNamespace(stop=True)
+
+    monkeypatch.setattr(sim_run, "graceful_interrupt", stopped)
+    out = tmp_path / "r"
+    args = ["run", "longest", "random", "--hands", "100000", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--save-hands", "--out", str(out)])
+    assert res.exit_code == 130, res.output
+    assert "--resume" not in res.stderr and "cannot be resumed: run it again" in res.stderr
+    resumed = CliRunner().invoke(main, ["run", "--resume", str(out)])
+    assert resumed.exit_code == 2 and "cannot be resumed" in resumed.stderr
+
+
+@pytest.mark.usefixtures("runner")
+def test_a_resume_from_another_folder_finds_the_bot_files(tmp_path, monkeypatch):
+    """Bot paths of a resumed run are taken from where the run began (its checkpoint)."""
+    import contextlib
+    import shutil
+    import types
+    from pathlib import Path
+
+    from hokm_sim.sim import run as sim_run
+
+    monkeypatch.undo()  # this one plays (the session's pyrandom/random pair)
+    started, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    (started / "bots").mkdir(parents=True)
+    elsewhere.mkdir()
+    shutil.copy(Path(__file__).parent / "bots" / "pyrandom.py", started / "bots")
+
+    @contextlib.contextmanager
+    def stopped():
+        yield types.SimpleNamespace(stop=True)
+
+    monkeypatch.chdir(started)
+    with monkeypatch.context() as m:
+        m.setattr(sim_run, "graceful_interrupt", stopped)
+        args = ["run", "bots/pyrandom.py", "random", "--hands", "3000", "--task-size", "1000"]
+        res = CliRunner().invoke(main, [*args, "--seed", "1", "--threads", "1", "--out", "r"])
+    assert res.exit_code == 130, res.output
+    monkeypatch.chdir(elsewhere)
+    res = CliRunner().invoke(main, ["run", "--resume", str(started / "r")])
+    assert res.exit_code == 0, res.output
+    assert "pyrandom" in res.stdout
+
+
+def _stopping(module, monkeypatch, *, fault: bool):
+    """``module``'s backend plays one batch, then stops: Ctrl-C, or a bot fault."""
+    import contextlib
+    import types
+
+    from hokm_sim.errors import StoppedError
+
+    real = module.open_backend
+
+    @contextlib.contextmanager
+    def one_batch(*args, **kwargs):
+        with real(*args, **kwargs) as backend:
+
+            def batches(*a, **k):
+                for batch in backend.batches(*a, **k):
+                    yield batch
+                    if fault:
+                        raise StoppedError("the bot raised, at seed 1, hand 9")
+                    flag.stop = True
+
+            yield types.SimpleNamespace(batches=batches)
+
+    flag = types.SimpleNamespace(stop=False)
+
+    @contextlib.contextmanager
+    def graceful():
+        yield flag
+
+    monkeypatch.setattr(module, "open_backend", one_batch)
+    monkeypatch.setattr(module, "graceful_interrupt", graceful)
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize("fault", [False, True], ids=["ctrl-c", "bot-fault"])
+def test_a_stopped_tournament_keeps_a_partial_report(tmp_path, monkeypatch, fault):
+    import json
+
+    from hokm_sim.analysis import tournament
+
+    monkeypatch.undo()  # this one plays (the session's longest/random pair)
+    _stopping(tournament, monkeypatch, fault=fault)
+    out = tmp_path / "t"
+    args = ["tournament", "longest", "random", "--hands", "50000", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and 0 < summary["done"] < 50_000
+    if fault:
+        assert res.exit_code == 4, res.output
+        assert f"(partial report: {out})" in res.stderr
+    else:
+        assert res.exit_code == 130, res.output
+        assert "partial: stopped after" in res.stdout
+        assert "cannot be resumed: run it again" in res.stderr
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize("fault", [False, True], ids=["ctrl-c", "bot-fault"])
+def test_a_stopped_regression_check_keeps_a_partial_report(tmp_path, monkeypatch, fault):
+    import json
+
+    from hokm_sim.analysis import regress
+
+    monkeypatch.undo()  # this one plays (the session's random pair, checked)
+    _stopping(regress, monkeypatch, fault=fault)
+    out = tmp_path / "r"
+    args = ["regress", "random", "--baseline", "random", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--elo0", "-1", "--elo1", "1", "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and summary["verdict"] == "stopped before a verdict"
+    assert summary["pairs"] > 0
+    if fault:
+        assert res.exit_code == 4, res.output
+        assert f"(partial report: {out})" in res.stderr
+    else:
+        assert res.exit_code == 130, res.output
+        assert res.stdout.startswith("STOPPED BEFORE A VERDICT")
+        assert "no verdict: run the check again" in res.stderr
+
+
+@pytest.mark.usefixtures("runner")
+@pytest.mark.parametrize("fault", [False, True], ids=["ctrl-c", "bot-fault"])
+def test_a_stopped_experiment_keeps_its_finished_runs_and_stops(tmp_path, monkeypatch, fault):
+    """Run 1 plays whole; run 2 stops after a batch: the report holds both, and there
+    is no run 3 (Ctrl-C once stopped run 1 only and played the rest in full)."""
+    import json
+
+    from hokm_sim.sim import run as sim_run
+
+    monkeypatch.undo()  # these play (the session's longest/random pair)
+    spec = tmp_path / "e.toml"
+    one = '[[runs]]\na = "longest"\nb = "random"\nhands = {}\n'
+    spec.write_text("seed = 1\n" + one.format(100) + one.format(40_000) + one.format(100))
+    real = sim_run.execute
+    calls = []
+
+    def execute(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            _stopping(sim_run, monkeypatch, fault=fault)
+            args[0].task = 8192  # batches of 8192 deals: the stop comes after the first
+        return real(*args, **kwargs)
+
+    from hokm_sim.analysis import experiment
+
+    monkeypatch.setattr(experiment, "execute", execute)
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["experiment", str(spec), "--threads", "1", "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and len(calls) == 2
+    assert [r["partial"] for r in summary["runs"]] == [False, True]
+    if fault:
+        assert res.exit_code == 4 and f"(partial report: {out})" in res.stderr, res.output
+    else:
+        assert res.exit_code == 130 and "cannot be resumed: run it again" in res.stderr
+
+
+@pytest.mark.usefixtures("runner")
+def test_a_stopped_dd_study_keeps_the_deals_solved(tmp_path, monkeypatch):
+    """Ctrl-C is heard between solver calls of a few deals each, not after the whole study."""
+    import contextlib
+    import json
+    import types
+
+    from hokm_sim.dd import study
+
+    monkeypatch.undo()  # this one solves
+    monkeypatch.setattr(study, "graceful_interrupt", contextlib.contextmanager(
+        lambda: (yield types.SimpleNamespace(stop=True))))  # fmt: skip
+    out = tmp_path / "d"
+    args = ["dd-study", "--heuristics", "longest", "--hands", "12", "--seed", "1", "--threads", "1"]
+    res = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert res.exit_code == 130, res.output
+    assert "Partial: stopped (Ctrl-C) after 4 of 12 deals" in res.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partial"] is True and summary["deals"] == study.DEALS_PER_CALL
+    full = hokm_sim.dd_study(["longest"], hands=4, seed=1, threads=1)  # the same 4 deals
+    assert full.data["heuristics"] == summary["heuristics"] and not full.data["partial"]
+
+
+def test_a_trump_study_stopped_by_a_fault_leaves_no_empty_folder(tmp_path, monkeypatch):
+    from hokm_sim.analysis import trumpstudy
+    from hokm_sim.errors import StoppedError
+
+    def fault(*args, **kwargs):
+        raise StoppedError("the bot raised, at seed 1, hand 9")
+
+    monkeypatch.setattr(trumpstudy, "collect", fault)
+    out = tmp_path / "s"
+    res = CliRunner().invoke(main, ["trump-study", "--hands", "10", "--out", str(out)])
+    assert res.exit_code == 4 and "the bot raised" in res.stderr, res.output
+    assert not out.exists()

@@ -1,0 +1,242 @@
+"""``hokm-sim serve``: a strategy answering the protocol plays exactly its cards inside hokm-sim.
+
+Requests are written from a table of the environments' stepper (the bytes a
+host sends) and answered by :class:`Served`; each answer must be the one the
+strategy gives at that table, whose memory and stream are the real ones. A
+bot that keeps state in ``mem`` and draws (``tests/bots/pymemory.py``)
+shows that both are rebuilt, with the replay cache and without it. Then the
+whole path: a host running ``hokm-sim serve`` as an ``exec:`` bot, and the
+HTTP server with its errors.
+"""
+
+from __future__ import annotations
+
+import http.client
+import io
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hokm_sim.bots.host import bot_timeout, write_decide
+from hokm_sim.bots.registry import resolve
+from hokm_sim.bots.seat import SeatBot
+from hokm_sim.env.table import Table
+from hokm_sim.protocol.encode import buffer_for
+from hokm_sim.protocol.request import RequestError, read_request
+from hokm_sim.serving.decider import Served, reply
+from hokm_sim.serving.http import ServeHTTP
+from hokm_sim.serving.stdio import serve_lines
+from hokm_sim.sim.runner import Runner
+
+ROOT = Path(__file__).resolve().parents[1]
+PYMEMORY = str(ROOT / "tests" / "bots" / "pymemory.py")
+SERVE = f"exec:{sys.executable} -m hokm_sim serve"
+
+
+def table_requests(spec: str, deals: int, target: int | None = None, stream: bool = True):
+    """``(request dict, the strategy's answer at the table)`` for every decision of
+    ``deals`` deals (or matches) with ``spec`` in every seat."""
+    bot = SeatBot(resolve(spec))
+    table = Table(target=target)
+    buf = buffer_for(1)
+    out = []
+    for deal in range(deals):
+        table.start(seed=3, deal=deal)
+        while table.waiting is not None:
+            n = write_decide(table.slots, np.array([0]), stream, buf)
+            (req,) = json.loads(bytes(buf[:n]))["requests"]
+            answer = bot.decide(table)
+            out.append((req, answer))
+            table.act(answer)
+    return out
+
+
+def checked(pairs) -> list:
+    """The requests of ``pairs`` read as a bot reads them (each from its own message)."""
+    return [read_request(q, 0) for q, _ in pairs]
+
+
+@pytest.mark.parametrize("cache", [1 << 16, 0])
+def test_served_memory_and_draws_are_the_tables(cache):
+    pairs = table_requests(PYMEMORY, 6) + table_requests(PYMEMORY, 1, target=3)
+    served = Served(resolve(PYMEMORY), cache=cache)
+    got = [served.decide(r) for r in checked(pairs)]
+    assert got == [a for _, a in pairs]
+    assert (served.replayed == 0) == (cache > 0)
+
+
+def test_without_the_stream_an_answer_depends_on_its_request_alone():
+    reqs = checked(table_requests(PYMEMORY, 3, stream=False))
+    warm, cold = Served(resolve(PYMEMORY)), Served(resolve(PYMEMORY), cache=0)
+    first = [warm.decide(r) for r in reqs]
+    assert [cold.decide(r) for r in reversed(reqs)] == first[::-1]
+
+
+def test_a_served_compiled_bot_draws_its_own_stream():
+    pairs = table_requests("random", 4)
+    served = Served(resolve("random"))
+    assert [served.decide(r) for r in checked(pairs)] == [a for _, a in pairs]
+
+
+def _lines(*msgs) -> list[bytes]:
+    return [(m if isinstance(m, str) else json.dumps(m)).encode() + b"\n" for m in msgs]
+
+
+def test_the_message_loop_answers_hello_decide_bye_and_errors():
+    (req, _), *_ = table_requests("longest", 1)
+    out = io.BytesIO()
+    served = Served(resolve("longest"))
+    lines = _lines({"type": "hello", "protocol": "hokm-bot/1", "host": "test"}, "not json",
+                   "[" * 100_000, [1], {"type": "frobnicate"},
+                   {"type": "decide", "requests": [req]}, {"type": "bye"},
+                   {"type": "decide", "requests": [req]})  # fmt: skip
+    assert serve_lines(served, lines, out) == 0
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert answers[0] == {"type": "hello", "protocol": "hokm-bot/1", "name": "longest",
+                          "version": answers[0]["version"], "extensions": ["stream"]}  # fmt: skip
+    assert [a["type"] for a in answers] == ["hello", *["error"] * 4, "answers", "bye"]
+    assert "not a JSON line" in answers[1]["message"] and "not a JSON line" in answers[2]["message"]
+    assert "unknown message type 'frobnicate'" in answers[4]["message"]
+    assert answers[5]["answers"][0]["id"] == req["id"]
+
+
+def _bad(req: dict, **change) -> dict:
+    return {**req, **change}
+
+
+def test_requests_that_are_not_valid_are_refused_in_one_line():
+    pairs = table_requests("longest", 1)
+    trump = next(q for q, _ in pairs if q["kind"] == "trump")
+    card = next(q for q, _ in pairs if q["kind"] == "card" and len(q["plays"]) == 5)
+    served = Served(resolve("longest"))
+    cases = [
+        (_bad(card, seat=7), "'seat' must be a whole number 0..3"),
+        (_bad(card, id=True), "'id' must be a whole number"),
+        (_bad(card, kind="pass"), "'kind' must be 'trump' or 'card'"),
+        (_bad(card, hand=card["hand"] + ["ZZ"]), "holds 'ZZ', not a card"),
+        (_bad(card, hand=card["hand"] + card["hand"][:1]), "names a card twice"),
+        (_bad(card, trump="X"), "'trump' must be one of"),
+        (_bad(card, legal=["AS"] if "AS" not in card["hand"] else ["2C"]), "'legal' must be"),
+        (_bad(card, plays=card["plays"] + card["hand"][:1]), "among 'plays'"),
+        (_bad(card, seed=-1), "'seed' must be"),
+        (_bad(card, tricks=[0]), "'tricks' must be two"),
+        (_bad(trump, trump="H"), "a trump call has 'trump' null"),
+        (_bad(trump, seat=(trump["seat"] + 1) % 4), "a trump call is the Hakem's"),
+        (_bad(card, plays=card["plays"][:-1]), "another seat's turn"),
+        (
+            _bad(card, legal=card["hand"]) if len(card["legal"]) < len(card["hand"]) else None,
+            "'legal' is not the cards the rules allow",
+        ),  # fmt: skip
+        (_bad(card, tricks=[1, 0]), "'tricks' do not match"),
+    ]
+    for req, what in cases:
+        if req is not None:
+            with pytest.raises(RequestError, match=what):
+                reply(served, {"type": "decide", "requests": [req]})
+    with pytest.raises(RequestError, match="needs a non-empty 'requests' list"):
+        reply(served, {"type": "decide", "requests": []})
+    with pytest.raises(RequestError, match="the same 'id'"):
+        reply(served, {"type": "decide", "requests": [card, card]})
+
+
+@pytest.fixture(scope="module")
+def http_server():
+    server = ServeHTTP(Served(resolve("longest")))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def _post(server, path: str, body: bytes, headers=None):
+    host, port = server.server_address[:2]
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    conn.request("POST", path, body, headers or {"Content-Type": "application/json"})
+    res = conn.getresponse()
+    return res.status, res.read().decode()
+
+
+def test_http_answers_decide_and_refuses_bad_bodies_in_one_line(http_server):
+    assert http_server.server_address[0] == "127.0.0.1"
+    pairs = table_requests("longest", 1)
+    msg = {"type": "decide", "requests": [{**q, "id": i} for i, (q, _) in enumerate(pairs[:20])]}
+    status, body = _post(http_server, "/decide", json.dumps(msg).encode())
+    assert status == 200
+    got = json.loads(body)["answers"]
+    assert [a.get("card", a.get("suit")) for a in got] == [
+        a["card"] if "card" in a else a["suit"]
+        for a in reply(Served(resolve("longest")), msg)[0]["answers"]
+    ]
+    status, body = _post(http_server, "/hello", b'{"type": "hello", "protocol": "hokm-bot/1"}')
+    assert status == 200 and json.loads(body)["protocol"] == "hokm-bot/1"
+    for path, data, code, what in [
+        ("/decide", b"{not json", 400, "not JSON"),
+        ("/decide", b"[" * 100_000, 400, "not JSON"),  # too deep for Python's json
+        ("/decide", b'{"type": "hello"}', 400, "takes a 'decide' message"),
+        (
+            "/decide",
+            json.dumps({"type": "decide", "requests": [{"id": 1}]}).encode(),
+            400,
+            "'kind' must be",
+        ),  # fmt: skip
+        ("/nowhere", b"{}", 404, "no /nowhere"),
+    ]:
+        status, body = _post(http_server, path, data)
+        assert status == code and what in body and body.count("\n") == 1, body
+
+
+def test_a_host_plays_a_served_bot_card_for_card(runner):
+    """``exec:hokm-sim serve random`` (its draws through the stream extension) gives the
+    counts of the compiled ``random`` on two threads (two served processes)."""
+    with bot_timeout(120):
+        want = runner("random", "random").counts(5, 400, threads=1)
+        got = Runner(resolve(f"{SERVE} random"), resolve("random")).counts(5, 400, threads=2)
+    assert (got == want).all()
+
+
+def test_serve_keeps_standard_output_for_the_protocol(tmp_path):
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text(
+        '"""Prints while it plays."""\n'
+        "def choose_trump(obs):\n    print('calling'); return 0\n"
+        "def play_card(obs):\n    print('playing'); return obs.legal_cards[0]\n"
+    )
+    (req, _), *_ = table_requests("longest", 1)
+    lines = b"".join(_lines({"type": "hello", "protocol": "hokm-bot/1"},
+                            {"type": "decide", "requests": [req]}, {"type": "bye"}))  # fmt: skip
+    res = subprocess.run([sys.executable, "-m", "hokm_sim", "serve", str(chatty)], input=lines,
+                         capture_output=True, timeout=300, check=False)  # fmt: skip
+    assert res.returncode == 0, res.stderr.decode()
+    kinds = [json.loads(x)["type"] for x in res.stdout.splitlines()]
+    assert kinds == ["hello", "answers", "bye"]
+    assert b"calling" in res.stderr
+
+
+def test_a_served_bot_that_raises_or_exits_is_an_error_line_not_a_crash(tmp_path):
+    quits = tmp_path / "quits.py"
+    quits.write_text('"""Leaves."""\nimport sys\n\ndef choose_trump(obs):\n    return 0\n\n'
+                     "def play_card(obs):\n    sys.exit(3)\n")  # fmt: skip
+    faulty = f"{ROOT / 'tests' / 'bots' / 'pyfaulty.py'}(mode=1)"  # raises in seat 1, trick 3
+    req = next(q for q, _ in table_requests("longest", 2)
+               if q["kind"] == "card" and q["seat"] == 1 and 8 <= len(q["plays"]) < 12)  # fmt: skip
+    for bot, what in [(faulty, "raised ValueError: boom"), (str(quits), "called sys.exit(3)")]:
+        out = io.BytesIO()
+        lines = _lines({"type": "decide", "requests": [req]}, {"type": "bye"})
+        assert serve_lines(Served(resolve(bot)), lines, out) == 0
+        first, bye = (json.loads(x) for x in out.getvalue().splitlines())
+        assert first["type"] == "error" and what in first["message"], first
+        assert bye == {"type": "bye"}
+
+
+def test_the_api_serves_and_checks():
+    import hokm_sim
+    from hokm_sim import api
+
+    assert hokm_sim.serve is api.serve and callable(hokm_sim.serve)
+    assert hokm_sim.check_bot is api.check_bot

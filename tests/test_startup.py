@@ -1,0 +1,77 @@
+"""What starting hokm-sim loads: each command imports what it uses when it uses it.
+
+Importing ``hokm_sim`` or ``hokm_sim.api``, ``hokm-sim --help`` and
+``hokm-sim strategies`` load no statistics library, no plotting, no pandas and
+no engine; resolving a strategy name imports that bot file alone; importing
+the engine and the solver compiles nothing and hashes no source (the cache
+stamps are worked out when numba first opens a cache). Each check runs in a
+fresh process and reads ``sys.modules``: docs/performance.md gives the times.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("scipy", "statsmodels", "pandas", "matplotlib", "pyarrow", "numba")
+STEPPER = "hokm_sim.engine.stepper"
+
+
+def _loaded(code: str) -> dict:
+    """Run ``code`` in a new interpreter; it ends by printing one JSON line, read back."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def _heavy_after(statement: str, also: tuple[str, ...] = ()) -> list[str]:
+    names = (*HEAVY, STEPPER, *also)
+    return _loaded(
+        f"import json, sys\n{statement}\n"
+        f"print(json.dumps(sorted(m for m in {names!r} if m in sys.modules)))"
+    )
+
+
+@pytest.mark.parametrize("module", ["hokm_sim", "hokm_sim.api", "hokm_sim.cli"])
+def test_importing_loads_no_heavy_library(module):
+    assert _heavy_after(f"import {module}") == []
+
+
+@pytest.mark.parametrize("args", [["--help"], ["strategies"]])
+def test_help_and_the_strategy_list_load_no_engine(args):
+    run = (
+        "from hokm_sim.cli import main\n"
+        f"sys.argv = ['hokm-sim', *{args!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code"
+    )
+    assert _heavy_after(run, also=("numpy", "hokm_sim.engine")) == []
+
+
+def test_a_strategy_name_imports_its_own_bot_file_only():
+    found = _loaded(
+        "import json, sys\n"
+        "from hokm_sim.bots.registry import resolve\n"
+        "s = resolve('trump=longest,play=random')\n"
+        "print(json.dumps({'bots': sorted(m.split('_')[2] for m in sys.modules\n"
+        "                                  if m.startswith('hokm_bot_')),\n"
+        "                  'dd': 'hokm_sim.dd' in sys.modules}))"
+    )
+    assert found == {"bots": ["longest", "random"], "dd": False}
+
+
+def test_importing_the_engine_compiles_and_hashes_nothing():
+    found = _loaded(
+        "import json\n"
+        "import hokm_sim.bots.compiled, hokm_sim.dd.analyse, hokm_sim.strategies._pimc\n"
+        "from hokm_sim import sources\n"
+        "from hokm_sim.engine import jitcache, play, stepper\n"
+        "from hokm_sim.dd import solver\n"
+        "print(json.dumps({'stamps': jitcache._stamp.cache_info().currsize,\n"
+        "                  'digests': sources.package_digest.cache_info().currsize,\n"
+        "                  'compiled': len(play.first_hakem_deck.signatures)\n"
+        "                              + len(solver.reach_nb.signatures)}))"
+    )
+    assert found == {"stamps": 0, "digests": 0, "compiled": 0}

@@ -1,7 +1,7 @@
 """A bot that raises inside the engine: one line naming it, the seed and the deal,
 exit code 4 (never 1, which regress uses for "regression"), a partial report.
 
-The raising bot is ``tests/bots/faulty.py`` in its mode 4, against ``longest``: the
+The raising bot is ``tests/bots/faulty.py`` in its mode 4, against its mode 5 (the rules kept): the
 engine of the strategy-fault tests (tests/test_strategy_faults.py), compiled once.
 """
 
@@ -15,6 +15,8 @@ from click.testing import CliRunner
 from hokm_sim.cli import main
 
 RAISER = f"{Path(__file__).parent / 'bots' / 'faulty.py'}(mode=4)"
+CLEAN = f"{Path(__file__).parent / 'bots' / 'faulty.py'}(mode=5)"
+"""Its opponent, the same file playing by the rules: the strategy-fault tests' engine."""
 
 
 def test_run_reports_the_raising_bot_with_exit_4(tmp_path):
@@ -24,7 +26,7 @@ def test_run_reports_the_raising_bot_with_exit_4(tmp_path):
         [
             "run",
             RAISER,
-            "longest",
+            CLEAN,
             "--hands",
             "3000",
             "--seed",
@@ -45,7 +47,7 @@ def test_run_reports_the_raising_bot_with_exit_4(tmp_path):
 
 def test_regress_reports_the_raising_bot_with_exit_4():
     res = CliRunner().invoke(
-        main, ["regress", RAISER, "--baseline", "longest", "--seed", "1", "--threads", "1"]
+        main, ["regress", RAISER, "--baseline", CLEAN, "--seed", "1", "--threads", "1"]
     )
     assert res.exit_code == 4, res.output
     assert "raised ValueError: boom" in res.stderr

@@ -7,9 +7,11 @@
 - 2: names suit 7 as trump (and plays random legal cards);
 - 3: plays random legal cards, but one time in 25 a card it does not hold;
 - 4: plays the lowest legal card, but raises ``ValueError`` in seat 0 on the
-  fourth trick (an exception inside the engine, not an illegal card).
+  fourth trick (an exception inside the engine, not an illegal card);
+- 5: plays by the rules, the lowest legal card: the opponent of the faulty
+  modes, so that one engine (this file on both sides) serves every seating.
 
-Trump is clubs in modes 0, 1 and 4, random in mode 3.
+Trump is clubs in modes 0, 1, 4 and 5, random in mode 3.
 """
 
 from hokm_sim.bots.botkit import (
@@ -63,5 +65,7 @@ def play_card(view, params, mem, rng):
     if mode == 4:
         if view[V_TRICK_NO] == 3 and view[V_SEAT] == 0:
             raise ValueError("boom")
+        return lowest(legal)
+    if mode == 5:
         return lowest(legal)
     return kth_card(legal, rand_below(rng, popcount(legal)))

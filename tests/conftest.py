@@ -8,11 +8,13 @@ against itself, ``random`` against itself, ``expert``/``random``, and
 ``tests/bots/every.py`` (every built-in bot behind one parameter) for what
 must see every bot. Engines are compiled in the fast mode only
 (``HOKM_SIM_BOUNDSCHECK=0``, for subprocesses too), except in
-``test_checking_mode.py``.
+``test_checking_mode.py``, and call their bots instead of inlining them
+(``HOKM_SIM_INLINE=0``), except in ``test_inlined.py``.
 
-Under pytest-xdist two workers often need the same engine at the same
-moment; :func:`_compile_once` makes the second wait for the first and load
-its machine code from the disk cache instead of compiling it again.
+Nothing here patches numba's ``Dispatcher``: any function set on that class
+(even one that only passes the call on) made every compilation more than
+twice as slow, so two xdist workers that need the same engine at the same
+moment may both compile it.
 """
 
 from __future__ import annotations
@@ -24,19 +26,12 @@ import os
 if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
     os.environ["NUMBA_NUM_THREADS"] = "2"
 
-import contextlib
-import fcntl
-import hashlib
 import os
-import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 import pytest
-from numba.core.caching import Cache
-from numba.core.compiler_lock import global_compiler_lock
-from numba.core.dispatcher import Dispatcher
 from processes import kill_holding
 
 from hokm_sim.bots.registry import resolve
@@ -45,6 +40,9 @@ from hokm_sim.sim.runner import Runner
 # Each pair is compiled once, in the fast mode, in every process of the suite (the
 # checking mode would compile a new bot's pair twice); test_checking_mode.py sets it.
 os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
+# Engines call their bots and card loop instead of inlining them: the same counts in less
+# than half the compile time; test_inlined.py checks the inlined engines users get against them.
+os.environ.setdefault("HOKM_SIM_INLINE", "0")
 
 
 @cache
@@ -56,56 +54,6 @@ def _runner(a: str, b: str) -> Runner:
 def runner() -> Callable[[str, str], Runner]:
     """``runner(a, b)``: the session's Runner for strategy specs ``a`` (team 0) and ``b``."""
     return _runner
-
-
-# --- one compilation per cached function across the xdist workers --------------------
-
-_LOCKS = Path(tempfile.gettempdir()) / "hokm-sim-test-compile-locks"
-_held: set[str] = set()
-
-
-@contextlib.contextmanager
-def _cache_lock(key: str):
-    """An exclusive lock on ``key`` across processes (re-entrant within this one)."""
-    if key in _held:
-        yield
-        return
-    _LOCKS.mkdir(exist_ok=True)
-    name = hashlib.sha1(key.encode()).hexdigest()
-    with open(_LOCKS / name, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        _held.add(key)
-        try:
-            yield
-        finally:
-            _held.discard(key)
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
-def _compile_once(compile_: Callable) -> Callable:
-    """Wrap ``Dispatcher.compile`` of disk-cached functions in a lock on their cache index.
-
-    numba looks in its disk cache first: the worker that waited finds the
-    machine code the other one just saved. Functions without a disk cache
-    compile as usual.
-    """
-
-    def compile(self: Dispatcher, sig):
-        cache_ = getattr(self, "_cache", None)
-        index = getattr(getattr(cache_, "_cache_file", None), "_index_path", None)
-        if not isinstance(cache_, Cache) or index is None:
-            return compile_(self, sig)
-        # numba's own lock first, as compile_ takes it: one thread of this process at a
-        # time holds file locks, taken from caller to callee, so no two processes wait
-        # on each other.
-        with global_compiler_lock, _cache_lock(index):
-            return compile_(self, sig)
-
-    compile.__wrapped__ = compile_
-    return compile
-
-
-Dispatcher.compile = _compile_once(Dispatcher.compile)
 
 
 # --- protocol bots in other languages ----------------------------------------------

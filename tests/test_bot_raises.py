@@ -1,5 +1,9 @@
 """A bot that raises inside the engine: one line naming it, the seed and the deal,
-exit code 4 (never 1, which regress uses for "regression"), a partial report."""
+exit code 4 (never 1, which regress uses for "regression"), a partial report.
+
+The raising bot is ``tests/bots/faulty.py`` in its mode 4, against its mode 5 (the rules kept): the
+engine of the strategy-fault tests (tests/test_strategy_faults.py), compiled once.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,9 @@ from click.testing import CliRunner
 
 from hokm_sim.cli import main
 
-RAISER = str(Path(__file__).parent / "bots" / "raiser.py")
+RAISER = f"{Path(__file__).parent / 'bots' / 'faulty.py'}(mode=4)"
+CLEAN = f"{Path(__file__).parent / 'bots' / 'faulty.py'}(mode=5)"
+"""Its opponent, the same file playing by the rules: the strategy-fault tests' engine."""
 
 
 def test_run_reports_the_raising_bot_with_exit_4(tmp_path):
@@ -20,7 +26,7 @@ def test_run_reports_the_raising_bot_with_exit_4(tmp_path):
         [
             "run",
             RAISER,
-            "random",
+            CLEAN,
             "--hands",
             "3000",
             "--seed",
@@ -34,14 +40,14 @@ def test_run_reports_the_raising_bot_with_exit_4(tmp_path):
     assert res.exit_code == 4, res.output
     err = res.stderr.strip()
     assert "\n" not in err and "Traceback" not in err
-    assert "raised ValueError: boom" in err and "seed 1, hand 0" in err and "raiser" in err
+    assert "raised ValueError: boom" in err and "seed 1, hand 0" in err and RAISER in err
     summary = json.loads((out / "summary.json").read_text())
     assert summary["partial"] is True  # the partial report is kept
 
 
 def test_regress_reports_the_raising_bot_with_exit_4():
     res = CliRunner().invoke(
-        main, ["regress", RAISER, "--baseline", "random", "--seed", "1", "--threads", "1"]
+        main, ["regress", RAISER, "--baseline", CLEAN, "--seed", "1", "--threads", "1"]
     )
     assert res.exit_code == 4, res.output
     assert "raised ValueError: boom" in res.stderr

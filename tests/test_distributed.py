@@ -117,7 +117,7 @@ def test_killed_worker_loses_only_its_task(cluster):
 def test_strategy_fault_on_dask_is_the_local_one_in_one_line(tmp_path, cluster):
     address, _ = cluster
     spec = f"{BOT}(mode=0)"
-    args = ["run", spec, "longest", "--hands", "40k", "--seed", "11"]
+    args = ["run", spec, f"{BOT}(mode=5)", "--hands", "40k", "--seed", "11"]
     local = CliRunner().invoke(main, [*args, "--threads", "1", "--out", str(tmp_path / "l")])
     remote = CliRunner().invoke(
         main, [*args, "--scheduler", address, "--task-size", "8192", "--out", str(tmp_path / "r")]

@@ -284,7 +284,7 @@ def _first_called_from_a_loop(drop_nrt: bool = False):
     def loop(view, params, mem, rng):
         return card(view, params, mem, rng, 0) + trump(view, params, rng, 0)
 
-    loop.compile("(int64[:], float64[:], int64[:], uint64[:])")
+    loop.compile("(int64[::1], float64[::1], int64[::1], uint64[::1])")
 
 
 def test_pimc_compiles_when_first_called_from_the_card_loop():

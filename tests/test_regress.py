@@ -151,8 +151,9 @@ def test_ci_recipe_end_to_end(tmp_path):
     assert res.exit_code == 1, res.output
     d = json.loads(res.output)
     assert d["config"]["baseline"] == "my_bot@git:HEAD"
-    # Unchanged file against its own commit: no regression.
-    bot.write_text(good)
+    # Unchanged file against its own commit: no regression. The weakened bot is the one
+    # committed, so this pair compiles the small bot twice instead of longest twice.
+    subprocess.run([*git, "commit", "-qam", "weaker bot"], check=True)
     res = CliRunner().invoke(main, ["regress", str(bot), "--baseline", "git:HEAD", "--seed", "1"])
     assert res.exit_code == 0, res.output
     res = CliRunner().invoke(main, ["regress", str(bot), "--baseline", "git:nosuchref"])

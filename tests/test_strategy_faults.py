@@ -39,6 +39,10 @@ def spec(mode: int) -> str:
     return f"{BOT}(mode={mode})"
 
 
+CLEAN = spec(5)
+"""The opponent: faulty.py playing by the rules (one engine for every seating)."""
+
+
 def raw_rows(r, seed: int, count: int, copy: int = 0, start: int = 0) -> np.ndarray:
     """Trace rows straight from the engine, stopping at (and keeping) an error row."""
     return r.engine.trace_hands(r.params_a, r.params_b, np.uint64(seed), start, count, copy, -1)
@@ -70,7 +74,7 @@ def fault_text(row: np.ndarray) -> tuple[int, str]:
 @pytest.mark.parametrize("mode", [0, 1, 3])
 @pytest.mark.parametrize("faulty_side", ["a", "b"])
 def test_engine_stops_at_the_first_illegal_card(runner, mode, faulty_side):
-    pair = (spec(mode), "longest") if faulty_side == "a" else ("longest", spec(mode))
+    pair = (spec(mode), CLEAN) if faulty_side == "a" else (CLEAN, spec(mode))
     r = runner(*pair)
     for seed in (SEED, SEED + 1, SEED + 2):
         row = first_fault(r, seed)
@@ -94,7 +98,7 @@ def _held(row: np.ndarray, seat: int, plays: list[int]) -> set[int]:
 
 @pytest.mark.parametrize("faulty_side", ["a", "b"])
 def test_engine_catches_a_bad_trump_suit(runner, faulty_side):
-    pair = (spec(2), "longest") if faulty_side == "a" else ("longest", spec(2))
+    pair = (spec(2), CLEAN) if faulty_side == "a" else (CLEAN, spec(2))
     rows = raw_rows(runner(*pair), SEED, 50)
     # Deal d's Hakem is seat d % 4: the first deal with the faulty side as Hakem stops the run.
     first = 0 if faulty_side == "a" else 1
@@ -109,7 +113,7 @@ def test_engine_catches_a_bad_trump_suit(runner, faulty_side):
 
 
 def test_runner_trace_hands_raises_strategy_fault(runner):
-    r = runner(spec(0), "longest")
+    r = runner(spec(0), CLEAN)
     row = first_fault(r, SEED)
     hand = int(row[k.T_HAND])
     with pytest.raises(StrategyFault) as info:
@@ -120,7 +124,7 @@ def test_runner_trace_hands_raises_strategy_fault(runner):
         int(x) for x in row[[k.T_ERR_SEAT, k.T_ERR_TRICK, k.T_ERR_CARD]]
     )
     _check_message(str(exc), spec(0), SEED, row)
-    assert exc.replay == f"hokm-sim show --seed {SEED} --hand {hand} --a '{spec(0)}' --b longest"
+    assert exc.replay == f"hokm-sim show --seed {SEED} --hand {hand} --a '{spec(0)}' --b '{CLEAN}'"
 
 
 def _check_message(msg: str, strategy: str, seed: int, row: np.ndarray) -> str:
@@ -145,7 +149,7 @@ def _check_message(msg: str, strategy: str, seed: int, row: np.ndarray) -> str:
 )
 @pytest.mark.parametrize("duplicate", [False, True])
 def test_runner_counts_raises_a_replayable_fault(runner, pair, faulty, duplicate):
-    a, b = (spec(m) if m is not None else "longest" for m in pair)
+    a, b = (spec(m) if m is not None else CLEAN for m in pair)
     r = runner(a, b)
     with pytest.raises(StrategyFault) as info:
         r.counts(SEED, 20_000, duplicate=duplicate)
@@ -167,17 +171,17 @@ def test_runner_counts_raises_a_replayable_fault(runner, pair, faulty, duplicate
 
 def test_duplicate_copy_fault_is_replayed_from_the_swapped_copy(runner):
     """Bad trump as B: copy 0 of deal 0 is fine (A is Hakem), the swapped copy is not."""
-    r = runner("longest", spec(2))
+    r = runner(CLEAN, spec(2))
     with pytest.raises(StrategyFault) as info:
         r.counts(SEED, 1000, duplicate=True, threads=1)
     exc = info.value
     assert (exc.hand, exc.seat, exc.trick, exc.card) == (0, 0, -1, 7)
-    assert f"--a longest --b '{spec(2)}' --copy 1" in exc.replay
+    assert f"--a '{CLEAN}' --b '{spec(2)}' --copy 1" in exc.replay
     assert _error_line(_invoke(shlex.split(exc.replay)[1:])) == f"Error: {exc}"
 
 
 def test_random_fault_in_duplicate_copy_replays(runner):
-    r = runner("longest", spec(3))
+    r = runner(CLEAN, spec(3))
     found = 0
     for seed in range(8):
         try:
@@ -192,7 +196,7 @@ def test_random_fault_in_duplicate_copy_replays(runner):
 
 @pytest.mark.parametrize("duplicate", [False, True])
 def test_match_fault_is_replayed_by_show_match(runner, duplicate):
-    r = runner(spec(1), "longest")
+    r = runner(spec(1), CLEAN)
     with pytest.raises(StrategyFault) as info:
         r.counts(SEED, 500, matches=True, target=3, duplicate=duplicate)
     exc = info.value
@@ -231,7 +235,7 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_cli_reports_a_fault_in_one_line_and_replays_it(runner, command, case):
     mode, side = CASES[case]
-    a, b = (spec(mode), "longest") if side == "a" else ("longest", spec(mode))
+    a, b = (spec(mode), CLEAN) if side == "a" else (CLEAN, spec(mode))
     seed = 1 if command == "bench" else SEED  # bench times seed 1
     row = first_fault(runner(a, b), seed)
     hand = int(row[k.T_HAND])
@@ -293,7 +297,10 @@ def play_card(view, params, mem, rng):
     ("source", "reason"),
     [(ALLOCATING_BOT, "allocates memory inside a decision"), (MISTYPED_BOT, "No implementation")],
 )
-def test_a_bot_that_does_not_compile_is_one_line_naming_its_file(tmp_path, source, reason):
+def test_a_bot_that_does_not_compile_is_one_line_naming_its_file(
+    tmp_path, monkeypatch, source, reason
+):
+    monkeypatch.setenv("HOKM_SIM_INLINE", "1")  # inlined, as users get it, a bot may not allocate
     bot = tmp_path / "broken_bot.py"
     bot.write_text(source)
     res = CliRunner().invoke(

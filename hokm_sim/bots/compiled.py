@@ -64,16 +64,17 @@ B: trump {b_trump}, play {b_play}
 """
 from numba import njit, prange
 
-from hokm_sim.bots.compiled import inline_bot
+from hokm_sim.bots.compiled import bind_bot
 from hokm_sim.engine.kernels import make_kernels
 from hokm_sim.bots.registry import import_bot_file
 
 BOUNDSCHECK = {checked}
+INLINE = {inline}
 _K = make_kernels(
-    inline_bot(import_bot_file({a_trump!r}).choose_trump),
-    inline_bot(import_bot_file({a_play!r}).play_card),
-    inline_bot(import_bot_file({b_trump!r}).choose_trump),
-    inline_bot(import_bot_file({b_play!r}).play_card),
+    bind_bot(import_bot_file({a_trump!r}).choose_trump, INLINE),
+    bind_bot(import_bot_file({a_play!r}).play_card, INLINE),
+    bind_bot(import_bot_file({b_trump!r}).choose_trump, INLINE),
+    bind_bot(import_bot_file({b_play!r}).play_card, INLINE),
     __name__,
 )
 _hands_chunk = _K.hands_chunk
@@ -193,6 +194,28 @@ def inline_bot(dispatcher: Dispatcher, _memo: dict | None = None) -> Dispatcher:
     return inlined
 
 
+def bind_bot(dispatcher: Dispatcher, inline: bool) -> Dispatcher:
+    """A bot's function as an engine binds it: inlined (:func:`inline_bot`), or called
+    as it is in an engine of :func:`inlining` off."""
+    return inline_bot(dispatcher) if inline else dispatcher
+
+
+def inlining() -> bool:
+    """Whether engines inline the bots and the card loop (the default) or call them.
+
+    ``$HOKM_SIM_INLINE=0`` compiles an engine of compiled bots in less than half the CPU
+    time and plays its hands slower (figures in ``docs/performance.md``), with the same
+    counts: for the test suite, which compiles dozens of engines, or while a bot is
+    being written. A bot called from the card loop may allocate memory; inlined it may
+    not, so a bot is finished only once it runs with the default. An engine of the
+    checking mode always inlines: numba's bounds checks reach a bot only inlined.
+    """
+    env = os.environ.get("HOKM_SIM_INLINE", "").strip()
+    if env not in ("", "0", "1"):
+        raise InputError(f"HOKM_SIM_INLINE={env!r}: expected 1 (inline, the default) or 0 (call)")
+    return env != "0"
+
+
 def cache_dir() -> Path:
     """Where generated engine modules and their compiled code are kept."""
     v = f"py{sys.version_info.major}{sys.version_info.minor}-numba{numba.__version__}"
@@ -241,13 +264,17 @@ def _bot_digest(path: Path) -> str:
 
 CHECKED = "_checked"
 """The end of the name of an engine compiled in the checking mode."""
+CALLED = "_called"
+"""The end of the name (before :data:`CHECKED`) of an engine that calls its bots and card
+loop instead of inlining them (:func:`inlining`)."""
 _checked_here: set[str] = set()
 
 
 def engine_key(engine: ModuleType | SteppedEngine) -> str:
     """The name of ``engine`` without its mode: what its counts depend on (a checkpoint
-    records it; the checking mode changes nothing but whether bounds are checked)."""
-    return engine.__name__.removesuffix(CHECKED)
+    records it; the checking mode changes nothing but whether bounds are checked, and
+    inlining nothing but speed)."""
+    return engine.__name__.removesuffix(CHECKED).removesuffix(CALLED)
 
 
 def checking(bots: list[BotFile], py: tuple[bool, ...], key: str, asked: bool | None) -> bool:
@@ -300,12 +327,13 @@ def engine_for(a: Strategy, b: Strategy, checked: bool | None = None) -> ModuleT
     checked = checking(bots, py, key, checked)
     name = key + CHECKED if checked else key
     if not any(py):
+        inline = checked or inlining()  # bounds checks reach the bots only inlined
         paths = [str(bot.path) for bot in bots]
         return _generated(
-            name,
+            name if inline else key + CALLED + name.removeprefix(key),
             _TEMPLATE.format(
                 a_trump=paths[0], a_play=paths[1], b_trump=paths[2], b_play=paths[3],
-                checked=checked,
+                checked=checked, inline=inline,
             ),
         )  # fmt: skip
     from hokm_sim.bots.stepped import SteppedEngine  # a table with plain-Python parts only

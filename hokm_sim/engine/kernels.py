@@ -20,6 +20,12 @@ counting and inline the card loop; the kernels around them allocate the
 scratch arrays. Traces and the trump study call the card loop as a function.
 
 Errors: a strategy error stops the chunk; ``err`` gets ``ERR_*`` fields.
+
+A kernel passes ``int64`` values to the jitted functions it calls, never
+literal constants: numba compiles a callee once for each distinct tuple of
+argument types, and a literal ``0`` or ``1`` is a type of its own, so
+literals compiled the match loop once per copy and the card loop once per
+caller.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from numba import njit
 
 from hokm_sim.engine.play import (
     CHOOSE_ONLY,
+    NO_FORCED_TRUMP,
     advance_match,
     deal_hand,
     draw_first_hakem,
@@ -223,15 +230,12 @@ def make_kernels(ta, pa, tb, pb, owner: str):
             mbase = match_base(seed, m)
             sbase = strategy_base(mbase)
             first_hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX, method)
-            w0 = _play_match(
-                params_a, params_b, work, mbase, sbase, first_hakem, 0, target, counts, err, m
-            )
+            match = (params_a, params_b, work, mbase, sbase, first_hakem)
+            w0 = _play_match(*match, np.int64(0), target, counts, err, m)
             if w0 < 0:
                 return
             if duplicate:
-                w1 = _play_match(
-                    params_a, params_b, work, mbase, sbase, first_hakem, 1, target, counts, err, m
-                )
+                w1 = _play_match(*match, np.int64(1), target, counts, err, m)
                 if w1 < 0:
                     return
                 counts[C_MATCH_PAIR + w0 * 2 + w1] += 1
@@ -249,11 +253,12 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         work = new_work()
         res = work.res
         sbase = strategy_base(seed)
+        alone = (np.int64(0), np.int64(0), np.int64(0))  # scores and target: not in a match
         for i in range(count):
             d = start + i
             hakem = d & 3
             deal_hand(work, seed, d, hakem)
-            play(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d + copy, copy, 0, 0, 0)
+            play(params_a, params_b, work, hakem, forced_trump, sbase, 2 * d + copy, copy, *alone)
             trace_row(rows[i], work, 0, d, 0, 0)
             if res[R_ERROR] != 0:
                 return rows[: i + 1]
@@ -268,13 +273,15 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         mbase = match_base(seed, m)
         sbase = strategy_base(mbase)
         hakem = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX, method)
-        score0 = 0
-        score1 = 0
+        score0 = np.int64(0)
+        score1 = np.int64(0)
         h = 0
         while score0 < target and score1 < target:
             if h == rows.shape[0]:
                 bigger = np.full((2 * h, TRACE_SIZE), -1, np.int64)
-                bigger[:h] = rows
+                for j in range(h):  # not bigger[:h] = rows: its shape check compiles slowly
+                    for c in range(TRACE_SIZE):
+                        bigger[j, c] = rows[j, c]
                 rows = bigger
             deal_hand(work, mbase, h, hakem)
             play(
@@ -282,7 +289,7 @@ def make_kernels(ta, pa, tb, pb, owner: str):
                 params_b,
                 work,
                 hakem,
-                -1,
+                np.int64(NO_FORCED_TRUMP),
                 sbase,
                 2 * h + copy,
                 copy,
@@ -317,6 +324,8 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         deck = work.deck
         hands = work.hands
         sbase = strategy_base(seed)
+        choose = np.int64(CHOOSE_ONLY)
+        alone = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))  # copy 0, not in a match
         for i in range(count):
             d = start + i
             hakem = d & 3
@@ -327,14 +336,14 @@ def make_kernels(ta, pa, tb, pb, owner: str):
                 five |= 1 << deck[c]
             out[i, 0] = five
             out[i, 1] = hands[hakem]
-            play(params_a, params_b, work, hakem, CHOOSE_ONLY, sbase, 2 * d, 0, 0, 0, 0)
+            play(params_a, params_b, work, hakem, choose, sbase, 2 * d, *alone)
             if res[R_ERROR] != 0:
                 note_error(err, res, d, 0, 0)
                 return
             out[i, 2] = res[R_CHOICE]
             if suits:
                 for s in range(4):
-                    play(params_a, params_b, work, hakem, s, sbase, 2 * d, 0, 0, 0, 0)
+                    play(params_a, params_b, work, hakem, s, sbase, 2 * d, *alone)
                     if res[R_ERROR] != 0:
                         note_error(err, res, d, 0, 0)
                         return

@@ -331,7 +331,8 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
     arguments (``longest``: 6,725 machine instructions a hand instead of
     7,624, counted as in ``benchmarks/engine_instructions.py``). ``owner`` is
     the engine module that the functions are named under (see
-    :func:`engine_jit`).
+    :func:`engine_jit`); when its ``INLINE`` is false
+    (:func:`hokm_sim.bots.compiled.inlining`), both are the function.
 
     It is compiled without numba's reference counting (``_nrt=False``): every
     decision hands the bots slices of the work arrays, and counting those
@@ -413,6 +414,8 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
             leader = best_seat
         end_hand(res, hakem, tricks0, tricks1, n)
 
+    if not getattr(sys.modules.get(owner), "INLINE", True):
+        return play_hand, play_hand  # an engine that calls (HOKM_SIM_INLINE=0)
     return play_hand, engine_jit(owner, _nrt=False, inline="always")(play_hand.py_func)
 
 

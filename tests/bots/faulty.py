@@ -1,19 +1,24 @@
-"""A bot that breaks the rules on purpose, for the strategy-fault tests.
+"""A bot that breaks the rules on purpose, for the strategy-fault and bot-error tests.
 
 ``mode`` (a parameter, so that one compiled engine serves every fault):
 
 - 0: plays the highest card of its hand, whatever suit was led;
 - 1: from the third trick on, plays the lowest card it does not hold;
 - 2: names suit 7 as trump (and plays random legal cards);
-- 3: plays random legal cards, but one time in 25 a card it does not hold.
+- 3: plays random legal cards, but one time in 25 a card it does not hold;
+- 4: plays the lowest legal card, but raises ``ValueError`` in seat 0 on the
+  fourth trick (an exception inside the engine, not an illegal card);
+- 5: plays by the rules, the lowest legal card: the opponent of the faulty
+  modes, so that one engine (this file on both sides) serves every seating.
 
-Trump is clubs in modes 0 and 1, random in mode 3.
+Trump is clubs in modes 0, 1, 4 and 5, random in mode 3.
 """
 
 from hokm_sim.bots.botkit import (
     FULL_DECK,
     V_HAND,
     V_LEGAL,
+    V_SEAT,
     V_TRICK_NO,
     highest,
     kth_card,
@@ -57,4 +62,10 @@ def play_card(view, params, mem, rng):
         return lowest(legal)
     if mode == 3 and rand_below(rng, 25) == 0:
         return _not_held(hand)
+    if mode == 4:
+        if view[V_TRICK_NO] == 3 and view[V_SEAT] == 0:
+            raise ValueError("boom")
+        return lowest(legal)
+    if mode == 5:
+        return lowest(legal)
     return kth_card(legal, rand_below(rng, popcount(legal)))

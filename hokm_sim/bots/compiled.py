@@ -330,7 +330,7 @@ def engine_for(a: Strategy, b: Strategy, checked: bool | None = None) -> ModuleT
         inline = checked or inlining()  # bounds checks reach the bots only inlined
         paths = [str(bot.path) for bot in bots]
         return _generated(
-            name if inline else key + CALLED + name.removeprefix(key),
+            key + ("" if inline else CALLED) + (CHECKED if checked else ""),
             _TEMPLATE.format(
                 a_trump=paths[0], a_play=paths[1], b_trump=paths[2], b_play=paths[3],
                 checked=checked, inline=inline,

@@ -75,3 +75,59 @@ def test_importing_the_engine_compiles_and_hashes_nothing():
         "                              + len(solver.reach_nb.signatures)}))"
     )
     assert found == {"stamps": 0, "digests": 0, "compiled": 0}
+
+
+def test_a_cached_engine_loads_without_numbas_compiler_set_up(runner, tmp_path):
+    """A warm ``run`` links the cached engine with numba's runtime alone: none of the
+    modules numba's full set-up of its compiler imports (its numpy implementations,
+    which load ``scipy.linalg``) is loaded."""
+    runner("longest", "random").prepare()  # compiled, or loaded, in the session's cache
+    found = _loaded(
+        "import json, sys\n"
+        "from hokm_sim.cli import main\n"
+        "sys.argv = ['hokm-sim', 'run', 'longest', 'random', '--hands', '50', '--seed', '3',\n"
+        f"            '--out', {str(tmp_path / 'run')!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+        "print(json.dumps(sorted(m for m in ('numba.np.arraymath', 'scipy.linalg')\n"
+        "                        if m in sys.modules)))"
+    )
+    assert found == []
+
+
+UNDEFINED = (
+    "declare i64 @hokm_sim_no_such_symbol()\n"
+    "define i64 @f() {\n  %x = call i64 @hokm_sim_no_such_symbol()\n  ret i64 %x\n}\n"
+)
+DEFINED = (  # malloc is the process's; llvm.* are LLVM's own
+    "declare i8* @malloc(i64)\ndeclare void @llvm.trap()\n"
+    "define i8* @f() {\n  %p = call i8* @malloc(i64 8)\n  ret i8* %p\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("ir", "objectmode", "full"),
+    [(UNDEFINED, False, True), (DEFINED, True, True), (DEFINED, False, False)],
+    ids=["undefined-symbol", "object-mode", "nopython-defined"],
+)
+def test_a_cache_entry_gets_numbas_full_set_up_when_its_code_needs_it(
+    monkeypatch, ir, objectmode, full
+):
+    """Machine code that calls a symbol nothing defines yet (one a module of numba
+    defines when imported), or object-mode code, is loaded after numba's full set-up of
+    its compiler; other code with the runtime alone."""
+    from llvmlite import binding as llvm
+    from numba.core.registry import cpu_target
+
+    from hokm_sim.engine import quickload
+
+    context = cpu_target.target_context
+    refreshed = []
+    monkeypatch.setattr(context, "refresh", lambda: refreshed.append(True))
+    parts = {
+        "libdata": ("f", "object", (b"", llvm.parse_assembly(ir).as_bitcode())),
+        "objectmode": objectmode,
+        "lifted": (),
+        "reload_init": [],
+    }
+    quickload._prepare(context, tuple(parts.get(name) for name in quickload._FIELDS))
+    assert refreshed == ([True] if full else [])

@@ -94,6 +94,32 @@ def test_a_cached_engine_loads_without_numbas_compiler_set_up(runner, tmp_path):
     assert found == []
 
 
+def test_trace_records_are_written_and_read_without_compiling_the_rules(runner, tmp_path):
+    """Turning an engine's row into a trace record and checking a record read back use
+    the rules' Python functions: a ``trace`` or ``show --trace`` compiles nothing of the
+    engine's rules (a jitted rule called from Python is compiled anew in every process)."""
+    import numpy as np
+
+    from hokm_sim.sim.trace import row_to_record
+
+    row = runner("longest", "random").trace_hands(5, 0, 1)[0]
+    np.save(tmp_path / "row.npy", row)
+    (tmp_path / "hands.jsonl").write_text(json.dumps(row_to_record(row, 5)) + "\n")
+    found = _loaded(
+        "import json\n"
+        "import numpy as np\n"
+        "from hokm_sim.engine import rules\n"
+        "from pathlib import Path\n"
+        "from hokm_sim.sim.trace import read_trace_line, row_to_record\n"
+        f"folder = Path({str(tmp_path)!r})\n"
+        "rec = row_to_record(np.load(folder / 'row.npy'), 5)\n"
+        "assert read_trace_line(folder / 'hands.jsonl', 1) == rec\n"
+        "print(json.dumps([f for f in ('dealer_of', 'hand_score', 'beats', 'legal_mask')\n"
+        "                  if getattr(rules, f).signatures]))"
+    )
+    assert found == []
+
+
 UNDEFINED = (
     "declare i64 @hokm_sim_no_such_symbol()\n"
     "define i64 @f() {\n  %x = call i64 @hokm_sim_no_such_symbol()\n  ret i64 %x\n}\n"

@@ -47,7 +47,7 @@ def row_to_record(row: np.ndarray, seed: int, target: int | None = None) -> dict
         "match": int(row[k.T_MATCH]),
         "hand": int(row[k.T_HAND]),
         "hakem": hakem,
-        "dealer": int(dealer_of(hakem)),
+        "dealer": dealer_of.py_func(hakem),  # the rule in Python: no compiling
         "deck": [card_str(c) for c in deck],
         "first_five": [card_str(c) for c in deck[:5]],
         "trump": SUITS[int(row[k.T_TRUMP])],

@@ -24,7 +24,6 @@ method. The machine code, and so every result, is the same either way.
 from __future__ import annotations
 
 import inspect
-from functools import cache
 from itertools import chain
 from pathlib import Path
 
@@ -44,18 +43,13 @@ class _FullSetUp(Exception):
     """The entry needs what numba's full set-up of the target provides."""
 
 
-@cache
-def _root() -> Path:
-    return cache_root().resolve()
-
-
 def _ours(entry_cache: caching.Cache) -> bool:
     """Whether ``entry_cache`` holds hokm-sim's code: a kernel of the package or of the
     built-in bots, or a generated module under the cache root."""
     if isinstance(entry_cache._impl.locator, ClosureCacheLocator):
         return True
     source = Path(entry_cache._py_func.__code__.co_filename)
-    return source.resolve().is_relative_to(_root())
+    return source.resolve().is_relative_to(cache_root().resolve())
 
 
 def _undefined(bitcode: bytes, target_context) -> list[str]:
@@ -85,7 +79,7 @@ def _prepare(target_context, data: tuple) -> None:
         if kind != "object":
             raise _FullSetUp
         for hook in entry["reload_init"] or ():
-            hook()  # run again when the entry is rebuilt; each hook runs once in effect
+            hook()  # numba runs them again when it rebuilds the entry: they act once
         if _undefined(payload[1], target_context):
             raise _FullSetUp
     except (_FullSetUp, AttributeError, KeyError, TypeError, ValueError):

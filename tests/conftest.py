@@ -8,8 +8,9 @@ against itself, ``random`` against itself, ``expert``/``random``, and
 ``tests/bots/every.py`` (every built-in bot behind one parameter) for what
 must see every bot. Engines are compiled in the fast mode only
 (``HOKM_SIM_BOUNDSCHECK=0``, for subprocesses too), except in
-``test_checking_mode.py``, and call their bots instead of inlining them
-(``HOKM_SIM_INLINE=0``), except in ``test_inlined.py``.
+``test_checking_mode.py``, and every pair is played by the one engine that calls
+its bots through function pointers (``HOKM_SIM_INLINE=0``), compiled once for
+all pairs, except in ``test_inlined.py``.
 
 Nothing here patches numba's ``Dispatcher``: any function set on that class
 (even one that only passes the call on) made every compilation more than
@@ -40,8 +41,8 @@ from hokm_sim.sim.runner import Runner
 # Each pair is compiled once, in the fast mode, in every process of the suite (the
 # checking mode would compile a new bot's pair twice); test_checking_mode.py sets it.
 os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
-# Engines call their bots and card loop instead of inlining them: the same counts in less
-# than half the compile time; test_inlined.py checks the inlined engines users get against them.
+# One engine for every pair, calling its bots (each bot compiled once) instead of an engine
+# per pair: the same counts; test_inlined.py checks the inlined engines users get against it.
 os.environ.setdefault("HOKM_SIM_INLINE", "0")
 
 

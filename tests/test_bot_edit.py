@@ -4,10 +4,10 @@ The second numba fact of docs/architecture.md ("The numba cache"): numba's
 on-disk cache does not notice edits to functions defined in other files, so
 an engine compiled with a strategy can silently keep playing the old
 strategy after its file changed. Each run here is a new process (as a
-user's runs are), sharing one compile cache (``HOKM_SIM_CACHE`` in a
-temporary folder): edit the bot or a helper file beside it, and the traced
-hands must change; run again unchanged, and the engine is loaded from the
-cache and gives the same hands.
+user's runs are), sharing the suite's compile cache (the bot files are new
+ones, in temporary folders): edit the bot or a helper file beside it, and the
+traced hands must change; run again unchanged, and the engine is loaded from
+the cache and gives the same hands.
 """
 
 from __future__ import annotations
@@ -79,43 +79,46 @@ def trump_suit():
 
 RUN = f"""
 import json, sys
+from numba.core.dispatcher import Dispatcher
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
 r = Runner(resolve(sys.argv[1]), resolve(sys.argv[1]))
 rows = r.trace_hands(5, 0, 8)
-stats = r.engine.trace_hands.stats
+stats = [v.stats for name, mod in list(sys.modules.items())
+         if name.startswith(("hokm_engine_", "hokm_called_", "hokm_seat_"))
+         for v in vars(mod).values() if isinstance(v, Dispatcher)]
 print(json.dumps({{
     "trumps": rows[:, {k.T_TRUMP}].tolist(),
     "rows": rows.tolist(),
     "module": r.engine.__name__,
-    "hits": sum(stats.cache_hits.values()),
-    "misses": sum(stats.cache_misses.values()),
+    "hits": sum(sum(s.cache_hits.values()) for s in stats),
+    "misses": sum(sum(s.cache_misses.values()) for s in stats),
 }}))
 """
 
 
-def _env(cache: Path, bytecode: bool = False) -> dict[str, str]:
+def _env(bytecode: bool = False) -> dict[str, str]:
     env = dict(os.environ)
-    env["HOKM_SIM_CACHE"] = str(cache)
     if bytecode:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
-def run_runner(bot: Path, cache: Path, bytecode: bool = False) -> dict:
-    """Trace 8 hands of the bot against itself in a new Python process."""
-    proc = subprocess.run([sys.executable, "-c", RUN, str(bot)], env=_env(cache, bytecode),
+def run_runner(bot: Path, bytecode: bool = False) -> dict:
+    """Trace 8 hands of the bot against itself in a new Python process; the hit and miss
+    counts of numba's cache over the engine's generated modules."""
+    proc = subprocess.run([sys.executable, "-c", RUN, str(bot)], env=_env(bytecode),
                           capture_output=True, text=True, timeout=600)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
 
-def run_cli(bot: Path, cache: Path) -> list[dict]:
+def run_cli(bot: Path) -> list[dict]:
     """``hokm-sim trace`` of 8 hands of the bot against itself in a new process."""
     exe = shutil.which("hokm-sim", path=str(Path(sys.executable).parent))
     cmd = [exe] if exe else [sys.executable, "-c", "from hokm_sim.cli import main; main()"]
     args = ["trace", "--seed", "5", "--hands", "8", "--a", str(bot), "--b", str(bot)]
-    proc = subprocess.run(cmd + args, env=_env(cache), capture_output=True, text=True,
+    proc = subprocess.run(cmd + args, env=_env(), capture_output=True, text=True,
                           timeout=600)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return [json.loads(line) for line in proc.stdout.splitlines()]
@@ -124,17 +127,16 @@ def run_cli(bot: Path, cache: Path) -> list[dict]:
 def test_edited_bot_takes_effect_in_the_next_process(tmp_path):
     bot = tmp_path / "bots" / "fixed_trump.py"
     bot.parent.mkdir()
-    cache = tmp_path / "cache"
     bot.write_text(BOT.format(trump=0))
-    clubs = run_runner(bot, cache)
+    clubs = run_runner(bot)
     assert clubs["trumps"] == [0] * 8
 
     bot.write_text(BOT.format(trump=3))
-    spades = run_runner(bot, cache)
+    spades = run_runner(bot)
     assert spades["trumps"] == [3] * 8, "the edited bot did not take effect"
     assert spades["module"] != clubs["module"]
 
-    again = run_runner(bot, cache)
+    again = run_runner(bot)
     assert again["rows"] == spades["rows"]
     assert again["module"] == spades["module"]
     assert again["hits"] >= 1 and again["misses"] == 0, "not loaded from the on-disk cache"
@@ -145,23 +147,21 @@ def test_edited_helper_beside_the_bot_takes_effect(tmp_path):
     folder.mkdir()
     bot = folder / "helped.py"
     helper = folder / "edit_helper.py"
-    cache = tmp_path / "cache"
     bot.write_text(BOT_WITH_HELPER)
     helper.write_text(HELPER.format(trump=1))
-    assert {rec["trump"] for rec in run_cli(bot, cache)} == {"D"}
+    assert {rec["trump"] for rec in run_cli(bot)} == {"D"}
 
     helper.write_text(HELPER.format(trump=2))
-    assert {rec["trump"] for rec in run_cli(bot, cache)} == {"H"}, "helper edit was ignored"
+    assert {rec["trump"] for rec in run_cli(bot)} == {"H"}, "helper edit was ignored"
 
 
 def test_edit_keeping_size_and_mtime_takes_effect(tmp_path):
     """An edit in the same second (or a copy that keeps mtimes) with bytecode caching on."""
     bot = tmp_path / "bots" / "fixed_trump.py"
     bot.parent.mkdir()
-    cache = tmp_path / "cache"
     bot.write_text(BOT.format(trump=0))
-    assert run_runner(bot, cache, bytecode=True)["trumps"] == [0] * 8
+    assert run_runner(bot, bytecode=True)["trumps"] == [0] * 8
     stamp = bot.stat()
     bot.write_text(BOT.format(trump=3))  # same size
     os.utime(bot, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
-    assert run_runner(bot, cache, bytecode=True)["trumps"] == [3] * 8
+    assert run_runner(bot, bytecode=True)["trumps"] == [3] * 8

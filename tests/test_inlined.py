@@ -1,12 +1,12 @@
 """The engines users get, bots and card loop inlined, play what the suite's engines play.
 
-The rest of the suite compiles engines that call their bots and their card loop
-(``HOKM_SIM_INLINE=0``, set in conftest.py): the same source and the same counts
-in less than half the compile time. Here the default, inlined engines of two
-pairs (``longest``, the bot of most tests, and ``expert``, the largest of the
-built-in bots) are compiled and must agree with the called ones count for count
-in duplicate on two threads, and, for ``longest``, in matches (the match loop
-inlines the card loop on its own).
+The rest of the suite plays every pair with the engine that calls its bots
+through function pointers (``HOKM_SIM_INLINE=0``, set in conftest.py). Here the
+default, inlined engines of two pairs are compiled and must agree with it count
+for count on two threads: ``longest`` against ``random`` in matches (the match
+loop with the card loop inlined into it) and ``expert``, the largest of the
+built-in bots and one that reads its parameters and its memory, against
+``random`` in duplicate deals (the deals loop).
 """
 
 from __future__ import annotations
@@ -32,16 +32,22 @@ def test_the_inlined_longest_engine_plays_what_the_called_one_plays(runner):
     called, fast = runner("longest", "random"), inlined("longest", "random")
     assert called.engine.__name__.endswith(CALLED)
     assert not fast.engine.__name__.endswith(CALLED) and fast.engine_key == called.engine_key
-    for kw in ({"duplicate": True}, {"matches": True, "duplicate": True, "target": 7}):
-        n = 40 if kw.get("matches") else 3000
-        want = called.counts(7, n, threads=2, chunk=128, **kw)
-        np.testing.assert_array_equal(fast.counts(7, n, threads=2, chunk=128, **kw), want)
+    kw = {"matches": True, "duplicate": True, "target": 7, "threads": 2, "chunk": 16}
+    np.testing.assert_array_equal(fast.counts(7, 60, **kw), called.counts(7, 60, **kw))
 
 
 def test_the_inlined_expert_engine_plays_what_the_called_one_plays(runner):
     called, fast = runner("expert", "random"), inlined("expert", "random")
     want = called.counts(3, 3000, duplicate=True, threads=2, chunk=128)
     np.testing.assert_array_equal(fast.counts(3, 3000, duplicate=True, threads=2, chunk=128), want)
+
+
+def test_every_called_pair_is_played_by_one_compiled_engine(runner):
+    """What makes the suite's pairs cheap: one compiled entry point, the bots passed in."""
+    one, other = runner("longest", "random"), runner("expert", "random")
+    assert one.engine.__name__ != other.engine.__name__
+    assert one.engine.trace_hands.func is other.engine.trace_hands.func
+    assert one.engine.trace_hands.args[0] is not other.engine.trace_hands.args[0]
 
 
 @pytest.mark.parametrize("value", ["2", "yes", "off"])

@@ -48,6 +48,7 @@ from hokm_sim.errors import InputError
 from hokm_sim.sources import digest_files, source_closure
 
 if TYPE_CHECKING:
+    from hokm_sim.bots.called import CalledEngine
     from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.writing import atomic_text
 
@@ -64,17 +65,21 @@ B: trump {b_trump}, play {b_play}
 """
 from numba import njit, prange
 
-from hokm_sim.bots.compiled import bind_bot
+from hokm_sim.bots.compiled import inline_bot
 from hokm_sim.engine.kernels import make_kernels
+from hokm_sim.engine.play import bound_deciders
 from hokm_sim.bots.registry import import_bot_file
 
 BOUNDSCHECK = {checked}
-INLINE = {inline}
 _K = make_kernels(
-    bind_bot(import_bot_file({a_trump!r}).choose_trump, INLINE),
-    bind_bot(import_bot_file({a_play!r}).play_card, INLINE),
-    bind_bot(import_bot_file({b_trump!r}).choose_trump, INLINE),
-    bind_bot(import_bot_file({b_play!r}).play_card, INLINE),
+    *bound_deciders(
+        inline_bot(import_bot_file({a_trump!r}).choose_trump),
+        inline_bot(import_bot_file({a_play!r}).play_card),
+    ),
+    *bound_deciders(
+        inline_bot(import_bot_file({b_trump!r}).choose_trump),
+        inline_bot(import_bot_file({b_play!r}).play_card),
+    ),
     __name__,
 )
 _hands_chunk = _K.hands_chunk
@@ -110,7 +115,8 @@ def run_study(params_a, params_b, seed, start, total, chunk, suits, out, errs):
     for i in prange(errs.shape[0]):
         s = start + i * chunk
         n = min(chunk, start + total - s)
-        _study_chunk(params_a, params_b, seed, s, n, suits, out[s - start : s - start + n], errs[i])
+        _study_chunk(params_a.copy(), params_b.copy(), seed, s, n, suits,
+                     out[s - start : s - start + n], errs[i])
 
 
 @njit(cache=True, nogil=True)
@@ -194,21 +200,17 @@ def inline_bot(dispatcher: Dispatcher, _memo: dict | None = None) -> Dispatcher:
     return inlined
 
 
-def bind_bot(dispatcher: Dispatcher, inline: bool) -> Dispatcher:
-    """A bot's function as an engine binds it: inlined (:func:`inline_bot`), or called
-    as it is in an engine of :func:`inlining` off."""
-    return inline_bot(dispatcher) if inline else dispatcher
-
-
 def inlining() -> bool:
-    """Whether engines inline the bots and the card loop (the default) or call them.
+    """Whether engines inline the bots (the default) or call them.
 
-    ``$HOKM_SIM_INLINE=0`` compiles an engine of compiled bots in less than half the CPU
-    time and plays its hands slower (figures in ``docs/performance.md``), with the same
-    counts: for the test suite, which compiles dozens of engines, or while a bot is
-    being written. A bot called from the card loop may allocate memory; inlined it may
-    not, so a bot is finished only once it runs with the default. An engine of the
-    checking mode always inlines: numba's bounds checks reach a bot only inlined.
+    ``$HOKM_SIM_INLINE=0`` plays every pair of compiled strategies with one engine
+    that calls its bots through function pointers (:mod:`hokm_sim.bots.called`): that
+    engine is compiled once and each bot once, instead of an engine per pair, and its
+    hands play slower (figures in ``docs/performance.md``), with the same counts: for
+    the test suite, which plays dozens of pairs, or while a bot is being written. A
+    called bot may allocate memory; inlined it may not, so a bot is finished only once
+    it runs with the default. An engine of the checking mode always inlines: numba's
+    bounds checks reach a bot only inlined.
     """
     env = os.environ.get("HOKM_SIM_INLINE", "").strip()
     if env not in ("", "0", "1"):
@@ -223,7 +225,7 @@ def cache_dir() -> Path:
 
 
 @cache
-def _engine_digest() -> str:
+def engine_digest() -> str:
     """Hash of the engine's kernels, botkit and everything they import in the package."""
     files = source_closure(_KERNELS) + source_closure(_BOTKIT)
     h = hashlib.sha256(digest_files(sorted(set(files))).encode())
@@ -236,7 +238,7 @@ def _engine_digest() -> str:
 def _bound_digest(source: Path, template: str) -> str:
     """Hash of the engine digest, the sources of ``source`` (the stepper, or the vector
     kernel over it) and the template of the modules that bind bots into it."""
-    h = hashlib.sha256(_engine_digest().encode())
+    h = hashlib.sha256(engine_digest().encode())
     h.update(digest_files(source_closure(source)).encode())
     h.update(template.encode())
     return h.hexdigest()
@@ -265,12 +267,12 @@ def _bot_digest(path: Path) -> str:
 CHECKED = "_checked"
 """The end of the name of an engine compiled in the checking mode."""
 CALLED = "_called"
-"""The end of the name (before :data:`CHECKED`) of an engine that calls its bots and card
-loop instead of inlining them (:func:`inlining`)."""
+"""The end of the name of an engine that calls its bots instead of inlining them
+(:func:`inlining`)."""
 _checked_here: set[str] = set()
 
 
-def engine_key(engine: ModuleType | SteppedEngine) -> str:
+def engine_key(engine: ModuleType | SteppedEngine | CalledEngine) -> str:
     """The name of ``engine`` without its mode: what its counts depend on (a checkpoint
     records it; the checking mode changes nothing but whether bounds are checked, and
     inlining nothing but speed)."""
@@ -307,7 +309,9 @@ def checking(bots: list[BotFile], py: tuple[bool, ...], key: str, asked: bool | 
     return True
 
 
-def engine_for(a: Strategy, b: Strategy, checked: bool | None = None) -> ModuleType | SteppedEngine:
+def engine_for(
+    a: Strategy, b: Strategy, checked: bool | None = None
+) -> ModuleType | SteppedEngine | CalledEngine:
     """The compiled engine module for A (team 0 first) against B.
 
     Entry points: ``run_hands``, ``run_matches``, ``run_study``, ``trace_hands``,
@@ -316,24 +320,29 @@ def engine_for(a: Strategy, b: Strategy, checked: bool | None = None) -> ModuleT
     When a part of A or B is a plain-Python bot or a protocol bot (``exec:``), the
     engine is a :class:`~hokm_sim.bots.stepped.SteppedEngine` with the same entry points.
     ``checked`` asks for the checking mode, or not (None: see :func:`checking`);
-    a checked engine's name ends with :data:`CHECKED`.
+    a checked engine's name ends with :data:`CHECKED`. With :func:`inlining` off, an
+    engine of compiled bots outside the checking mode is a
+    :class:`~hokm_sim.bots.called.CalledEngine`, its name ending with :data:`CALLED`.
     """
     bots = [a.trump, a.play, b.trump, b.play]
     py = tuple(bot.kind != "numba" for bot in bots)
-    h = hashlib.sha256(_engine_digest().encode())
+    h = hashlib.sha256(engine_digest().encode())
     for bot, is_py in zip(bots, py, strict=True):
         h.update(_python_bot_key(bot).encode() if is_py else _bot_digest(bot.path).encode())
     key = f"hokm_engine_{h.hexdigest()[:20]}"
     checked = checking(bots, py, key, checked)
     name = key + CHECKED if checked else key
+    if not any(py) and not checked and not inlining():
+        from hokm_sim.bots.called import called_engine  # bounds checks reach bots only inlined
+
+        return called_engine(a, b, key + CALLED)
     if not any(py):
-        inline = checked or inlining()  # bounds checks reach the bots only inlined
         paths = [str(bot.path) for bot in bots]
-        return _generated(
-            key + ("" if inline else CALLED) + (CHECKED if checked else ""),
+        return generated_module(
+            name,
             _TEMPLATE.format(
                 a_trump=paths[0], a_play=paths[1], b_trump=paths[2], b_play=paths[3],
-                checked=checked, inline=inline,
+                checked=checked,
             ),
         )  # fmt: skip
     from hokm_sim.bots.stepped import SteppedEngine  # a table with plain-Python parts only
@@ -382,7 +391,7 @@ def _bound_module(
             k.update(_bot_digest(bot.path).encode())
             calls.append(f"inline_bot(import_bot_file({str(bot.path)!r}).{fname})")
     parts = ", ".join(str(bot.path) for bot, is_py in zip(bots, py, strict=True) if not is_py)
-    return _generated(
+    return generated_module(
         f"{prefix}_{k.hexdigest()[:20]}{CHECKED if checked else ''}",
         template.format(
             parts=parts or "none", ta=calls[0], pa=calls[1], tb=calls[2], pb=calls[3], py=py,
@@ -402,7 +411,7 @@ def _python_bot_key(bot: BotFile) -> str:
     return _bot_digest(bot.path)
 
 
-def _generated(name: str, source: str) -> ModuleType:
+def generated_module(name: str, source: str) -> ModuleType:
     """Import the generated module ``name`` with ``source``, writing it first if needed."""
     mod = sys.modules.get(name)
     if mod is not None:
@@ -440,7 +449,7 @@ def describe_compile_error(exc: Exception) -> str:
     spots += re.findall(r'File "([^"]+)", line (\d+)', text)
     for path, line in spots:
         if "site-packages" not in path and "hokm_engine_" not in path and "/engine/" not in path:
-            where = f" at {path} line {line}"
+            where = f" at {os.path.abspath(path)} line {line}"
             break
     if "Only accept returning of array passed" in text or "NRT required" in text:
         reason = _NO_ALLOC
@@ -486,10 +495,10 @@ def seat_module(bot: BotFile, checked: bool | None = None) -> ModuleType:
     named by the same digest of the bot file, its imports and its data. The checking
     mode is decided as for an engine (:func:`checking`): a new or edited bot file is
     served with bounds checks the first time."""
-    h = hashlib.sha256(_engine_digest().encode())
+    h = hashlib.sha256(engine_digest().encode())
     h.update(_SEAT_TEMPLATE.encode())
     h.update(_bot_digest(bot.path).encode())
     key = f"hokm_seat_{h.hexdigest()[:20]}"
     checked = checking([bot], (False,), key, checked)
     name = key + CHECKED if checked else key
-    return _generated(name, _SEAT_TEMPLATE.format(path=str(bot.path), checked=checked))
+    return generated_module(name, _SEAT_TEMPLATE.format(path=str(bot.path), checked=checked))

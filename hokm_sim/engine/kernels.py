@@ -139,7 +139,8 @@ def trace_row(row, work, match, hand, score0, score1):
 
 
 def make_kernels(ta, pa, tb, pb, owner: str):
-    """Jitted chunk and trace kernels with A's and B's decisions bound in.
+    """Jitted chunk and trace kernels with A's and B's deciders bound in
+    (:mod:`hokm_sim.engine.play`: ``params_a``/``params_b`` are what they take).
 
     Returns a namespace with ``hands_chunk``, ``matches_chunk``,
     ``trace_hands``, ``trace_match`` and ``study_chunk``. ``owner`` is the
@@ -318,8 +319,6 @@ def make_kernels(ta, pa, tb, pb, owner: str):
         D, H, S, its tricks with trump C, D, H, S]``.
         """
         work = new_work()
-        params_a = params_a.copy()
-        params_b = params_b.copy()
         res = work.res
         deck = work.deck
         hands = work.hands

@@ -17,10 +17,18 @@ functions plays for team ``a_team`` (seats ``a_team`` and ``a_team + 2``), B's
 for the other team, so one compiled card loop serves both halves of a
 duplicate pair.
 
-Binding the functions as closure constants, rather than passing them as
-arguments, lets numba inline them (``inline="always"`` works on constants,
-not on arguments) and lets the caller be cached on disk; passing them as
-arguments cost a function call with ~30 scalar arguments per card.
+The loop asks a strategy through two *deciders*,
+``decide(strategy, view, mem, rng) -> suit or card``, where ``strategy`` is what
+the kernels pass along for A or for B:
+
+- :func:`bound_deciders`: the bot functions bound as closure constants and
+  ``strategy`` the parameters. numba inlines constants (``inline="always"``
+  works on constants, not on arguments) and caches the caller on disk; passing
+  the functions as arguments cost a function call with ~30 scalar arguments per card.
+- :func:`pointer_trump`, :func:`pointer_play`: ``strategy`` is ``(params,
+  choose_trump, play_card)``, the functions passed as numba function pointers,
+  so one compiled loop serves every pair of strategies (the engine that calls its
+  bots, :func:`hokm_sim.bots.compiled.inlining`).
 
 Every card is checked against the legal mask; a strategy that returns an
 illegal card or a bad suit stops the hand with an error code in the result.
@@ -322,7 +330,8 @@ def engine_jit(owner: str, **options):
 
 
 def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
-    """Jitted ``play_hand`` functions with A's and B's decisions bound in.
+    """Jitted ``play_hand`` functions with A's and B's deciders bound in (see the
+    module's docstring: ``params_a`` and ``params_b`` are what the deciders take).
 
     Returns ``(play_hand, play_hand_inline)``: the same code as a function of
     its own (traces and studies call it) and marked ``inline="always"`` for
@@ -331,8 +340,7 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
     arguments (``longest``: 6,725 machine instructions a hand instead of
     7,624, counted as in ``benchmarks/engine_instructions.py``). ``owner`` is
     the engine module that the functions are named under (see
-    :func:`engine_jit`); when its ``INLINE`` is false
-    (:func:`hokm_sim.bots.compiled.inlining`), both are the function.
+    :func:`engine_jit`).
 
     It is compiled without numba's reference counting (``_nrt=False``): every
     decision hands the bots slices of the work arrays, and counting those
@@ -371,9 +379,9 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
         # Trump: the Hakem sees its first five cards only.
         five = show_five(view, work.deck, hakem)
         if (hakem & 1) == a_team:
-            trump = trump_a(view, params_a[0], mem[hakem], srng[hakem])
+            trump = trump_a(params_a, view, mem[hakem], srng[hakem])
         else:
-            trump = trump_b(view, params_b[0], mem[hakem], srng[hakem])
+            trump = trump_b(params_b, view, mem[hakem], srng[hakem])
         if trump < 0 or trump > 3:
             bad_trump(res, hakem, trump)
             return
@@ -398,9 +406,9 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
                 hand = held[seat]
                 legal = show_turn(view, hand, seat, led)
                 if (seat & 1) == a_team:
-                    card = play_a(view, params_a[1], mem[seat], srng[seat])
+                    card = play_a(params_a, view, mem[seat], srng[seat])
                 else:
-                    card = play_b(view, params_b[1], mem[seat], srng[seat])
+                    card = play_b(params_b, view, mem[seat], srng[seat])
                 if card < 0 or card > 51 or (legal >> card) & 1 == 0:
                     bad_card(res, seat, trick_no, card, n)
                     return
@@ -414,9 +422,35 @@ def make_play_hand(trump_a, play_a, trump_b, play_b, owner: str):
             leader = best_seat
         end_hand(res, hakem, tricks0, tricks1, n)
 
-    if not getattr(sys.modules.get(owner), "INLINE", True):
-        return play_hand, play_hand  # an engine that calls (HOKM_SIM_INLINE=0)
     return play_hand, engine_jit(owner, _nrt=False, inline="always")(play_hand.py_func)
+
+
+def bound_deciders(choose_trump, play_card):
+    """A strategy's deciders with its two bot functions bound in as constants; the
+    strategy the kernels pass along is its ``float64[2, PARAM_SIZE]`` parameters."""
+
+    @njit(inline="always")
+    def decide_trump(params, view, mem, rng):
+        return choose_trump(view, params[0], mem, rng)
+
+    @njit(inline="always")
+    def decide_card(params, view, mem, rng):
+        return play_card(view, params[1], mem, rng)
+
+    return decide_trump, decide_card
+
+
+@njit(inline="always")
+def pointer_trump(strategy, view, mem, rng):
+    """The trump decider of a strategy passed as ``(params, choose_trump, play_card)``,
+    its functions as numba function pointers (:func:`bound_deciders` binds them instead)."""
+    return strategy[1](view, strategy[0][0], mem, rng)
+
+
+@njit(inline="always")
+def pointer_play(strategy, view, mem, rng):
+    """The card decider of a strategy passed as in :func:`pointer_trump`."""
+    return strategy[2](view, strategy[0][1], mem, rng)
 
 
 @njit(inline="always")

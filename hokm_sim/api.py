@@ -522,6 +522,7 @@ def _strategies(specs: Sequence[str | Strategy], param: str) -> list[Strategy]:
     return out
 
 
+@_bot_timeout
 def field(
     candidate: str | Strategy,
     members: Sequence[str | Strategy] | None = None,
@@ -567,7 +568,7 @@ def field(
         metric=metric,
     )
     check_threads(threads)
-    command = command_line(
+    command = _command(
         "field",
         candidate=cand.name,
         members=cfg.members,
@@ -608,6 +609,7 @@ def field(
     return result
 
 
+@_bot_timeout
 def tune(
     bot: str | Strategy,
     params: Sequence[str],
@@ -662,7 +664,7 @@ def tune(
         threads=threads,
         check=check,
     )
-    command = command_line(
+    command = _command(
         "tune",
         bot=s.name,
         params=[p.text for p in parsed],

@@ -262,6 +262,7 @@ COMMANDS: dict[str, Command] = {
                 _p("metric"),
                 _THREADS,
                 *_OUT,
+                _BOT_TIMEOUT,
             ),
         ),
         Command(
@@ -280,6 +281,7 @@ COMMANDS: dict[str, Command] = {
                 _p("check"),
                 _THREADS,
                 *_OUT,
+                _BOT_TIMEOUT,
             ),
         ),
         Command(

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import shlex
 import signal
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +26,7 @@ from hokm_sim.cli import main
 from hokm_sim.engine import records as r
 
 CANDIDATE = every("expert")
+PROTOBOT = Path(__file__).resolve().parent / "bots" / "protobot.py"
 MEMBERS = [every("random"), every("longest"), every("basic")]
 """Bots through tests/bots/every.py: every pairing plays on one compiled engine."""
 
@@ -35,7 +38,7 @@ def played(tmp_path_factory) -> tuple[FieldResult, object]:
     res = CliRunner().invoke(
         main,
         ["field", CANDIDATE, "--field", ",".join(MEMBERS), "--hands", "1500", "--seed", "4"]
-        + ["--out", str(out)],
+        + ["--out", str(out), "--bot-timeout", "30"],
     )
     assert res.exit_code == 0, res.output
     assert "<- weakest" in res.stdout and f"report: {out}" in res.stdout
@@ -69,6 +72,19 @@ def test_the_weakest_is_the_lowest_score_and_the_command_reproduces(played, tmp_
     assert res.exit_code == 0, res.output
     again = json.loads(res.stdout)
     assert again["pairs"] == result.data["pairs"] and again["command"] == result.command
+    # the limit for protocol bots is written: a slow one would fault without it
+    assert result.command.endswith("--bot-timeout 30.0"), result.command
+
+
+@pytest.mark.usefixtures("reap_bots")
+def test_bot_timeout_is_the_limit_an_exec_bot_is_held_to(tmp_path):
+    """A protocol bot that never answers hello faults after --bot-timeout, not the default
+    10 s (the engine is test_exec_faults.py's, exec against the compiled random)."""
+    spec = f"exec:{sys.executable} {PROTOBOT} hello-hang {tmp_path / 'hang'}"
+    args = ["field", spec, "--field", "random", "--hands", "200", "--seed", "3"]
+    res = CliRunner().invoke(main, [*args, "--bot-timeout", "1", "--out", str(tmp_path / "f")])
+    assert res.exit_code == 4, res.output
+    assert "gave no answer to hello within 1 s" in res.output, res.output
 
 
 def test_a_field_of_matches_scores_match_pairs():
@@ -106,6 +122,7 @@ def test_ctrl_c_keeps_the_pairings_finished(tmp_path):
         (["--matches", "10", "--metric", "wins"], ["--metric:", "goes with --matches"]),
         (["--hands", "10", "--matches", "10"], ["--hands", "--matches", "not both"]),
         (["--target", "3"], ["--target", "--matches"]),
+        (["--bot-timeout", "-1"], ["--bot-timeout", "seconds > 0"]),
     ],
 )
 def test_bad_input_is_one_line(args, needles):

@@ -23,7 +23,7 @@ TOY = f"{EVERY}(bot={TOY_INDEX},p0=5,p1=5)"
 with the distance of (p0, p1) from (3, 7); one engine for the whole suite."""
 LONGEST = every("longest")
 RUN = ["--iterations", "40", "--pairs", "1000", "--c", "0.1", "--rate", "0.01", "--seed", "5"]
-RUN += ["--check", "2000", "--threads", "1"]
+RUN += ["--check", "2000", "--threads", "1", "--bot-timeout", "30"]
 
 
 def tune_command(*extra: str):
@@ -68,6 +68,8 @@ def test_the_recorded_command_gives_the_same_run(found, tmp_path):
     assert res.exit_code == 0, res.output
     again = hokm_sim.load(tmp_path / "b")
     assert again.to_dict() == result.to_dict()
+    # the limit for protocol bots is written: a slow one would fault without it
+    assert words[-2:] == ["--bot-timeout", "30.0"], words
 
 
 def test_ctrl_c_keeps_the_estimate_reached(tmp_path):
@@ -141,6 +143,7 @@ def test_bad_params(spec, text, message):
         (["--param", "draw=2:4", "--pairs", "1"], ["--pairs:", "at least 2"]),
         (["--param", "draw=2:4", "--c", "0.9"], ["--c:", "(0, 0.5]"]),
         (["--param", "draw=2:4", "--rate", "0"], ["--rate:", "positive"]),
+        (["--param", "draw=2:4", "--bot-timeout", "0"], ["--bot-timeout", "seconds > 0"]),
     ],
 )
 def test_bad_input_is_one_line(args, needles):

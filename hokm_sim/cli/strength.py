@@ -14,6 +14,7 @@ from hokm_sim.cli.options import (
     POSITIVE,
     SIZE,
     SPECS,
+    bot_timeout_option,
     out_options,
     seed_option,
     threads_option,
@@ -49,6 +50,7 @@ def _stopped_early(result, what: str) -> None:
 @threads_option
 @out_options
 @click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")
+@bot_timeout_option
 def field(
     candidate: str,
     members: list[str] | None,
@@ -61,6 +63,7 @@ def field(
     out: Path | None,
     force: bool,
     as_json: bool,
+    bot_timeout: float | None,
 ) -> None:
     """Play CANDIDATE against every bot of a field in duplicate, and report the weakest.
 
@@ -92,6 +95,7 @@ def field(
             out=out or True,
             force=force,
             progress=prog,
+            bot_timeout=bot_timeout,
         )
     if as_json:
         click.echo(json.dumps(result.to_dict() | {"report": str(result.folder)}, indent=1))
@@ -160,6 +164,7 @@ def field(
 @threads_option
 @out_options
 @click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")
+@bot_timeout_option
 def tune(
     bot: str,
     params: tuple[str, ...],
@@ -175,6 +180,7 @@ def tune(
     out: Path | None,
     force: bool,
     as_json: bool,
+    bot_timeout: float | None,
 ) -> None:
     """Tune BOT's parameters by SPSA on duplicate pairs against OPPONENTS or the field.
 
@@ -208,6 +214,7 @@ def tune(
             out=out or True,
             force=force,
             progress=prog,
+            bot_timeout=bot_timeout,
         )
     if as_json:
         click.echo(json.dumps(result.to_dict() | {"report": str(result.folder)}, indent=1))

@@ -1,16 +1,12 @@
 """Shared fixtures: one compiled Runner per strategy pair for the whole session.
 
-Compiling an engine for a strategy pair costs seconds per entry point the
-first time (then it is loaded from the on-disk cache), so every test module
-asks :func:`runner` for its pairs instead of building its own, and the suite
-keeps to a few pairs: ``longest``/``random`` (and the reverse), ``longest``
-against itself, ``random`` against itself, ``expert``/``random``, and
-``tests/bots/every.py`` (every built-in bot behind one parameter) for what
-must see every bot. Engines are compiled in the fast mode only
-(``HOKM_SIM_BOUNDSCHECK=0``, for subprocesses too), except in
-``test_checking_mode.py``, and every pair is played by the one engine that calls
-its bots through function pointers (``HOKM_SIM_INLINE=0``), compiled once for
-all pairs, except in ``test_inlined.py``.
+Every pair of strategies is played by one engine that calls its bots through
+function pointers (``HOKM_SIM_INLINE=0``), compiled once for all pairs, except
+in ``test_inlined.py``; each bot is compiled once, in its seat module, which
+the tests that ask a bot one decision call too (``hokm_checks.bot_module``).
+:func:`runner` keeps one Runner per pair for the session. Engines are compiled
+in the fast mode only (``HOKM_SIM_BOUNDSCHECK=0``, for subprocesses too),
+except in ``test_checking_mode.py``.
 
 Nothing here patches numba's ``Dispatcher``: any function set on that class
 (even one that only passes the call on) made every compilation more than

@@ -18,12 +18,19 @@ from __future__ import annotations
 
 import os
 
-# Two numba threads at least, also on a one-core machine, so that the tests comparing
-# one thread with two compare two different things. Set before numba is imported.
+# Set before numba and hokm-sim are imported (and inherited by every subprocess):
+# - two numba threads at least, also on a one-core machine, so that the tests comparing
+#   one thread with two compare two different things;
+# - each pair compiled once, in the fast mode, in every process of the suite (the
+#   checking mode would compile a new bot's pair twice); test_checking_mode.py sets it;
+# - one engine for every pair, calling its bots (each bot compiled once) instead of an
+#   engine per pair, and the solver's helpers called rather than inlined (hokm_sim.inlining,
+#   read once at import): the same counts; test_inlined.py checks the inlined engine.
 if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
     os.environ["NUMBA_NUM_THREADS"] = "2"
+os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
+os.environ.setdefault("HOKM_SIM_INLINE", "0")
 
-import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -33,13 +40,6 @@ from processes import kill_holding
 
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
-
-# Each pair is compiled once, in the fast mode, in every process of the suite (the
-# checking mode would compile a new bot's pair twice); test_checking_mode.py sets it.
-os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
-# One engine for every pair, calling its bots (each bot compiled once) instead of an engine
-# per pair: the same counts; test_inlined.py checks the inlined engines users get against it.
-os.environ.setdefault("HOKM_SIM_INLINE", "0")
 
 
 @cache

@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hokm_sim.bots.compiled import CALLED, inlining
+from hokm_sim.bots.compiled import CALLED
 from hokm_sim.bots.registry import resolve
 from hokm_sim.errors import InputError
+from hokm_sim.inlining import inlining
 from hokm_sim.sim.runner import Runner
 
 

@@ -45,6 +45,7 @@ from hokm_sim.bots.registry import BotFile, Strategy
 from hokm_sim.engine.bits import HAS_PDEP
 from hokm_sim.engine.jitcache import cache_root
 from hokm_sim.errors import InputError
+from hokm_sim.inlining import inlining
 from hokm_sim.sources import digest_files, source_closure
 
 if TYPE_CHECKING:
@@ -198,24 +199,6 @@ def inline_bot(dispatcher: Dispatcher, _memo: dict | None = None) -> Dispatcher:
         if isinstance(val, Dispatcher) and val.py_func.__module__ == py.__module__:
             globs[name] = inline_bot(val, memo)
     return inlined
-
-
-def inlining() -> bool:
-    """Whether engines inline the bots (the default) or call them.
-
-    ``$HOKM_SIM_INLINE=0`` plays every pair of compiled strategies with one engine
-    that calls its bots through function pointers (:mod:`hokm_sim.bots.called`): that
-    engine is compiled once and each bot once, instead of an engine per pair, and its
-    hands play slower (figures in ``docs/performance.md``), with the same counts: for
-    the test suite, which plays dozens of pairs, or while a bot is being written. A
-    called bot may allocate memory; inlined it may not, so a bot is finished only once
-    it runs with the default. An engine of the checking mode always inlines: numba's
-    bounds checks reach a bot only inlined.
-    """
-    env = os.environ.get("HOKM_SIM_INLINE", "").strip()
-    if env not in ("", "0", "1"):
-        raise InputError(f"HOKM_SIM_INLINE={env!r}: expected 1 (inline, the default) or 0 (call)")
-    return env != "0"
 
 
 def cache_dir() -> Path:

@@ -1,16 +1,12 @@
 """Shared fixtures: one compiled Runner per strategy pair for the whole session.
 
-Compiling an engine for a strategy pair costs seconds per entry point the
-first time (then it is loaded from the on-disk cache), so every test module
-asks :func:`runner` for its pairs instead of building its own, and the suite
-keeps to a few pairs: ``longest``/``random`` (and the reverse), ``longest``
-against itself, ``random`` against itself, ``expert``/``random``, and
-``tests/bots/every.py`` (every built-in bot behind one parameter) for what
-must see every bot. Engines are compiled in the fast mode only
-(``HOKM_SIM_BOUNDSCHECK=0``, for subprocesses too), except in
-``test_checking_mode.py``, and every pair is played by the one engine that calls
-its bots through function pointers (``HOKM_SIM_INLINE=0``), compiled once for
-all pairs, except in ``test_inlined.py``.
+Every pair of strategies is played by one engine that calls its bots through
+function pointers (``HOKM_SIM_INLINE=0``), compiled once for all pairs, except
+in ``test_inlined.py``; each bot is compiled once, in its seat module, which
+the tests that ask a bot one decision call too (``hokm_checks.bot_module``).
+:func:`runner` keeps one Runner per pair for the session. Engines are compiled
+in the fast mode only (``HOKM_SIM_BOUNDSCHECK=0``, for subprocesses too),
+except in ``test_checking_mode.py``.
 
 Nothing here patches numba's ``Dispatcher``: any function set on that class
 (even one that only passes the call on) made every compilation more than
@@ -22,12 +18,19 @@ from __future__ import annotations
 
 import os
 
-# Two numba threads at least, also on a one-core machine, so that the tests comparing
-# one thread with two compare two different things. Set before numba is imported.
+# Set before numba and hokm-sim are imported (and inherited by every subprocess):
+# - two numba threads at least, also on a one-core machine, so that the tests comparing
+#   one thread with two compare two different things;
+# - each pair compiled once, in the fast mode, in every process of the suite (the
+#   checking mode would compile a new bot's pair twice); test_checking_mode.py sets it;
+# - one engine for every pair, calling its bots (each bot compiled once) instead of an
+#   engine per pair, and the solver's helpers called rather than inlined (hokm_sim.inlining,
+#   read once at import): the same counts; test_inlined.py checks the inlined engine.
 if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
     os.environ["NUMBA_NUM_THREADS"] = "2"
+os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
+os.environ.setdefault("HOKM_SIM_INLINE", "0")
 
-import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -37,13 +40,6 @@ from processes import kill_holding
 
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
-
-# Each pair is compiled once, in the fast mode, in every process of the suite (the
-# checking mode would compile a new bot's pair twice); test_checking_mode.py sets it.
-os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
-# One engine for every pair, calling its bots (each bot compiled once) instead of an engine
-# per pair: the same counts; test_inlined.py checks the inlined engines users get against it.
-os.environ.setdefault("HOKM_SIM_INLINE", "0")
 
 
 @cache

@@ -13,15 +13,12 @@ oracle) and on the documented trace layout (:mod:`hokm_sim.engine.kernels`,
 - :class:`Stream` and friends: a slow Python copy of the documented random
   streams (``hokm_sim.engine.rng``), for exact deck and first-Hakem checks.
 - :func:`longest_suit`: the longest-suit trump rule, written independently.
-- :func:`every`: the spec of ``tests/bots/every.py`` playing as a built-in bot,
-  so that tests of many bots share one compiled engine.
+- :func:`bot_module`: a bot's decisions as the suite's engine calls them.
 - :func:`trump_view` / :func:`bot_trump`: a bot's own ``choose_trump`` asked as
   the engine asks it (the Hakem's first five cards, nothing else).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 
@@ -231,21 +228,6 @@ def longest_suit(five: list[int]) -> int:
     return max(range(4), key=lambda s: (count[s], rank_sum[s], -s))
 
 
-EVERY = Path(__file__).resolve().parent / "bots" / "every.py"
-"""Every built-in bot but pimc in one bot file (a parameter picks the bot)."""
-
-
-def every(name: str) -> str:
-    """The spec of ``tests/bots/every.py`` playing as built-in bot ``name`` with that
-    bot's default parameters: any two such specs play on one compiled engine."""
-    from hokm_sim.bots.registry import builtin_bots, import_bot_file
-
-    values = list(builtin_bots()[name].params.values())
-    assert len(values) <= 15, f"{name}: every.py hands a bot fifteen parameters"
-    args = "".join(f",p{i}={v:g}" for i, v in enumerate(values))
-    return f"{EVERY}(bot={import_bot_file(EVERY).BOTS.index(name)}{args})"
-
-
 def trump_view(five: list[int], hakem: int) -> np.ndarray:
     """The Hakem's view while naming trump, as the engine fills it (engine/play.py):
     its first five cards and the seat fields, nothing else."""
@@ -262,27 +244,18 @@ def trump_view(five: list[int], hakem: int) -> np.ndarray:
 
 
 def bot_module(bot_file):
-    """The module of a :class:`~hokm_sim.bots.registry.BotFile` for direct calls.
+    """The seat module of a :class:`~hokm_sim.bots.registry.BotFile` for direct calls:
+    the bot's own ``choose_trump`` and ``play_card``, compiled once as the suite's
+    engine calls them (:func:`~hokm_sim.bots.compiled.seat_module`, cached on disk),
+    so a test that asks a bot one decision compiles nothing the engine did not."""
+    from hokm_sim.bots.compiled import seat_module
 
-    A built-in bot is taken as ``hokm_sim.strategies.<name>``, the module that
-    ``tests/bots/every.py`` imports too, so each bot function is compiled once
-    in a test process however it is called; other bot files as the registry
-    loads them.
-    """
-    import importlib
-
-    from hokm_sim.bots.registry import builtin_dir
-
-    path = Path(bot_file.path).resolve()
-    if path.parent == builtin_dir().resolve():
-        return importlib.import_module(f"hokm_sim.strategies.{path.stem}")
-    return bot_file.module()
+    return seat_module(bot_file, False)
 
 
 def bot_trump(spec: str, five: list[int], hakem: int = 0) -> int:
-    """The suit strategy ``spec`` names holding ``five``: its own jitted ``choose_trump``
-    (the function the engine inlines), with its parameters, a zeroed memory and a
-    fixed stream."""
+    """The suit strategy ``spec`` names holding ``five``: its own ``choose_trump``
+    (:func:`bot_module`), with its parameters, a zeroed memory and a fixed stream."""
     from hokm_sim.bots.registry import resolve
     from hokm_sim.engine.view import MEM_SIZE
 

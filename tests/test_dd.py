@@ -104,7 +104,7 @@ def test_solver_agrees_with_minimax_on_five_card_endings():
     tt = new_table(12)
     keys, vals = new_table(12)
     stats = np.zeros(1, np.int64)
-    for i in range(40):
+    for i in range(16):
         hands, trump, leader, trick = _random_ending(rng, 5)
         want = team0_tricks(hands, trump, leader, tuple(trick))
         assert _solve(hands, trump, leader, trick, 0, tt) == want, (hands, trump, leader, trick)

@@ -74,14 +74,14 @@ def test_quick_tricks_in_a_row_are_never_more_than_the_longest_run():
     # Partner holding little but trumps is where a run breaks: partner has to
     # ruff the leader's winner and takes the lead from it.
     checked = 0
-    cases = _quick_cases(np.random.default_rng(32), 700, 5, kot=True, trumpy_partner=True)
+    cases = _quick_cases(np.random.default_rng(32), 350, 5, kot=True, trumpy_partner=True)
     for hands, trump, leader, want, qt in cases:
         if qt > 0:
             sets = tuple(frozenset(cards_of(int(m))) for m in hands)
             run = team_run(sets, trump, leader, leader & 1, ())
             assert run >= min(qt, want), (hands, trump, leader, want)
             checked += 1
-    assert checked > 150
+    assert checked > 150  # 208 of the 350
 
 
 def test_a_guarded_second_trump_takes_a_trick_against_the_leaders_side():

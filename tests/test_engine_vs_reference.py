@@ -182,7 +182,7 @@ def test_engine_first_hakem_on_hand_made_draws(rule):
 def test_first_hakem_is_spread_over_seats(runner):
     """First ace from a uniform start seat: each seat is first Hakem about a quarter of the time."""
     r = runner("random", "random")
-    n = 4000
+    n = 1200
     seats = np.array([r.trace_match(99, m, 1)[0, k.T_HAKEM] for m in range(n)])
     counts = np.bincount(seats, minlength=4)
     chi2 = float(((counts - n / 4) ** 2 / (n / 4)).sum())

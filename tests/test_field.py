@@ -1,7 +1,7 @@
 """The field: a candidate against every member in duplicate, each pairing the `run` it names.
 
-Every bot plays through tests/bots/every.py, so all pairings share one compiled engine
-(the one test_strategies.py compiles); matches use longest against random (test_run.py's).
+The suite's one engine plays every pairing (tests/conftest.py); matches use longest
+against random (test_run.py's).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hokm_checks import every
 from test_cli_inputs import _fails  # one line naming the problem, exit 2
 
 import hokm_sim
@@ -25,10 +24,9 @@ from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
 from hokm_sim.engine import records as r
 
-CANDIDATE = every("expert")
+CANDIDATE = "expert"
 PROTOBOT = Path(__file__).resolve().parent / "bots" / "protobot.py"
-MEMBERS = [every("random"), every("longest"), every("basic")]
-"""Bots through tests/bots/every.py: every pairing plays on one compiled engine."""
+MEMBERS = ["random", "longest", "basic"]
 
 
 @pytest.fixture(scope="module")

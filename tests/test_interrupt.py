@@ -91,6 +91,6 @@ def test_ctrl_c_stops_a_compiled_bot_in_an_endless_loop(tmp_path):
     """Deal 1023 of seed 3 never ends (``wild.py`` mode 4; mode 5 names the deal)."""
     args = [f"{BOTS / 'wild.py'}(mode=4)", "random", "--hands", "5000", "--task-size", "250",
             "--threads", "1", "--seed", "3"]  # fmt: skip
-    code, err, summary = _stop_when_started(args, tmp_path / "r", {"HOKM_SIM_BOUNDSCHECK": "1"})
+    code, err, summary = _stop_when_started(args, tmp_path / "r")
     assert code == 130, err
     assert summary["partial"] is True and summary["config"]["done"] == 1000

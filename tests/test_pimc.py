@@ -258,45 +258,38 @@ def test_with_no_time_left_pimc_plays_and_calls_as_expert(runner):
     np.testing.assert_array_equal(tricks[0], tricks[1])  # A as Hakem: as B as Hakem
 
 
-def _first_called_from_a_loop(drop_nrt: bool = False):
-    """A loop compiled without reference counting (as the engine's card loop is)
-    that is the first to call fresh copies of pimc's two entry points.
-
-    The copies carry the library's own options (so a change there shows here)
-    and have never been compiled, in this process or on disk: whatever ran
-    before, their first compilation happens from the loop.
-    """
+def _allocating_callee_first_called_from_a_loop(**options) -> None:
+    """A loop compiled without reference counting (as the engine's card loop is) that is
+    the first to call a fresh function which allocates, jitted with ``options``."""
     from numba import njit
 
-    from hokm_sim.dd import pimc
-    from hokm_sim.strategies._pimc import KERNELS
-
-    def fresh(dispatcher):
-        skip = ("cache", "nopython")  # njit sets nopython itself
-        options = {k: v for k, v in dispatcher.targetoptions.items() if k not in skip}
-        if drop_nrt:
-            options.pop("_nrt", None)
-        return njit(**options)(dispatcher.py_func)
-
-    card, trump = fresh(KERNELS.pimc_card), fresh(pimc.pimc_trump)
+    @njit(**options)
+    def callee(n):
+        return np.zeros(n).sum()
 
     @njit(_nrt=False)
-    def loop(view, params, mem, rng):
-        return card(view, params, mem, rng, 0) + trump(view, params, rng, 0)
+    def loop(n):
+        return callee(n)
 
-    loop.compile("(int64[::1], float64[::1], int64[::1], uint64[::1])")
+    loop.compile("(int64,)")
 
 
 def test_pimc_compiles_when_first_called_from_the_card_loop():
     """The engine's card loop runs without reference counting and its callees
-    inherit that; pimc's calls allocate, so they must still compile when the
-    loop is the first to call them (cold caches). They once compiled only when
-    called elsewhere first; the entry points now ask for reference counting."""
+    inherit that; pimc's calls allocate, so they must still compile when the loop
+    is the first to call them (cold caches). They once compiled only when called
+    elsewhere first: the functions the bot and the engine call first ask for
+    reference counting, and that is what makes an allocating callee compile."""
     from numba.core.errors import TypingError
 
-    _first_called_from_a_loop()
-    with pytest.raises(TypingError):  # the bug, without the library's _nrt=True
-        _first_called_from_a_loop(drop_nrt=True)
+    from hokm_sim.dd import pimc
+    from hokm_sim.strategies import _pimc
+
+    for entry in (_pimc.pimc_card, _pimc.KERNELS.pimc_card, pimc.pimc_trump):
+        assert entry.targetoptions.get("_nrt") is True, entry
+    _allocating_callee_first_called_from_a_loop(_nrt=True)
+    with pytest.raises(TypingError):  # the bug, without reference counting asked for
+        _allocating_callee_first_called_from_a_loop()
 
 
 def test_engines_with_pimc_hash_the_solver_and_others_do_not():

@@ -20,7 +20,7 @@ import random as pyrandom
 
 import numpy as np
 import pytest
-from hokm_checks import EVERY, bot_module, every, trump_view
+from hokm_checks import bot_module, trump_view
 
 from hokm_sim import reference as ref
 from hokm_sim.bots.registry import builtin_bots, resolve
@@ -162,38 +162,11 @@ def card(text: str) -> int:
 # --------------------------------------------------------------------------- contract
 
 
-def test_the_legality_bot_plays_every_builtin_bot():
-    from hokm_sim.bots.registry import import_bot_file
-
-    assert sorted(import_bot_file(EVERY).BOTS) == BOTS
-    # Through every.py a bot makes its own decisions, with its own parameters.
-    # every.py's dispatch runs in Python here, calling each bot's own jitted functions
-    # (compiled once for both sides of the comparison); the engine of the test below
-    # compiles the dispatch itself.
-    rnd = pyrandom.Random(2)
-    for name in BOTS:
-        through = bot(every(name))
-        trump_of = through.trump_mod.choose_trump.py_func
-        card_of = through.play_mod.play_card.py_func
-        for _ in range(20):
-            five = rnd.sample(range(52), 5)
-            view = trump_view(five, 0)
-            mem = np.zeros(MEM_SIZE, np.int64)
-            got = trump_of(view, through.params[0], mem, through.rng())
-            assert got == bot(name).trump(trump_view(five, 0))
-        for v in POSITIONS():
-            mem = np.zeros(MEM_SIZE, np.int64)
-            assert card_of(v, through.params[1], mem, through.rng()) == bot(name).play(v)
-
-
 @pytest.mark.parametrize("name", BOTS)
 def test_every_bot_is_legal_and_deterministic(runner, name):
-    """3,000 duplicate deals against random: no illegal card, same counts twice.
-
-    Each bot plays through ``tests/bots/every.py`` (its own functions, picked by a
-    parameter), so one engine serves every bot.
-    """
-    r = runner(every(name), every("random"))
+    """3,000 duplicate deals against random: no illegal card (the engine checks every
+    card and suit, for every bot alike), same counts twice."""
+    r = runner(name, "random")
     first = r.counts(2024, 3000, duplicate=True)
     again = r.counts(2024, 3000, duplicate=True)
     assert first[C_TRICKS : C_TRICKS + 128].sum() == 6000
@@ -632,5 +605,5 @@ def a_wins(counts) -> tuple[float, float]:
 
 @pytest.mark.parametrize("other", ["random", "basic"])
 def test_expert_beats(runner, other):
-    rate, pts = a_wins(runner(every("expert"), every(other)).counts(7, 2000, duplicate=True))
+    rate, pts = a_wins(runner("expert", other).counts(7, 2000, duplicate=True))
     assert rate > 0.6 and pts > 0.2, (rate, pts)

@@ -8,7 +8,6 @@ import re
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hokm_checks import every
 
 from hokm_sim.analysis.experiment import Experiment, ExperimentError
 from hokm_sim.analysis.ratings import bradley_terry
@@ -18,13 +17,11 @@ from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
 
 BOTS = ["expert", "random", "longest"]
-NAMES = [every(n) for n in BOTS]
-"""The bots through tests/bots/every.py: every pairing plays on one compiled engine."""
 
 
 @pytest.fixture(scope="module")
 def tour() -> Tournament:
-    return play([resolve(n) for n in NAMES], seed=3, deals=3000)
+    return play([resolve(n) for n in BOTS], seed=3, deals=3000)
 
 
 def test_blocks_cover_every_deal_once(tour):
@@ -42,7 +39,7 @@ def test_crosstable_is_consistent(tour):
     assert s["crosstable"][0][1]["value"] == pytest.approx(score[0, 1])
     assert s["los"][0][1] == pytest.approx(1 - s["los"][1][0])
     ranks = [r["name"] for r in s["ratings"]]
-    assert ranks == [NAMES[0], NAMES[2], NAMES[1]]  # expert, longest, random
+    assert ranks == [BOTS[0], BOTS[2], BOTS[1]]  # expert, longest, random
     assert sum(r["elo"] for r in s["ratings"]) == pytest.approx(0, abs=1e-6)
     for r in s["ratings"]:
         assert r["low"] <= r["elo"] <= r["high"]
@@ -53,7 +50,7 @@ def test_same_deals_as_a_run(tour):
     """A pairing in the tournament plays exactly the deals a run with that seed plays."""
     from hokm_sim.sim.runner import Runner
 
-    c = Runner(resolve(NAMES[0]), resolve(NAMES[1])).counts(3, 3000)
+    c = Runner(resolve(BOTS[0]), resolve(BOTS[1])).counts(3, 3000)
     assert (pair_counts(c) == tour.blocks[0, 1].sum(axis=0)).all()
 
 

@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import shlex
 import signal
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hokm_checks import EVERY, every
 from test_cli_inputs import _fails  # one line naming the problem, exit 2
 
 import hokm_sim
 from hokm_sim.analysis import tune
-from hokm_sim.bots.registry import import_bot_file, resolve
+from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
 from hokm_sim.errors import InputError
 
-TOY_INDEX = import_bot_file(EVERY).TOY
-
-TOY = f"{EVERY}(bot={TOY_INDEX},p0=5,p1=5)"
-"""The toy of tests/bots/every.py: plays as longest, but randomly with a chance that grows
-with the distance of (p0, p1) from (3, 7); one engine for the whole suite."""
-LONGEST = every("longest")
+TOY = f"{Path(__file__).resolve().parent / 'bots' / 'toy.py'}(p0=5,p1=5)"
+"""tests/bots/toy.py: plays as longest, but randomly with a chance that grows with the
+distance of (p0, p1) from (3, 7)."""
+LONGEST = "longest"
 RUN = ["--iterations", "40", "--pairs", "1000", "--c", "0.1", "--rate", "0.01", "--seed", "5"]
 RUN += ["--check", "2000", "--threads", "1", "--bot-timeout", "30"]
 

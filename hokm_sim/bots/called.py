@@ -4,7 +4,7 @@ every pair of strategies.
 An engine of :mod:`hokm_sim.bots.compiled` binds a pair's bots into its card loop
 as constants and inlines them: the fastest code, and one compilation of the whole
 engine per pair, 10-20 s of CPU each. With ``$HOKM_SIM_INLINE=0``
-(:func:`~hokm_sim.bots.compiled.inlining`) a pair gets a :class:`CalledEngine`
+(:func:`~hokm_sim.inlining.inlining`) a pair gets a :class:`CalledEngine`
 instead: its entry points pass the four bot functions to the entry points of one
 generated module, typed as numba function pointers
 (``FunctionType``), so that module is compiled once for all pairs and every bot

@@ -45,6 +45,7 @@ from hokm_sim.bots.registry import BotFile, Strategy
 from hokm_sim.engine.bits import HAS_PDEP
 from hokm_sim.engine.jitcache import cache_root
 from hokm_sim.errors import InputError
+from hokm_sim.inlining import inlining
 from hokm_sim.sources import digest_files, source_closure
 
 if TYPE_CHECKING:
@@ -198,24 +199,6 @@ def inline_bot(dispatcher: Dispatcher, _memo: dict | None = None) -> Dispatcher:
         if isinstance(val, Dispatcher) and val.py_func.__module__ == py.__module__:
             globs[name] = inline_bot(val, memo)
     return inlined
-
-
-def inlining() -> bool:
-    """Whether engines inline the bots (the default) or call them.
-
-    ``$HOKM_SIM_INLINE=0`` plays every pair of compiled strategies with one engine
-    that calls its bots through function pointers (:mod:`hokm_sim.bots.called`): that
-    engine is compiled once and each bot once, instead of an engine per pair, and its
-    hands play slower (figures in ``docs/performance.md``), with the same counts: for
-    the test suite, which plays dozens of pairs, or while a bot is being written. A
-    called bot may allocate memory; inlined it may not, so a bot is finished only once
-    it runs with the default. An engine of the checking mode always inlines: numba's
-    bounds checks reach a bot only inlined.
-    """
-    env = os.environ.get("HOKM_SIM_INLINE", "").strip()
-    if env not in ("", "0", "1"):
-        raise InputError(f"HOKM_SIM_INLINE={env!r}: expected 1 (inline, the default) or 0 (call)")
-    return env != "0"
 
 
 def cache_dir() -> Path:
@@ -380,8 +363,12 @@ def _bound_module(
     """The generated module ``<prefix>_<hash>`` of ``template`` with the compiled parts of
     ``bots`` bound in (``py``: the parts played in Python; ``checked``: the checking mode,
     named by :data:`CHECKED` at the end); the hash covers ``source``'s import closure, the
-    template and the compiled parts' bot files."""
+    template and the compiled parts' bot files. The compiled parts are inlined
+    (:func:`inline_bot`), except with ``$HOKM_SIM_INLINE=0`` outside the checking mode
+    (:func:`inlining`, named by :data:`CALLED`): then the module calls the bots' own
+    functions, the same cards from a quicker compilation."""
     k = hashlib.sha256(_bound_digest(source, template).encode())
+    inline = checked or inlining()
     calls = []
     for bot, is_py, fname in zip(bots, py, ("choose_trump", "play_card") * 2, strict=True):
         if is_py:
@@ -389,10 +376,11 @@ def _bound_module(
             calls.append("never")
         else:
             k.update(_bot_digest(bot.path).encode())
-            calls.append(f"inline_bot(import_bot_file({str(bot.path)!r}).{fname})")
+            call = f"import_bot_file({str(bot.path)!r}).{fname}"
+            calls.append(f"inline_bot({call})" if inline else call)
     parts = ", ".join(str(bot.path) for bot, is_py in zip(bots, py, strict=True) if not is_py)
     return generated_module(
-        f"{prefix}_{k.hexdigest()[:20]}{CHECKED if checked else ''}",
+        f"{prefix}_{k.hexdigest()[:20]}{CHECKED if checked else '' if inline else CALLED}",
         template.format(
             parts=parts or "none", ta=calls[0], pa=calls[1], tb=calls[2], pb=calls[3], py=py,
             checked=checked,
@@ -473,8 +461,8 @@ from hokm_sim.bots.registry import import_bot_file
 
 BOUNDSCHECK = {checked}
 _bot = import_bot_file({path!r})
-_trump = inline_bot(_bot.choose_trump)
-_play = inline_bot(_bot.play_card)
+_trump = {wrap}(_bot.choose_trump)
+_play = {wrap}(_bot.play_card)
 
 
 @njit(cache=True, boundscheck=BOUNDSCHECK)
@@ -491,14 +479,22 @@ def play_card(view, params, mem, rng):
 def seat_module(bot: BotFile, checked: bool | None = None) -> ModuleType:
     """A compiled bot's ``choose_trump`` and ``play_card`` as ``cache=True`` functions
     one decision can be asked of from Python (the environments' seats, ``hokm-sim
-    serve``): compiled once, then loaded from the disk cache like the engines, and
-    named by the same digest of the bot file, its imports and its data. The checking
-    mode is decided as for an engine (:func:`checking`): a new or edited bot file is
-    served with bounds checks the first time."""
+    serve``) or called through a pointer (:mod:`hokm_sim.bots.called`): compiled once,
+    then loaded from the disk cache like the engines, and named by the same digest of
+    the bot file, its imports and its data. The checking mode is decided as for an
+    engine (:func:`checking`): a new or edited bot file is served with bounds checks
+    the first time. The bot is inlined into them (:func:`inline_bot`) as into an
+    engine, except with ``$HOKM_SIM_INLINE=0`` (:func:`inlining`) outside the checking
+    mode: then they call the bot's own functions, which compiles in about half the
+    time."""
     h = hashlib.sha256(engine_digest().encode())
     h.update(_SEAT_TEMPLATE.encode())
     h.update(_bot_digest(bot.path).encode())
     key = f"hokm_seat_{h.hexdigest()[:20]}"
     checked = checking([bot], (False,), key, checked)
-    name = key + CHECKED if checked else key
-    return generated_module(name, _SEAT_TEMPLATE.format(path=str(bot.path), checked=checked))
+    inline = checked or inlining()
+    name = key + (CHECKED if checked else "" if inline else CALLED)
+    source = _SEAT_TEMPLATE.format(
+        path=str(bot.path), checked=checked, wrap="inline_bot" if inline else ""
+    )
+    return generated_module(name, source)

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from numba.core import caching
 
+from hokm_sim.inlining import SOLVER_HELPERS
+
 # By its module path: `from hokm_sim import sources` would put hokm_sim/__init__.py, and
 # through its lazy API every module, into the key of every kernel (test_cache_keys.py).
 from hokm_sim.sources import (
@@ -41,6 +43,14 @@ def cache_root() -> Path:
     """Where hokm-sim keeps compiled code: ``$HOKM_SIM_CACHE`` or ``~/.cache/hokm-sim``."""
     env = os.environ.get("HOKM_SIM_CACHE")
     return Path(env) if env else Path.home() / ".cache" / "hokm-sim"
+
+
+def package_cache() -> Path:
+    """Where the package's own cached functions are kept: ``package`` under
+    :func:`cache_root`, or ``package-called`` when the solver's helpers are compiled as
+    calls (:data:`hokm_sim.inlining.SOLVER_HELPERS`), so that neither mode loads the
+    other's machine code (numba's cache index does not record inlining)."""
+    return cache_root() / ("package" if SOLVER_HELPERS == "always" else "package-called")
 
 
 class Stamp:
@@ -107,7 +117,7 @@ class ClosureCacheLocator(caching._CacheLocator):
             rel = path.relative_to(PACKAGE).parent
         else:
             rel = Path("strategies") / path.relative_to(strategies_dir()).parent
-        self._cache_path = str(cache_root() / "package" / rel)
+        self._cache_path = str(package_cache() / rel)
 
     def ensure_cache_path(self) -> None:
         """Make the cache folder (numba calls this before using the locator)."""

@@ -28,7 +28,7 @@ the kernels pass along for A or for B:
 - :func:`pointer_trump`, :func:`pointer_play`: ``strategy`` is ``(params,
   choose_trump, play_card)``, the functions passed as numba function pointers,
   so one compiled loop serves every pair of strategies (the engine that calls its
-  bots, :func:`hokm_sim.bots.compiled.inlining`).
+  bots, :func:`hokm_sim.inlining.inlining`).
 
 Every card is checked against the legal mask; a strategy that returns an
 illegal card or a bad suit stops the hand with an error code in the result.

@@ -112,3 +112,22 @@ def test_no_cached_kernel_is_keyed_by_the_whole_package():
     assert PACKAGE / "protocol" / "answers.py" in cached
     for path in cached:
         assert not top & set(source_closure(path)), path.relative_to(PACKAGE)
+
+
+def test_a_package_function_numba_cannot_cache_is_a_warning_naming_its_file():
+    """numba warns, naming the file, when a compiled function cannot be cached (lifted
+    loops, or dynamic globals, as with ``NUMBA_OPT=0``); for the package's functions
+    the warning must come out as numba's own, not as an error of the locator."""
+    from types import SimpleNamespace
+
+    import pytest
+    from numba.core import caching
+    from numba.core.errors import NumbaWarning
+
+    from hokm_sim.engine import rules
+
+    impl = caching.CompileResultCacheImpl(rules.beats.py_func)
+    lifted = SimpleNamespace(can_cache=False)
+    cres = SimpleNamespace(lifted=(lifted,), fndesc=SimpleNamespace(qualname="rules.beats"))
+    with pytest.warns(NumbaWarning, match="Cannot cache compiled function .beats."):
+        assert impl.check_cachable(cres) is False

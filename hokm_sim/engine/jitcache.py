@@ -112,6 +112,7 @@ class ClosureCacheLocator(caching._CacheLocator):
 
     def __init__(self, py_func, path: Path) -> None:
         self._path = path
+        self._py_file = str(path)  # numba names it in its "cannot cache" warning
         self._lineno = py_func.__code__.co_firstlineno
         if path.is_relative_to(PACKAGE):
             rel = path.relative_to(PACKAGE).parent

@@ -27,14 +27,15 @@ from hokm_sim.env.table import Table
 from hokm_sim.house import FIRST_HAKEM_METHODS
 from hokm_sim.sim.trace import row_to_record
 
-N_HANDS = 6000
+N_HANDS = 4500
 PAIRS = [("longest", "random"), ("random", "random")]
 HAND_SEEDS = {("longest", "random"): 20240601, ("random", "random"): 77}
 
 
 @pytest.fixture(scope="module")
 def traced(runner):
-    """``{(a, b, copy): (seed, rows)}``: 6,000 hands per pair (A on team 0), 1,000 swapped."""
+    """``{(a, b, copy): (seed, rows)}``: 4,500 hands per pair (A on team 0), 1,000
+    swapped: 10,000 in all."""
     out = {}
     for a, b in PAIRS:
         seed = HAND_SEEDS[(a, b)]

@@ -10,23 +10,15 @@ from __future__ import annotations
 
 from functools import cache
 
+from hokm_sim.cards import cards_of
+
 _SUIT = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 """The cards of each suit as a bit mask (card ``c`` is bit ``c``; suit ``c // 13``)."""
 
 
-def _cards(mask: int) -> list[int]:
-    """The cards of a bit mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _legal(hand: int, led: int) -> list[int]:
     follow = hand & _SUIT[led] if led >= 0 else 0
-    return _cards(follow or hand)
+    return cards_of(follow or hand)
 
 
 def trick_winner(cards: tuple[int, ...], leader: int, trump: int) -> int:

@@ -62,7 +62,7 @@ def _tricks_from(h, trump, leader, trick, ntrick, team, top, tt_keys, tt_vals, s
     """
     v = min(top, popcount(h[(leader + ntrick) & 3]))
     while v > 0 and not _reach(
-        h, trump, leader, trick, ntrick, team, v, False, tt_keys, tt_vals, stats
+        h, trump, leader, trick, ntrick, team, v, np.bool_(False), tt_keys, tt_vals, stats
     ):
         v -= 1
     return max(v, 0)
@@ -75,16 +75,16 @@ def _tricks_around(h, trump, leader, trick, ntrick, team, guess, tt_keys, tt_val
     nrem = popcount(h[(leader + ntrick) & 3])
     v = min(max(guess, 0), nrem)
     if v > 0 and not _reach(
-        h, trump, leader, trick, ntrick, team, v, False, tt_keys, tt_vals, stats
+        h, trump, leader, trick, ntrick, team, v, np.bool_(False), tt_keys, tt_vals, stats
     ):
         v -= 1
         while v > 0 and not _reach(
-            h, trump, leader, trick, ntrick, team, v, False, tt_keys, tt_vals, stats
+            h, trump, leader, trick, ntrick, team, v, np.bool_(False), tt_keys, tt_vals, stats
         ):
             v -= 1
         return v
     while v < nrem and _reach(
-        h, trump, leader, trick, ntrick, team, v + 1, False, tt_keys, tt_vals, stats
+        h, trump, leader, trick, ntrick, team, v + 1, np.bool_(False), tt_keys, tt_vals, stats
     ):
         v += 1
     return v
@@ -150,14 +150,16 @@ def position_values(
         bits = 0
         if theirs == 0 and sweep[team] and v >= 7:
             need = 7 - mine
-            if need <= 0 or _reach(nh, trump, nl, t, nt, team, need, True, tt_keys, tt_vals, stats):
+            if need <= 0 or _reach(
+                nh, trump, nl, t, nt, team, need, np.bool_(True), tt_keys, tt_vals, stats
+            ):
                 bits |= K_FOR
         if mine == 0 and v <= 6:
             need = 7 - theirs
             if (
                 sweep[opp]
                 or need <= 0
-                or _reach(nh, trump, nl, t, nt, opp, need, True, tt_keys, tt_vals, stats)
+                or _reach(nh, trump, nl, t, nt, opp, need, np.bool_(True), tt_keys, tt_vals, stats)
             ):
                 bits |= K_AGAINST
         kot[c] = bits
@@ -246,13 +248,17 @@ def analyse_hand_nb(
     info[:, :] = -1
     ht = hakem & 1
     zero = np.zeros(3, np.int64)
+    # Typed values, never literals: numba would compile the search again for each constant.
+    none, seven, yes, no = np.int64(0), np.int64(7), np.bool_(True), np.bool_(False)
     for s in range(4):
-        r7 = _reach(hands0, s, hakem, zero, 0, ht, 7, False, tt_keys, tt_vals, stats)
+        r7 = _reach(hands0, s, hakem, zero, none, ht, seven, no, tt_keys, tt_vals, stats)
         trumps[s, TR_TRICKS] = -1
         trumps[s, TR_REACH] = 1 if r7 else 0
-        kot_ = r7 and _reach(hands0, s, hakem, zero, 0, ht, 7, True, tt_keys, tt_vals, stats)
+        kot_ = r7 and _reach(hands0, s, hakem, zero, none, ht, seven, yes, tt_keys, tt_vals, stats)
         trumps[s, TR_KOT] = 1 if kot_ else 0
-        hk = not r7 and _reach(hands0, s, hakem, zero, 0, 1 - ht, 7, True, tt_keys, tt_vals, stats)
+        hk = not r7 and _reach(
+            hands0, s, hakem, zero, none, 1 - ht, seven, yes, tt_keys, tt_vals, stats
+        )
         trumps[s, TR_HAKEM_KOT] = 1 if hk else 0
     # The trump call, graded like a card (the Hakem's team's view) on the outcomes only.
     tv = np.zeros(52, np.int8)
@@ -261,14 +267,14 @@ def analyse_hand_nb(
         tv[s] = 7 if trumps[s, TR_REACH] else 6
         tk[s] = (K_FOR if trumps[s, TR_KOT] else 0) | (K_AGAINST if trumps[s, TR_HAKEM_KOT] else 0)
     trow = np.zeros(N_INFO, np.int8)
-    grade(tv, tk, 15, trump, trow)
+    grade(tv, tk, np.int64(15), trump, trow)
     tgrade[TG_GRADE] = trow[I_GRADE]
     tgrade[TG_WHY] = trow[I_WHY]
 
     h = hands0.copy()
     leader = hakem
     trick = np.zeros(3, np.int64)
-    ntrick = 0
+    ntrick = np.int64(0)
     taken = np.zeros(2, np.int64)
     # The Hakem's team's value is not known yet: the first lead's cards give it.
     value = np.int64(-1 - (7 if trumps[trump, TR_REACH] else 6))

@@ -30,6 +30,7 @@ trick other than the winning one.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from hokm_sim.dd.bits import pdep, pext
@@ -98,7 +99,7 @@ def lead_order(h, moves, seat, trump, killer, out, row, wts):
     tp = h[pd] & tmask
     tlh = h[lho] & tmask
     trh = h[rho] & tmask
-    n = 0
+    n = np.int64(0)  # typed: a literal 0 would compile _insert for n == 0 too
     for s in range(4):
         sm = suit_mask(s)
         x = moves & sm
@@ -320,7 +321,7 @@ def void_order(h, moves, pos, seat, led, best, best_seat, trump, out, row, wts):
         or bs != led
         or ((1 << best) > c_next and (c_next != 0 or t_next == 0))
     )
-    n = 0
+    n = np.int64(0)
     for s in range(4):
         sm = suit_mask(s)
         x = moves & sm

@@ -172,13 +172,17 @@ def _value_after(
         return _hand_points(ours, theirs, theirs == 0, False, we_are_hakem)
     if theirs >= TRICKS_TO_WIN:
         return _hand_points(ours, theirs, False, ours == 0, we_are_hakem)
-    win = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, False, keys, vals, stats)
+    win = reach_nb(
+        h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, np.bool_(False), keys, vals, stats
+    )
     kot = False
     if win and theirs == 0:
-        kot = reach_nb(h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, True, keys, vals, stats)
+        kot = reach_nb(
+            h, trump, nl, t, nt, team, TRICKS_TO_WIN - ours, np.bool_(True), keys, vals, stats
+        )
     elif not win and ours == 0:
         kot = reach_nb(
-            h, trump, nl, t, nt, 1 - team, TRICKS_TO_WIN - theirs, True, keys, vals, stats
+            h, trump, nl, t, nt, 1 - team, TRICKS_TO_WIN - theirs, np.bool_(True), keys, vals, stats
         )
     return _hand_points(
         TRICKS_TO_WIN if win else 0, theirs, win and kot, (not win) and kot, we_are_hakem
@@ -237,9 +241,11 @@ def pimc_trump_scores(view, params, rng, totals):
     counts = np.full(4, 13, np.int64)
     counts[seat] = 8
     hands = np.zeros(4, np.int64)
-    keys, vals = new_table(PIMC_TT_BITS)
+    keys, vals = new_table(np.int64(PIMC_TT_BITS))
     stats = new_stats(budget, deadline)  # the search gives up when the time is spent, too
     trick = np.zeros(3, np.int64)
+    # Typed values, never literals: numba would compile the callees again for each constant.
+    nobody, none = np.int64(-1), np.int64(0)
     values = np.zeros(4, np.float64)
     unseen = FULL_DECK & ~five
     totals[:] = 0.0
@@ -249,7 +255,7 @@ def pimc_trump_scores(view, params, rng, totals):
             break
         # The 47 unseen cards go to all four seats (seat -1: nobody is left
         # out), 8 of them to the Hakem beside its five.
-        sample_hands(rng, -1, 0, unseen, counts, 0, hands)
+        sample_hands(rng, nobody, none, unseen, counts, none, hands)
         hands[seat] |= five
         stats[S_NODES] = 0
         complete = True
@@ -268,11 +274,13 @@ def pimc_trump_scores(view, params, rng, totals):
 @njit(inline="always")
 def _value_after_lead(hands, trump, hakem, team, keys, vals, stats, trick):
     """Hand points for the Hakem's team of a whole deal with this trump (the Hakem leads)."""
-    win = reach_nb(hands, trump, hakem, trick, 0, team, TRICKS_TO_WIN, False, keys, vals, stats)
+    # Typed values, never literals (numba compiles a call again for each constant).
+    none, seven, yes, no = np.int64(0), np.int64(TRICKS_TO_WIN), np.bool_(True), np.bool_(False)
+    win = reach_nb(hands, trump, hakem, trick, none, team, seven, no, keys, vals, stats)
     if win:
-        kot = reach_nb(hands, trump, hakem, trick, 0, team, TRICKS_TO_WIN, True, keys, vals, stats)
+        kot = reach_nb(hands, trump, hakem, trick, none, team, seven, yes, keys, vals, stats)
         return 2.0 if kot else 1.0
-    kot = reach_nb(hands, trump, hakem, trick, 0, 1 - team, TRICKS_TO_WIN, True, keys, vals, stats)
+    kot = reach_nb(hands, trump, hakem, trick, none, 1 - team, seven, yes, keys, vals, stats)
     return -3.0 if kot else -1.0
 
 
@@ -376,7 +384,7 @@ def make_pimc(model: Model) -> Pimc:
         theirs = view[V_TRICKS + 1 - team]
         we_are_hakem = (view[V_HAKEM] & 1) == team
         hands = np.zeros(4, np.int64)
-        keys, vals = new_table(PIMC_TT_BITS)
+        keys, vals = new_table(np.int64(PIMC_TT_BITS))
         stats = new_stats(budget, deadline)  # the search gives up when the time is spent, too
         values = np.zeros(52, np.float64)
         samples = np.zeros((k_samples, 4), np.int64)  # the deals of the samples that finished

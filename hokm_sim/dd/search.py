@@ -342,7 +342,8 @@ def _play(st, d, h, trump, team, kot, seat, c):
             need -= 1
         elif kot:
             return False
-        _set_trick(st, e, nseat, 0, -1, -1, -1, 0)
+        none = np.int64(-1)  # typed values, as in search
+        _set_trick(st, e, nseat, np.int64(0), none, none, none, np.int64(0))
     else:
         _set_trick(st, e, leader, pos + 1, nled, nbest, nseat, st[d, _F_TCARDS] | (1 << c))
     st[e, _F_NEED] = need
@@ -409,8 +410,8 @@ def search(h, trump, root, team, need, kot, tt_keys, tt_vals, stats, stack):
         killer[i] = -1
     limit = stats[S_LIMIT] if stats.shape[0] > S_LIMIT else 0
     deadline = stats[S_DEADLINE] if stats.shape[0] > S_DEADLINE else 0
-    d = 0
-    _set_trick(st, 0, root.leader, root.pos, root.led, root.best, root.best_seat, root.tcards)
+    d = np.int64(0)  # typed, not a literal: numba would compile each helper for d == 0 too
+    _set_trick(st, d, root.leader, root.pos, root.led, root.best, root.best_seat, root.tcards)
     st[0, _F_NEED] = need
     entering = True
     ret = False

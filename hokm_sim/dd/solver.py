@@ -104,9 +104,11 @@ def analyse_nb(hands, trump, leader, full, tt_keys, tt_vals, stats, out):
     other team can (Hakem Kot when the leader is the Hakem); -1 otherwise.
     """
     trick = np.zeros(3, np.int64)
+    # Typed values, never literals: numba would compile the search again for each constant.
+    none, seven, kot = np.int64(0), np.int64(7), np.bool_(True)
     lt = leader & 1
     n = popcount(hands[leader])
-    t = tricks_nb(hands, trump, leader, trick, 0, lt, tt_keys, tt_vals, stats)
+    t = tricks_nb(hands, trump, leader, trick, none, lt, tt_keys, tt_vals, stats)
     out[lt] = t
     out[1 - lt] = n - t
     out[2] = 1 if t >= 7 else 0
@@ -115,12 +117,14 @@ def analyse_nb(hands, trump, leader, full, tt_keys, tt_vals, stats, out):
     if full:
         out[3] = (
             1
-            if reach_nb(hands, trump, leader, trick, 0, lt, 7, True, tt_keys, tt_vals, stats)
+            if reach_nb(hands, trump, leader, trick, none, lt, seven, kot, tt_keys, tt_vals, stats)
             else 0
         )
         out[4] = (
             1
-            if reach_nb(hands, trump, leader, trick, 0, 1 - lt, 7, True, tt_keys, tt_vals, stats)
+            if reach_nb(
+                hands, trump, leader, trick, none, 1 - lt, seven, kot, tt_keys, tt_vals, stats
+            )
             else 0
         )
 
@@ -227,10 +231,12 @@ def trump_study_nb(hands, hakem, chunks, tt_bits, out, nodes):
         tt_keys, tt_vals = new_table(tt_bits)
         stats = np.zeros(1, np.int64)
         trick = np.zeros(3, np.int64)
+        none, seven, kot = np.int64(0), np.int64(7), np.bool_(False)  # typed, as in analyse_nb
         for i in range(b * size, min(n, (b + 1) * size)):
             for s in range(4):
                 ok = reach_nb(
-                    hands[i], s, hakem[i], trick, 0, hakem[i] & 1, 7, False, tt_keys, tt_vals, stats
-                )
+                    hands[i], s, hakem[i], trick, none, hakem[i] & 1, seven, kot, tt_keys, tt_vals,
+                    stats,
+                )  # fmt: skip
                 out[i, s] = 1 if ok else 0
         nodes[b] = stats[S_NODES]

@@ -147,7 +147,7 @@ def _move_up(tt_keys, tt_vals, e0, e):
 def tt_lookup(tt_keys, tt_vals, sig, p1, p2, target):
     """``(1, mask)`` if an entry matching the position says the leader's team
     reaches ``target``, ``(-1, mask)`` if it says not, else ``(0, 0)``."""
-    r = _tt_index(tt_keys, sig, False)
+    r = _tt_index(tt_keys, sig, np.bool_(False))
     res = 0
     mask = 0
     if r >= 0:
@@ -187,10 +187,10 @@ def tt_store(tt_keys, tt_vals, sig, p1, p2, mask, nrem, reached, target):
     The entry with the same mask and pattern is tightened; else a new one is
     added (past :data:`TT_MAX_ENTRIES`, over the existing ones in turn).
     """
-    r = _tt_index(tt_keys, sig, True)
+    r = _tt_index(tt_keys, sig, np.bool_(True))
     if r < 0:
         _tt_clear(tt_keys)
-        r = _tt_index(tt_keys, sig, True)
+        r = _tt_index(tt_keys, sig, np.bool_(True))
     q1 = p1 & mask
     q2 = p2 & mask
     e0 = 1 + tt_keys[0, 2]
@@ -212,7 +212,7 @@ def tt_store(tt_keys, tt_vals, sig, p1, p2, mask, nrem, reached, target):
             at = tt_keys[0, 0]
             if at + new_cap > tt_keys[0, 1]:
                 _tt_clear(tt_keys)
-                r = _tt_index(tt_keys, sig, True)
+                r = _tt_index(tt_keys, sig, np.bool_(True))
                 at = 0
                 cnt = 0
                 new_cap = _TT_FIRST

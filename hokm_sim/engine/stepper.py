@@ -259,25 +259,26 @@ def _open_hand(work, c, hakem, forced, sbase, sindex, a_team, score0, score1, ta
 def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start, method):
     """Deal job ``j``'s first hand into the slot and open it (a match's first Hakem by
     house rule ``method``)."""
+    zero, none = np.int64(0), np.int64(-1)  # typed: numba compiles a call again per constant
     if mode >= M_MATCHES:
         mbase = match_base(seed, j)
         bases[0] = mbase
         bases[1] = strategy_base(mbase)
         first = draw_first_hakem(work, mbase, FIRST_HAKEM_INDEX, method)
-        copy = arg if mode == M_TRACE_MATCH else 0
+        copy = arg if mode == M_TRACE_MATCH else zero
         target = arg2 if mode == M_TRACE_MATCH else arg
         c[K_FIRST_HAKEM] = first
         c[K_COPY] = copy
         c[K_H] = 0
-        _deal(work, mbase, 0, first)
-        _open_hand(work, c, first, -1, bases[1], copy, copy, 0, 0, target)
+        _deal(work, mbase, zero, first)
+        _open_hand(work, c, first, none, bases[1], copy, copy, zero, zero, target)
     else:
         hakem = j & 3
         _deal(work, seed, j, hakem)
         bases[1] = strategy_base(seed)
-        copy = arg if mode == M_TRACE_HANDS else 0
+        copy = arg if mode == M_TRACE_HANDS else zero
         c[K_COPY] = copy
-        forced = -1
+        forced = none
         if mode == M_HANDS:
             forced = arg
         elif mode == M_TRACE_HANDS:
@@ -290,7 +291,7 @@ def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start, method):
             for i in range(5):
                 row[0] |= 1 << work.deck[i]
             row[1] = work.hands[hakem]
-        _open_hand(work, c, hakem, forced, bases[1], 2 * j + copy, copy, 0, 0, 0)
+        _open_hand(work, c, hakem, forced, bases[1], 2 * j + copy, copy, zero, zero, zero)
     c[K_JOB] = j
 
 
@@ -298,17 +299,18 @@ def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start, method):
 def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, codes, out):
     """Book the slot's finished hand; open the job's next hand or leave the slot idle."""
     res = work.res
+    zero, one, none = np.int64(0), np.int64(1), np.int64(-1)  # typed, as in start_job
     j = c[K_JOB]
     copy = c[K_COPY]
     start = jobs[J_START]
     c[K_STATE] = S_IDLE
-    h = c[K_H] if mode >= M_MATCHES else 0
+    h = c[K_H] if mode >= M_MATCHES else zero
     if res[R_ERROR] != 0:
         if err[E_CODE] == 0 or j < err[E_MATCH]:
             note_error(err, res, j, h, copy)
         jobs[J_LIMIT] = min(jobs[J_LIMIT], j)
         if mode == M_TRACE_HANDS:
-            _trace(out[j - start], work, 0, j, 0, 0)
+            _trace(out[j - start], work, zero, j, zero, zero)
         elif mode == M_TRACE_MATCH:
             _trace(out[h], work, j, h, c[K_SCORE0], c[K_SCORE1])
         return
@@ -318,7 +320,7 @@ def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, 
             for i in range(RES_SIZE):  # not first[:] = res: its shape check compiles
                 first[i] = res[i]  # string formatting, a third of the stepper's build time
             c[K_COPY] = 1
-            _open_hand(work, c, c[K_HAKEM], arg, bases[1], 2 * j + 1, 1, 0, 0, 0)
+            _open_hand(work, c, c[K_HAKEM], arg, bases[1], 2 * j + 1, one, zero, zero, zero)
         elif copy == 1:
             add_pair(counts, first, res)
             if codes.shape[0] > 0:
@@ -336,9 +338,9 @@ def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, 
             row[7 + stage] = res[R_TRICKS + team]
         if arg and stage < 3:
             c[K_STAGE] = stage + 1
-            _open_hand(work, c, hakem, stage + 1, bases[1], 2 * j, 0, 0, 0, 0)
+            _open_hand(work, c, hakem, stage + 1, bases[1], 2 * j, zero, zero, zero, zero)
     elif mode == M_TRACE_HANDS:
-        _trace(out[j - start], work, 0, j, 0, 0)
+        _trace(out[j - start], work, zero, j, zero, zero)
     else:
         a_team = copy
         if mode == M_MATCHES:
@@ -351,7 +353,7 @@ def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, 
         c[K_H] = h
         if score0 < target and score1 < target:
             _deal(work, bases[0], h, hakem)
-            _open_hand(work, c, hakem, -1, bases[1], 2 * h + copy, copy, score0, score1, target)
+            _open_hand(work, c, hakem, none, bases[1], 2 * h + copy, copy, score0, score1, target)
             return
         if mode == M_TRACE_MATCH:
             return
@@ -361,8 +363,8 @@ def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, 
             c[K_COPY] = 1
             c[K_H] = 0
             fh = c[K_FIRST_HAKEM]
-            _deal(work, bases[0], 0, fh)
-            _open_hand(work, c, fh, -1, bases[1], 1, 1, 0, 0, target)
+            _deal(work, bases[0], zero, fh)
+            _open_hand(work, c, fh, none, bases[1], one, one, zero, zero, target)
         elif copy == 1:
             w0 = c[K_W0]
             counts[C_MATCH_PAIR + w0 * 2 + a_won] += 1

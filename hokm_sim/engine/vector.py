@@ -219,6 +219,9 @@ def make_vector_step(resume, owner: str):
         n = t.todo.shape[0]
         no_codes = np.zeros(0, np.int8)
         no_out = np.zeros((0, 1), np.int64)
+        # Typed values, never literals: the stepper's start_job and finish_hand are compiled
+        # (and cached) once for both kernels, not again for each constant passed here.
+        zero, no_dup = np.int64(0), np.bool_(False)
         if not illegal_end:
             for i in range(n):
                 if t.todo[i] == T_ACT:
@@ -267,7 +270,7 @@ def make_vector_step(resume, owner: str):
                     j = jobs[J_NEXT]
                     jobs[J_NEXT] = j + 1
                     c[K_PY_SEATS] = agents
-                    start_job(mode, seed, arg, 0, work, c, slots.bases[i], j, no_out, 0,
+                    start_job(mode, seed, arg, zero, work, c, slots.bases[i], j, no_out, zero,
                               jobs[J_METHOD])  # fmt: skip
                     t.deal[i] = j
                 if resume(params_a, params_b, work, c) == NEED:
@@ -286,7 +289,7 @@ def make_vector_step(resume, owner: str):
                     break
                 res = work.res
                 if res[R_ERROR] != 0:
-                    finish_hand(mode, seed, False, arg, work, c, slots.first[i], slots.bases[i],
+                    finish_hand(mode, seed, no_dup, arg, work, c, slots.first[i], slots.bases[i],
                                 jobs, counts, err, no_codes, no_out)  # fmt: skip
                     t.status[i] = ST_FAULT
                     break
@@ -305,7 +308,7 @@ def make_vector_step(resume, owner: str):
                 t.team_reward[i, 1 - winner] -= res[R_POINTS]
                 actor = t.actor[i]
                 t.reward[i] = t.team_reward[i, actor & 1]
-                finish_hand(mode, seed, False, arg, work, c, slots.first[i], slots.bases[i], jobs,
+                finish_hand(mode, seed, no_dup, arg, work, c, slots.first[i], slots.bases[i], jobs,
                             counts, err, no_codes, no_out)  # fmt: skip
                 if c[K_STATE] != S_IDLE:
                     continue  # a match goes on: its next hand is dealt and open

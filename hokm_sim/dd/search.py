@@ -342,8 +342,8 @@ def _play(st, d, h, trump, team, kot, seat, c):
             need -= 1
         elif kot:
             return False
-        none = np.int64(-1)  # typed values, as in search
-        _set_trick(st, e, nseat, np.int64(0), none, none, none, np.int64(0))
+        unset = np.int64(-1)  # typed values, as in search
+        _set_trick(st, e, nseat, np.int64(0), unset, unset, unset, np.int64(0))
     else:
         _set_trick(st, e, leader, pos + 1, nled, nbest, nseat, st[d, _F_TCARDS] | (1 << c))
     st[e, _F_NEED] = need

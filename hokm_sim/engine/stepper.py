@@ -259,7 +259,7 @@ def _open_hand(work, c, hakem, forced, sbase, sindex, a_team, score0, score1, ta
 def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start, method):
     """Deal job ``j``'s first hand into the slot and open it (a match's first Hakem by
     house rule ``method``)."""
-    zero, none = np.int64(0), np.int64(-1)  # typed: numba compiles a call again per constant
+    zero, unset = np.int64(0), np.int64(-1)  # typed: numba compiles a call again per constant
     if mode >= M_MATCHES:
         mbase = match_base(seed, j)
         bases[0] = mbase
@@ -271,14 +271,14 @@ def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start, method):
         c[K_COPY] = copy
         c[K_H] = 0
         _deal(work, mbase, zero, first)
-        _open_hand(work, c, first, none, bases[1], copy, copy, zero, zero, target)
+        _open_hand(work, c, first, unset, bases[1], copy, copy, zero, zero, target)
     else:
         hakem = j & 3
         _deal(work, seed, j, hakem)
         bases[1] = strategy_base(seed)
         copy = arg if mode == M_TRACE_HANDS else zero
         c[K_COPY] = copy
-        forced = none
+        forced = unset
         if mode == M_HANDS:
             forced = arg
         elif mode == M_TRACE_HANDS:
@@ -299,7 +299,7 @@ def start_job(mode, seed, arg, arg2, work, c, bases, j, out, start, method):
 def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, codes, out):
     """Book the slot's finished hand; open the job's next hand or leave the slot idle."""
     res = work.res
-    zero, one, none = np.int64(0), np.int64(1), np.int64(-1)  # typed, as in start_job
+    zero, one, unset = np.int64(0), np.int64(1), np.int64(-1)  # typed, as in start_job
     j = c[K_JOB]
     copy = c[K_COPY]
     start = jobs[J_START]
@@ -353,7 +353,7 @@ def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, 
         c[K_H] = h
         if score0 < target and score1 < target:
             _deal(work, bases[0], h, hakem)
-            _open_hand(work, c, hakem, none, bases[1], 2 * h + copy, copy, score0, score1, target)
+            _open_hand(work, c, hakem, unset, bases[1], 2 * h + copy, copy, score0, score1, target)
             return
         if mode == M_TRACE_MATCH:
             return
@@ -364,7 +364,7 @@ def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, 
             c[K_H] = 0
             fh = c[K_FIRST_HAKEM]
             _deal(work, bases[0], zero, fh)
-            _open_hand(work, c, fh, none, bases[1], one, one, zero, zero, target)
+            _open_hand(work, c, fh, unset, bases[1], one, one, zero, zero, target)
         elif copy == 1:
             w0 = c[K_W0]
             counts[C_MATCH_PAIR + w0 * 2 + a_won] += 1

@@ -7,9 +7,10 @@ for a quick start instead, with the same results:
 - every pair of compiled strategies is played by one engine that calls its
   bots through function pointers (:mod:`hokm_sim.bots.called`), and seat
   modules, steppers and vector kernels call their bots too;
-- the double-dummy solver's helpers are compiled as functions of their own
-  (:data:`SOLVER_HELPERS`): numba's inlining copies a callee's code into every
-  caller, which is most of the solver's compile time.
+- the package's larger helpers (dealing, scoring, records, the solver's
+  search, the bots' tips) are compiled as functions of their own
+  (:data:`HELPERS`): numba's inlining copies a callee's code into every
+  caller, which is most of a kernel's compile time.
 
 Figures for both are in docs/performance.md ("Inlining").
 """
@@ -39,9 +40,16 @@ def inlining() -> bool:
     return env != "0"
 
 
-SOLVER_HELPERS = "never" if os.environ.get("HOKM_SIM_INLINE", "").strip() == "0" else "always"
-"""numba's ``inline`` option for the double-dummy solver's helpers (``dd/search.py``,
-``order.py``, ``bounds.py``, ``table.py``), fixed when this module is first imported:
-``"never"`` with ``$HOKM_SIM_INLINE=0``, which halves the solver's compile time and
-searches the same nodes about a quarter slower. The package's cached code is kept
-apart for it (:func:`hokm_sim.engine.jitcache.package_cache`)."""
+HELPERS = "never" if os.environ.get("HOKM_SIM_INLINE", "").strip() == "0" else "always"
+"""numba's ``inline`` option for the package's larger helpers, fixed when this module is
+first imported: ``"never"`` with ``$HOKM_SIM_INLINE=0``, so that each is compiled once a
+process and called, instead of copied into every kernel that uses it; ``"always"``
+otherwise, the fastest machine code. The solver then compiles in about half the time and
+searches the same nodes about a quarter slower (docs/performance.md, "Inlining").
+
+Small leaves (``engine/bits.py``, ``rules.py``, ``rng.py``, the card loop's steps) stay
+inlined in both modes: a call costs more than their code. So do the closures that bind a
+bot into a kernel (:func:`hokm_sim.engine.play.bound_deciders`, the replays of
+``dd/infer.py``): inlined, the bot is compiled with its caller's options, numba's bounds
+checks of the checking mode included. The package's cached code is kept apart for each
+mode (:func:`hokm_sim.engine.jitcache.package_cache`)."""

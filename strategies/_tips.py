@@ -1,8 +1,10 @@
 """Shared pieces of the built-in bots: trump rules, the neutral baseline, one function per tip.
 
-Not a bot (the name starts with ``_``). Every helper is ``@njit(inline="always")``
+Not a bot (the name starts with ``_``). Every helper is ``@njit(inline=HELPERS)``
 so that it is inlined into the engine's card loop like the bot's own code
-(helpers in another module are not inlined by :func:`hokm_sim.bots.compiled.inline_bot`).
+(helpers in another module are not inlined by :func:`hokm_sim.bots.compiled.inline_bot`),
+and compiled once and called in the test suite's quick mode
+(:data:`hokm_sim.inlining.HELPERS`).
 
 A *tip* function looks at the view and returns the card the tip wants played,
 or ``-1`` when the tip has nothing to say; a bot then falls back to
@@ -46,6 +48,7 @@ from hokm_sim.bots.botkit import (
     suit_mask,
     suit_of,
 )
+from hokm_sim.inlining import HELPERS
 
 KOT_THREAT = 4
 """``kotfight`` fights when the other team has at least this many tricks and we have none."""
@@ -53,13 +56,13 @@ KOT_THREAT = 4
 # --------------------------------------------------------------------------- trump choice
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def suit_bits(m, s):
     """The 13 rank bits of suit ``s`` in mask ``m`` (bit r = rank r, 2..A = 0..12)."""
     return (m >> (13 * s)) & SUIT_MASK
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def honour_points(bits):
     """High-card strength of one suit's rank bits: A = 4, K = 3, Q = 2, J = 1."""
     ace = (bits >> 12) & 1
@@ -69,7 +72,7 @@ def honour_points(bits):
     return 4 * ace + 3 * king + 2 * queen + jack
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def rank_sum(bits):
     """Sum of the ranks (2 = 0 ... A = 12) of one suit's rank bits."""
     return (
@@ -80,14 +83,14 @@ def rank_sum(bits):
     )
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def longest_trump(five):
     """Most cards; ties by higher rank sum, then lower suit (the rule of ``longest``)."""
     suit, _ = suit_counts_rank_sums(five)
     return suit
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def points_trump(five):
     """Highest honour points (A4 K3 Q2 J1); ties by more cards, then lower suit."""
     best = 0
@@ -104,7 +107,7 @@ def points_trump(five):
     return best
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def weighted_trump(five, w_len, w_str):
     """Highest ``w_len * cards + w_str * honour points``.
 
@@ -130,7 +133,7 @@ def weighted_trump(five, w_len, w_str):
 # --------------------------------------------------------------------------- table facts
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def seat_voids(voids, seat):
     """Suits (bits 0..3) that ``seat`` has shown void in; ``voids`` is ``view[V_VOIDS]``.
 
@@ -141,7 +144,7 @@ def seat_voids(voids, seat):
     return (voids >> (4 * seat)) & 15
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def opp_voids(view):
     """Suits (bits 0..3) in which either opponent has shown void."""
     me = view[V_SEAT]
@@ -149,13 +152,13 @@ def opp_voids(view):
     return seat_voids(voids, (me + 1) & 3) | seat_voids(voids, (me + 3) & 3)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def unseen(view):
     """Cards neither played nor in the own hand: the other three hands together."""
     return FULL_DECK & ~view[V_PLAYED] & ~view[V_HAND]
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def ruff_threats(voids, seat, trumps_out, trump):
     """Suits in which ``seat`` has shown void and may still hold a trump."""
     v = seat_voids(voids, seat)
@@ -163,7 +166,7 @@ def ruff_threats(voids, seat, trumps_out, trump):
     return (v & ~(1 << trump)) * may
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def suits_held(m):
     """Suits (bits 0..3) in which mask ``m`` holds at least one card."""
     return (
@@ -174,14 +177,14 @@ def suits_held(m):
     )
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def suit_key(m, s, eligible):
     """``4 * cards of suit s + 3 - s`` when ``eligible``, else -1 (max: most cards, lower suit)."""
     n = popcount(suit_cards(m, s))
     return (n * 4 + 3 - s) if eligible else -1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def cheap_top(mine, out):
     """The cheapest card as good as the highest of ``mine`` (one suit) against ``out``.
 
@@ -196,7 +199,7 @@ def cheap_top(mine, out):
     return lowest(mine & above(highest(below)))
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def is_master(card, out):
     """Whether no unseen card of ``card``'s suit is higher.
 
@@ -216,7 +219,7 @@ _KEEP4 = _below_rank(4)
 _KEEP8 = _below_rank(8)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def at_or_below_top(m):
     """Every card at or below the highest card of ``m`` in its suit, in all four suits at once."""
     m |= (m >> 1) & _KEEP1
@@ -226,7 +229,7 @@ def at_or_below_top(m):
     return m
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def side_masters(hand, out, trump):
     """The own off-trump cards that no unseen card of their suit beats (sure winners in suit).
 
@@ -236,7 +239,7 @@ def side_masters(hand, out, trump):
     return hand & ~at_or_below_top(out) & ~suit_mask(trump)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def suits_to_cards(bits):
     """The card mask of the suits set in ``bits`` (bits 0..3)."""
     return (
@@ -247,7 +250,7 @@ def suits_to_cards(bits):
     )
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def safest_master(masters, out, skip):
     """Of ``masters``, the cheapest one of the suit with the most unseen cards.
 
@@ -269,7 +272,7 @@ def safest_master(masters, out, skip):
 # --------------------------------------------------------------------------- baseline
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def discard_low(hand, trump):
     """The lowest-ranked off-trump card; the lowest trump when only trumps are left."""
     side = hand & ~suit_mask(trump)
@@ -278,7 +281,7 @@ def discard_low(hand, trump):
     return lowest(hand)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def lead_long_low(hand, trump):
     """The lowest card of the longest off-trump suit (ties: lower suit), or the lowest trump."""
     side = hand & ~suit_mask(trump)
@@ -295,7 +298,7 @@ def lead_long_low(hand, trump):
     return lowest(suit_cards(hand, best))
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def basic_play(view):
     """The neutral baseline: lead low from the longest side suit, follow low, discard low.
 
@@ -316,7 +319,7 @@ def basic_play(view):
 # --------------------------------------------------------------------------- one tip each
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def tip_aces(view):
     """Leading: an off-trump ace of a suit no opponent has shown void in.
 
@@ -333,7 +336,7 @@ def tip_aces(view):
     return safest_master(aces, unseen(view), opp_voids(view))
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def tip_partner(view):
     """Following suit: low when partner is winning; else the cheapest card that wins.
 
@@ -355,13 +358,13 @@ def tip_partner(view):
     return lowest(follow)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def partner_is_winning(view):
     """Whether the deciding seat's partner holds the trick so far."""
     return view[V_WIN_SEAT] >= 0 and view[V_WIN_SEAT] == ((view[V_SEAT] + 2) & 3)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def tip_ruff(view):
     """Void in the led suit and partner not winning: the cheapest trump that wins.
 
@@ -384,7 +387,7 @@ def tip_ruff(view):
     return lowest(trumps)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def tip_trumps(view):
     """Leading: draw trumps while the opponents may still hold some.
 
@@ -415,14 +418,14 @@ def tip_trumps(view):
     return -1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def kot_threat(view, threshold):
     """Our team has no trick and the other team at least ``threshold``."""
     team = view[V_SEAT] & 1
     return view[V_TRICKS + team] == 0 and view[V_TRICKS + 1 - team] >= threshold
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def tip_kotfight(view):
     """Facing a Kot: go for any trick now, with the highest cards.
 
@@ -461,7 +464,7 @@ def tip_kotfight(view):
     return highest(trumps)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def tip_early(view):
     """Take sure tricks as soon as possible instead of holding them.
 
@@ -496,7 +499,7 @@ def tip_early(view):
 # Pieces several of the field's bots (drawer, eager, signal, kots, cautious) share.
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def longest_of(m, ok):
     """The suit (of the bits set in ``ok``) in which ``m`` holds most cards, ties to the
     lower suit; -1 when ``ok`` names no suit ``m`` holds."""
@@ -509,7 +512,7 @@ def longest_of(m, ok):
     return 3 - (k & 3)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def sequence_top(cards, min_rank):
     """The top card of one suit's ``cards`` when it heads a two-card sequence (K Q, Q J ...)
     and ranks at least ``min_rank``: a lead that drives out the one card above; else -1."""
@@ -522,7 +525,7 @@ def sequence_top(cards, min_rank):
     return -1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def master_trump_lead(hand, trump, out, voids, me):
     """The seat's highest trump when no unseen trump beats it and an opponent may still
     hold one (drawing a trump for nothing); else -1."""
@@ -537,13 +540,13 @@ def master_trump_lead(hand, trump, out, voids, me):
     return top
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def winning_trumps(trumps, win, trump):
     """The trumps of ``trumps`` that beat the trick's winning card ``win``."""
     return trumps & above(win) if suit_of(win) == trump else trumps
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def follow_by_seat(follow, led, win, pos, mine, out, second_high):
     """Following suit by seat: partner winning, low; second hand low unless it holds a sure
     winner (or, with ``second_high``, whenever it can beat the trick); third hand the

@@ -45,7 +45,7 @@ from hokm_sim.bots.registry import BotFile, Strategy
 from hokm_sim.engine.bits import HAS_PDEP
 from hokm_sim.engine.jitcache import cache_root
 from hokm_sim.errors import InputError
-from hokm_sim.inlining import inlining
+from hokm_sim.inlining import HELPERS, inlining
 from hokm_sim.sources import digest_files, source_closure
 
 if TYPE_CHECKING:
@@ -202,9 +202,11 @@ def inline_bot(dispatcher: Dispatcher, _memo: dict | None = None) -> Dispatcher:
 
 
 def cache_dir() -> Path:
-    """Where generated engine modules and their compiled code are kept."""
+    """Where generated engine modules and their compiled code are kept: by Python and
+    numba version, and apart for the quick mode's called helpers
+    (:data:`hokm_sim.inlining.HELPERS`), which numba's cache index does not record."""
     v = f"py{sys.version_info.major}{sys.version_info.minor}-numba{numba.__version__}"
-    return cache_root() / v
+    return cache_root() / (v if HELPERS == "always" else f"{v}-called")
 
 
 @cache

@@ -35,15 +35,15 @@ from numba import njit
 from hokm_sim.dd.bits import pdep, pext
 from hokm_sim.engine.bits import bit_length, ctz, highest, popcount, suit_mask
 from hokm_sim.engine.rules import beats
-from hokm_sim.inlining import SOLVER_HELPERS
+from hokm_sim.inlining import HELPERS
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def alive_cards(h):
     return h[0] | h[1] | h[2] | h[3]
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def holder(h, card_bit):
     """Seat holding a card (-1 for none)."""
     for k in range(4):
@@ -52,7 +52,7 @@ def holder(h, card_bit):
     return -1
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def top_run(mine, alive):
     """How many of the highest alive cards of one suit are in ``mine``."""
     n = popcount(alive)
@@ -64,14 +64,14 @@ def top_run(mine, alive):
     return n - bit_length(gaps)
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def top_cards(alive_s, k):
     """The ``k`` highest cards of ``alive_s`` (one suit's alive cards)."""
     n = popcount(alive_s)
     return pdep(((1 << k) - 1) << (n - k), alive_s)
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def quick_tricks(h, trump, leader, kot, want):
     """Tricks the leader's team can cash from the top, the leader leading (in a row with ``kot``).
 
@@ -207,7 +207,7 @@ def quick_tricks(h, trump, leader, kot, want):
     return total, sup
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def trump_run_tricks(h, trump, team, want):
     """Tricks ``team`` is sure of with the top trumps it holds, and those trumps.
 
@@ -245,7 +245,7 @@ def trump_run_tricks(h, trump, team, want):
     return min(na + nb, max(popcount(h[team] & tm), popcount(h[team + 2] & tm))), top
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def guarded_trump(h, trump, team):
     """The trumps behind a trick ``team`` is sure of though the other team holds
     the top trump (0 when there is none).
@@ -276,7 +276,7 @@ def guarded_trump(h, trump, team):
     return 0
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def last_trick(h, trump, leader):
     """Winner of the last trick, each hand holding one card, and the winning
     card's bit when it beat another card of its suit (its rank mattered)."""
@@ -292,7 +292,7 @@ def last_trick(h, trump, leader):
     return best_seat, (1 << best) if popcount(alive_cards(h) & sm) > 1 else 0
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def second_hand_trick(h, trump, seat, led, best):
     """Whether the side of ``seat``, second to a trick led in suit ``led`` (winning card
     so far ``best``), surely wins it, and the card that rests on (0 for a ruff).
@@ -321,7 +321,7 @@ def second_hand_trick(h, trump, seat, led, best):
     return False, 0
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def lead_bound(h, trump, leader, team, need, kot):
     """Whether the bounds decide, at a trick boundary with ``leader`` to lead, if ``team``
     can take ``need`` of the remaining tricks (the next ``need`` in a row with ``kot``).

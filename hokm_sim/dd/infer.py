@@ -54,6 +54,7 @@ from hokm_sim.engine.view import (
     V_VOIDS,
     VIEW_SIZE,
 )
+from hokm_sim.inlining import HELPERS
 
 HISTORY = MEM_SIZE - 5
 """First of the last five memory slots, which the history takes: ``mem[HISTORY]``
@@ -65,7 +66,7 @@ JUDGE_ALL = 2
 """``judge`` value: by the partner's plays too."""
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def record(view, mem):
     """Note the trick of every card played since the seat's last decision.
 
@@ -130,7 +131,7 @@ def play_order(view, mem, seats, cards):
     return n
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _five_of(hand, rng):
     """Five cards of ``hand`` drawn at random: the Hakem's first five, which
     the deal makes any five of its thirteen alike."""
@@ -167,7 +168,7 @@ class ReplayScratch(NamedTuple):
     """``int64[4]``: the best deal found so far."""
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def new_scratch():
     """A :class:`ReplayScratch`."""
     return ReplayScratch(
@@ -181,7 +182,7 @@ def new_scratch():
     )
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def judged_seats(seat, judge):
     """Bit ``s`` set for each seat whose plays a deal must explain: none for
     ``judge`` 0, the opponents for :data:`JUDGE_OPPONENTS`, the partner too for

@@ -36,10 +36,10 @@ from numba import njit
 from hokm_sim.dd.bits import pdep, pext
 from hokm_sim.dd.bounds import alive_cards, holder
 from hokm_sim.engine.bits import bit_length, ctz, highest, popcount, suit_mask
-from hokm_sim.inlining import SOLVER_HELPERS
+from hokm_sim.inlining import HELPERS
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def equivalents(cards, alive):
     """One card of each run of ``cards`` adjacent in rank among ``alive``.
 
@@ -58,13 +58,13 @@ def equivalents(cards, alive):
     return out
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _ruffs(hand, sm, tmask):
     """Whether a hand is void in a suit and holds a trump."""
     return (hand & sm) == 0 and (hand & tmask) != 0
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _insert(out, row, wts, n, c, w):
     """Card ``c`` of weight ``w`` into the list ``out[row, :n]`` kept in falling weight
     (``wts``), after the cards of equal weight; returns the new length."""
@@ -213,7 +213,7 @@ def lead_order(h, moves, seat, trump, killer, out, row, wts):
     return n
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def second_hand_first(h, moves, seat, trump, lead_card):
     """Second hand following suit: the card to try first, by the weights of DDS's
     ``Moves::WeightAllocTrumpNotvoid1``.
@@ -358,7 +358,7 @@ def void_order(h, moves, pos, seat, led, best, best_seat, trump, out, row, wts):
     return n
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def follow_order(nxt_hand, moves, pos, seat, led, best, best_seat, trump, alive_t):
     """Split a third or fourth hand's moves (following suit) into three masks tried in order.
 

@@ -56,6 +56,7 @@ from hokm_sim.engine.view import (
     V_TRICKS,
     V_TRUMP,
 )
+from hokm_sim.inlining import HELPERS
 
 PARAM_NAMES = ("k", "nodes", "ms", "margin", "infer", "tries", "model", "departs")
 """The ``pimc`` bot's parameters in the order of their ``params`` slots (``P_*``):
@@ -96,7 +97,7 @@ PIMC_TT_BITS = 16
 """Table size of one decision (2**16 slots, about 2.1 MB), shared by its samples."""
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _deadline(params):
     """The monotonic-clock time (ns) a decision must stop sampling by, 0 for none."""
     ms = params[P_MS]
@@ -105,18 +106,18 @@ def _deadline(params):
     return now_ns() + max(1, int(ms * 1e6))
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _out_of_time(deadline):
     return deadline > 0 and now_ns() >= deadline
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _over(stats, budget, deadline):
     """Whether the searches since ``stats[S_NODES]`` was zeroed ran past the node or time budget."""
     return (budget > 0 and stats[S_NODES] > budget) or _out_of_time(deadline)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _add(totals, cards, values, scale):
     """``totals[c] += scale * values[c]`` for each card ``c`` of the mask ``cards``."""
     m = cards
@@ -126,7 +127,7 @@ def _add(totals, cards, values, scale):
         totals[c] += scale * values[c]
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _best_of(moves, totals):
     """The cards of ``moves`` whose total is the best among them (a mask)."""
     best = -1.0e300
@@ -145,7 +146,7 @@ def _best_of(moves, totals):
     return out
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _hand_points(ours, theirs, kot_made, kot_lost, we_are_hakem):
     """Points for the seat's team of a hand decided as given (double dummy)."""
     if ours >= TRICKS_TO_WIN:
@@ -271,7 +272,7 @@ def pimc_trump_scores(view, params, rng, totals):
     return used
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _value_after_lead(hands, trump, hakem, team, keys, vals, stats, trick):
     """Hand points for the Hakem's team of a whole deal with this trump (the Hakem leads)."""
     # Typed values, never literals (numba compiles a call again for each constant).

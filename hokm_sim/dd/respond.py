@@ -46,6 +46,7 @@ from hokm_sim.engine.view import (
     V_WIN_SEAT,
     VIEW_SIZE,
 )
+from hokm_sim.inlining import HELPERS
 
 KEY_SIZE = 5
 """A table entry's key: the four hands, then the voids, tricks, leader and question packed."""
@@ -75,7 +76,7 @@ class SearchScratch(NamedTuple):
     """``uint64[4]``: the model's stream (likewise)."""
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def new_model_scratch():
     """A :class:`SearchScratch`."""
     return SearchScratch(
@@ -88,7 +89,7 @@ def new_model_scratch():
     )
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _slot(keys, held, packed):
     """The table slot of the position (a hash of its key)."""
     h = packed * np.int64(-7046029254386353131)
@@ -97,7 +98,7 @@ def _slot(keys, held, packed):
     return (h ^ (h >> 29)) & (keys.shape[0] - 1)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _play_into(views, helds, d, seat, card, scratch):
     """Position ``d + 1``: position ``d`` after ``seat`` plays ``card``."""
     view = views[d]

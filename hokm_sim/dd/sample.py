@@ -15,6 +15,7 @@ from numba import njit
 from hokm_sim.engine.bits import FULL_DECK, ctz, popcount
 from hokm_sim.engine.rng import rand_below
 from hokm_sim.engine.view import V_HAND, V_PLAYED, V_PLAYED_BY, V_SEAT, V_VOIDS
+from hokm_sim.inlining import HELPERS
 
 MAX_TRIES = 200
 """Attempts at a consistent deal before giving up on the voids (never seen needed)."""
@@ -64,7 +65,7 @@ def sample_view(view, rng, out):
     return sample_hands(rng, seat, hand, unseen, counts, view[V_VOIDS], out)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _try_deal(rng, seat, hand, cards, n, counts, voids, cap, out):
     for i in range(n - 1, 0, -1):
         j = rand_below(rng, i + 1)

@@ -41,7 +41,7 @@ from hokm_sim.dd.order import equivalents, follow_order, lead_order, second_hand
 from hokm_sim.dd.table import down_to_lowest, holder_pattern, signature, tt_lookup, tt_store
 from hokm_sim.engine.bits import bit_length, ctz, highest, popcount, suit_mask
 from hokm_sim.engine.rules import beats, legal_mask
-from hokm_sim.inlining import SOLVER_HELPERS
+from hokm_sim.inlining import HELPERS
 
 S_NODES = 0
 """``stats`` slot: the nodes entered, added to by every search."""
@@ -56,7 +56,7 @@ STATS_SIZE = 3
 """Slots of a ``stats`` array with both budgets."""
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def new_stats(limit, deadline):
     """A ``stats`` array: no nodes yet, the node limit and the deadline (0: none)."""
     stats = np.zeros(STATS_SIZE, np.int64)
@@ -82,7 +82,7 @@ class TrickState(NamedTuple):
     """The mask of its cards."""
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def trick_state(trump, leader, trick, ntrick):
     """The :class:`TrickState` of a trick with ``ntrick`` cards played, ``trick[:ntrick]``.
 
@@ -138,7 +138,7 @@ DEPTH = 53
 """Stack rows: one per card still to play, and the root's."""
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _set_trick(st, d, leader, pos, led, best, best_seat, tcards):
     st[d, _F_LEADER] = leader
     st[d, _F_POS] = pos
@@ -148,7 +148,7 @@ def _set_trick(st, d, leader, pos, led, best, best_seat, tcards):
     st[d, _F_TCARDS] = tcards
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _probe_table(st, d, h, trump, leader, team, kot, wl, tt_keys, tt_vals):
     """Whether the table decides the trick-boundary node at depth ``d``: ``(decided,
     answer, cards it rests on)``; if not, the node's entry is noted for the result."""
@@ -166,7 +166,7 @@ def _probe_table(st, d, h, trump, leader, team, kot, wl, tt_keys, tt_vals):
     return False, False, 0
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _evaluate(st, d, h, trump, team, kot, tt_keys, tt_vals):
     """Whether a bound or the table decides the node at depth ``d``: ``(decided,
     answer, cards it rests on)``."""
@@ -198,7 +198,7 @@ def _evaluate(st, d, h, trump, team, kot, tt_keys, tt_vals):
     return False, False, 0
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _set_moves(st, d, h, trump, killer, lst, wts):
     """The moves of the undecided node at depth ``d``, in the order to try them."""
     leader = st[d, _F_LEADER]
@@ -234,7 +234,7 @@ def _set_moves(st, d, h, trump, killer, lst, wts):
         st[d, _F_M2] = m2
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _next_move(st, d, lst):
     """The next card to try at depth ``d``, or -1 when none is left."""
     if st[d, _F_LISTED]:
@@ -263,7 +263,7 @@ def _next_move(st, d, lst):
     return -1
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _rests_on(st, d, h, seat, c, failed, wm):
     """The cards the result of card ``c`` rests on, ``wm``, with its run counted in:
     the card stood for its run of equivalent cards, so a failure that rests on any
@@ -279,7 +279,7 @@ def _rests_on(st, d, h, seat, c, failed, wm):
     return wm
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _note_failure(st, d, c, wm):
     """Card ``c`` failed, resting on ``wm``: the node's result rests on those cards too,
     and a failed card below every card of its suit its result rested on stands for
@@ -298,7 +298,7 @@ def _note_failure(st, d, c, wm):
             st[d, _F_M2] &= ~skip
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _store(st, d, h, reached, wnode, tt_keys, tt_vals):
     """The result of the node at depth ``d`` into its table entry: whether the leader's
     team reached the entry's target, for every position that agrees down to ``wnode``."""
@@ -310,7 +310,7 @@ def _store(st, d, h, reached, wnode, tt_keys, tt_vals):
     )  # fmt: skip
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _play(st, d, h, trump, team, kot, seat, c):
     """``seat`` plays ``c`` at depth ``d``: the child position at ``d + 1``. False when
     the card breaks a Kot run (the other team wins the trick): nothing to search."""
@@ -364,7 +364,7 @@ class SearchStack(NamedTuple):
     """``int64[DEPTH]``: the lead that last cut the search off at each depth (-1: none)."""
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def new_stack():
     """A :class:`SearchStack`."""
     return SearchStack(

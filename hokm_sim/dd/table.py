@@ -27,7 +27,7 @@ from numba import njit
 
 from hokm_sim.dd.bits import pext
 from hokm_sim.engine.bits import popcount, suit_mask
-from hokm_sim.inlining import SOLVER_HELPERS
+from hokm_sim.inlining import HELPERS
 
 TT_EMPTY = -1
 """Signature of an empty index row (real signatures are non-negative)."""
@@ -67,7 +67,7 @@ def new_table(bits):
     return keys, np.empty((ne, 2), np.int8)
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def signature(h, trump, leader, kot):
     """Signature of a trick-boundary position: every hand's length in every suit.
 
@@ -82,7 +82,7 @@ def signature(h, trump, leader, kot):
     return sig | (popcount(h[leader]) << 48) | (trump << 52) | (kot << 54)
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def holder_pattern(h, leader, alive):
     """Who holds each alive card, in rank order suit by suit: two bit planes.
 
@@ -94,7 +94,7 @@ def holder_pattern(h, leader, alive):
     return pext(b0, alive), pext(b1, alive)
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def down_to_lowest(w, alive):
     """Every alive card at or above the lowest card of ``w``, suit by suit."""
     out = 0
@@ -128,7 +128,7 @@ def _tt_index(tt_keys, sig, create):
     return -1
 
 
-@njit(inline=SOLVER_HELPERS)
+@njit(inline=HELPERS)
 def _move_up(tt_keys, tt_vals, e0, e):
     """Swap entry ``e`` with the one before it: entries that serve often come to be
     found first."""

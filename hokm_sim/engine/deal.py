@@ -15,12 +15,13 @@ from __future__ import annotations
 from numba import njit
 
 from hokm_sim.engine.rng import below_step, bounded
+from hokm_sim.inlining import HELPERS
 
 FIRST_ACE, HIGHEST_CARD, HIGHEST_TWO = range(3)
 """The house rules for the first Hakem: codes, the indices of ``FIRST_HAKEM_METHODS``."""
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def shuffle(state, deck):
     """Fill ``deck`` with 0..51 and shuffle it unbiasedly from stream ``state``.
 
@@ -42,7 +43,7 @@ def shuffle(state, deck):
     state[3] = s3
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def deal(deck, hakem, hands):
     """Deal ``deck`` 5-4-4 starting with the Hakem; ``hands[seat]`` gets a mask."""
     for k in range(4):
@@ -56,7 +57,7 @@ def deal(deck, hakem, hands):
         hands[(hakem + k) & 3] = m
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def first_five(deck):
     """Mask of the Hakem's first five cards, ``deck[0:5]``."""
     m = 0
@@ -65,7 +66,7 @@ def first_five(deck):
     return m
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def draw_order(state, deck):
     """The draw for the first Hakem: a starting seat drawn uniformly from stream ``state``,
     then ``deck`` shuffled from it (these cards are not the hand); the starting seat."""
@@ -74,7 +75,7 @@ def draw_order(state, deck):
     return start
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def first_ace(deck, start):
     """First ace: cards are turned up one at a time to seats in play order from
     ``start``; the first seat to receive an ace is Hakem."""
@@ -84,7 +85,7 @@ def first_ace(deck, start):
     return start  # unreachable: the deck holds four aces
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def highest(deck, start, cards):
     """Highest ``cards`` cards: each seat in play order from ``start`` is dealt ``cards``
     cards face up (a round at a time); the highest total of ranks is Hakem. Seats tied
@@ -125,7 +126,7 @@ def highest(deck, start, cards):
     return start  # unreachable: a tie holds a seat
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def first_hakem(state, deck, method):
     """The first Hakem of a match by house rule ``method`` (``FIRST_ACE``, ``HIGHEST_CARD``,
     ``HIGHEST_TWO``), drawn from stream ``state``; ``deck`` is scratch space."""

@@ -30,18 +30,19 @@ from hokm_sim.engine.view import (
     V_TRUMP,
     V_WIN_CARD,
 )
+from hokm_sim.inlining import HELPERS
 
 PLANES = 8
 FEATURES = 52 * PLANES + 16
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _plane(out, p, mask):
     for c in range(52):
         out[52 * p + c] = (mask >> c) & 1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def encode_one(v, o):
     """Fill one row ``o`` (``float32[FEATURES]``) from one view ``v`` (``int64[VIEW_SIZE]``)."""
     o[:] = 0

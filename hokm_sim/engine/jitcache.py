@@ -24,7 +24,7 @@ from pathlib import Path
 
 from numba.core import caching
 
-from hokm_sim.inlining import SOLVER_HELPERS
+from hokm_sim.inlining import HELPERS
 
 # By its module path: `from hokm_sim import sources` would put hokm_sim/__init__.py, and
 # through its lazy API every module, into the key of every kernel (test_cache_keys.py).
@@ -48,9 +48,9 @@ def cache_root() -> Path:
 def package_cache() -> Path:
     """Where the package's own cached functions are kept: ``package`` under
     :func:`cache_root`, or ``package-called`` when the solver's helpers are compiled as
-    calls (:data:`hokm_sim.inlining.SOLVER_HELPERS`), so that neither mode loads the
+    calls (:data:`hokm_sim.inlining.HELPERS`), so that neither mode loads the
     other's machine code (numba's cache index does not record inlining)."""
-    return cache_root() / ("package" if SOLVER_HELPERS == "always" else "package-called")
+    return cache_root() / ("package" if HELPERS == "always" else "package-called")
 
 
 class Stamp:

@@ -67,6 +67,7 @@ from hokm_sim.engine.records import (
     signed_points,
 )
 from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, strategy_base
+from hokm_sim.inlining import HELPERS
 
 # --- err: int64[ERR_SIZE] ------------------------------------------------------
 E_CODE = 0  # 0: no error, else ERR_ILLEGAL_CARD / ERR_BAD_TRUMP
@@ -98,7 +99,7 @@ T_WINNERS = 120  # 120..132: trick winners, -1 after the last
 TRACE_SIZE = 136
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def note_error(err, res, match, hand, copy):
     err[E_CODE] = res[R_ERROR]
     err[E_MATCH] = match
@@ -109,7 +110,7 @@ def note_error(err, res, match, hand, copy):
     err[E_CARD] = res[R_ERR_CARD]
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def trace_row(row, work, match, hand, score0, score1):
     res = work.res
     deck = work.deck

@@ -88,6 +88,7 @@ from hokm_sim.engine.view import (
     V_WIN_SEAT,
     VIEW_SIZE,
 )
+from hokm_sim.inlining import HELPERS
 
 NO_FORCED_TRUMP = -1
 """``forced_trump`` value: the Hakem's strategy chooses and the hand is played."""
@@ -166,7 +167,7 @@ def clear_trick(view):
     view[V_WIN_SEAT] = -1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def open_hand(work, hakem, sbase, sindex, score0, score1, target):
     """Start the hand dealt in ``work``: the seats' streams and memory, the result, the view."""
     view = work.bot_view
@@ -194,7 +195,7 @@ def open_hand(work, hakem, sbase, sindex, score0, score1, target):
     clear_trick(view)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def show_five(view, deck, hakem):
     """Set the view for the trump call (the Hakem's first five cards); the five's mask."""
     five = first_five(deck)
@@ -205,7 +206,7 @@ def show_five(view, deck, hakem):
     return five
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def bad_trump(res, hakem, trump):
     """Stop the hand: the Hakem's strategy named no suit."""
     res[R_ERROR] = ERR_BAD_TRUMP
@@ -214,7 +215,7 @@ def bad_trump(res, hakem, trump):
     res[R_ERR_CARD] = trump
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def set_trump(view, res, hands, held, hakem, five, trump):
     """Trump is ``trump``: record it and its lengths, and give the seats their 13 cards."""
     view[V_TRUMP] = trump
@@ -235,7 +236,7 @@ def show_turn(view, hand, seat, led):
     return legal
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def bad_card(res, seat, trick_no, card, n):
     """Stop the hand: ``seat``'s strategy returned a card it may not play."""
     res[R_ERROR] = ERR_ILLEGAL_CARD
@@ -289,7 +290,7 @@ def end_trick(view, winners, trick_no, best_seat, tricks0, tricks1):
     return trick_no, tricks0, tricks1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def end_hand(res, hakem, tricks0, tricks1, n):
     """Score the finished hand into ``res``."""
     winner, points, kind = hand_score(hakem, tricks0, tricks1)
@@ -453,7 +454,7 @@ def pointer_play(strategy, view, mem, rng):
     return strategy[2](view, strategy[0][1], mem, rng)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def deal_hand(work, base, index, hakem):
     """Shuffle and deal hand ``index`` of the streams under ``base`` into ``work``."""
     seed_stream(work.dstate, base, index)
@@ -461,7 +462,7 @@ def deal_hand(work, base, index, hakem):
     deal(work.deck, hakem, work.hands)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def draw_first_hakem(work, base, index, method):
     """First Hakem of a match by house rule ``method``, from stream ``index`` under ``base``."""
     seed_stream(work.dstate, base, index)
@@ -477,7 +478,7 @@ def first_hakem_deck(seed, match, deck):
     return draw_order(state, deck)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def advance_match(res, hakem, score0, score1):
     """Scores and Hakem after a finished hand: ``(hakem, score0, score1)``."""
     if res[R_WINNER] == 0:

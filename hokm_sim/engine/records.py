@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from hokm_sim.inlining import HELPERS
+
 # --- one hand's outcome: int64[RES_SIZE] -------------------------------------
 R_HAKEM = 0  # Hakem seat
 R_TRUMP = 1  # trump suit 0..3
@@ -88,7 +90,7 @@ def signed_points(res, team):
     return -res[R_POINTS]
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def add_hand(counts, res, a_team):
     """Add one finished hand to ``counts``; strategy A played for ``a_team``."""
     hakem_team = res[R_HAKEM] & 1
@@ -101,7 +103,7 @@ def add_hand(counts, res, a_team):
     counts[C_SUIT + who * 4 + res[R_TRUMP]] += 1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def add_pair(counts, res0, res1):
     """Add one duplicate deal pair: A on team 0 in ``res0``, on team 1 in ``res1``."""
     x0 = signed_points(res0, 0)
@@ -113,7 +115,7 @@ def add_pair(counts, res0, res1):
         counts[C_PAIR + point_index(x1) * 6 + point_index(x0)] += 1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def add_match(counts, a_won, loser_score, winner_score, target, n_hands):
     """Add one finished match from A's point of view."""
     ls = min(loser_score, MAX_SCORE - 1)
@@ -123,7 +125,7 @@ def add_match(counts, a_won, loser_score, winner_score, target, n_hands):
     counts[C_MATCH_HANDS] += n_hands
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def add_finished_match(counts, a_team, score0, score1, target, n_hands):
     """Add one finished match (A played for ``a_team``); 1 if A won, else 0."""
     a_score = score1 if a_team else score0

@@ -74,6 +74,7 @@ from hokm_sim.engine.view import (
     V_SEAT,
     VIEW_SIZE,
 )
+from hokm_sim.inlining import HELPERS
 
 # --- modes ---------------------------------------------------------------------
 M_HANDS = 0
@@ -208,7 +209,7 @@ def new_jobs(start, count, method):
     return jobs
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def slot_work(slots, i):
     """Slot ``i``'s :class:`~hokm_sim.engine.play.Work`: views of its rows of ``slots``."""
     return Work(

@@ -51,6 +51,7 @@ from hokm_sim.engine.stepper import (
     start_job,
 )
 from hokm_sim.engine.view import V_HAND, V_LEGAL, V_SEAT, VIEW_SIZE
+from hokm_sim.inlining import HELPERS
 
 N_ACTIONS = 56
 """0..51: play that card; 52..55: call trump C, D, H, S."""
@@ -148,7 +149,7 @@ def new_tables(n: int) -> Tables:
     )
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _legal_answer(action, state, legal):
     """The engine's answer (a suit or a card) to an action, or -1 if it is not legal now."""
     if state == S_TRUMP:
@@ -160,7 +161,7 @@ def _legal_answer(action, state, legal):
     return -1
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _observe(work, c, seat, over, feat, view, mask):
     """Write ``seat``'s observation: the decision due, or (``over``) how the episode left it.
 

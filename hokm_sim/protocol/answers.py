@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.cards import RANKS, SUITS
+from hokm_sim.inlining import HELPERS
 from hokm_sim.jsontext import loads
 from hokm_sim.protocol.wire import CARD_INDEX, CARD_TEXTS, SUIT_INDEX, mask_text
 
@@ -62,7 +63,7 @@ _CARD = np.frombuffer(b',"card":"', np.uint8).copy()
 _SUIT = np.frombuffer(b',"suit":"', np.uint8).copy()
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _match(b, p, lit):
     """Position after ``lit`` at ``p``, or -1."""
     if p < 0 or p + lit.shape[0] > b.shape[0]:

@@ -36,6 +36,7 @@ from hokm_sim.engine.view import (
     V_TRICKS,
     V_TRUMP,
 )
+from hokm_sim.inlining import HELPERS
 from hokm_sim.protocol.wire import CARD_TEXTS
 
 MAX_REQUEST = 720
@@ -72,13 +73,13 @@ _SEED = _lit(',"seed":')
 _STREAM = _lit(',"stream":')
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def request_seed(key, tag):
     """The ``seed`` of a request: stream key ``key``, decision ``tag`` (see the module doc)."""
     return mix64(uint64(key) ^ mix64(uint64(tag) + REQUEST_DOMAIN))
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _put(out, pos, lit):
     for i in range(lit.shape[0]):
         out[pos + i] = lit[i]
@@ -89,7 +90,7 @@ _PAIRS = _lit("".join(f"{i:02d}" for i in range(100)))
 _POW10 = np.array([10**k for k in range(20)], np.uint64)
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _put_uint(out, pos, x):
     """Decimal digits of a non-negative integer (``uint64``), two at a time."""
     x = uint64(x)
@@ -113,7 +114,7 @@ def _put_uint(out, pos, x):
     return pos + n
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _put_card(out, pos, c):
     out[pos] = 34
     out[pos + 1] = _CARDS[2 * c]
@@ -122,7 +123,7 @@ def _put_card(out, pos, c):
     return pos + 4
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _put_mask(out, pos, m):
     """The cards of a mask, lowest index first, comma-separated."""
     first = True
@@ -137,7 +138,7 @@ def _put_mask(out, pos, m):
     return pos
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _put_pair(out, pos, a, b):
     pos = _put_uint(out, pos, a)
     out[pos] = 44

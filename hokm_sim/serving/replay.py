@@ -22,6 +22,7 @@ from hokm_sim.engine.rules import TRICKS_TO_WIN, beats
 from hokm_sim.engine.view import (
     V_TRUMP,
 )
+from hokm_sim.inlining import HELPERS
 
 MAX_DECISIONS = 14
 """A seat decides at most 14 times a hand: the trump call and 13 cards."""
@@ -44,7 +45,7 @@ PROBLEMS = {
 """What each negative result of :func:`seat_views` means, for the error line."""
 
 
-@njit(inline="always")
+@njit(inline=HELPERS)
 def _players(hakem, trump, plays, n, who):
     """Who played each of the first ``n`` cards (into ``who``); -1 if a team got 7
     tricks before the last of them."""

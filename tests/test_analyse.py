@@ -199,7 +199,7 @@ def test_swings_part_at_the_first_differing_value(graded):
 # --- the command -------------------------------------------------------------------------
 
 
-def test_analyse_seeds_trace_and_folder_agree(tmp_path):
+def test_analyse_seeds_trace_and_folder_agree(tmp_path, monkeypatch):
     # seeds: jsonl, one line per hand (both copies)
     res = invoke("analyse", "--seed", str(SEED), "--hands", "2", "--a", "longest",
                  "--b", "random", "--format", "jsonl", "--threads", "1")  # fmt: skip
@@ -215,6 +215,11 @@ def test_analyse_seeds_trace_and_folder_agree(tmp_path):
     res = invoke("analyse", "--trace", str(trace), "--format", "jsonl")
     from_trace = [json.loads(line) for line in res.stdout.splitlines()]
     assert [r["cards"] for r in from_trace] == [recs[0]["cards"], recs[2]["cards"]]
+    # -o - prints, as most tools do, instead of writing a file named "-"
+    monkeypatch.chdir(tmp_path)
+    dash = invoke("analyse", "--trace", "hands.jsonl", "--format", "jsonl", "-o", "-")
+    assert dash.stdout == res.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.jsonl"]
     # a run's saved hands
     run = tmp_path / "run"
     invoke("run", "longest", "random", "--hands", "3", "--seed", str(SEED), "--save-hands",

@@ -47,7 +47,7 @@ def cache_root() -> Path:
 
 def package_cache() -> Path:
     """Where the package's own cached functions are kept: ``package`` under
-    :func:`cache_root`, or ``package-called`` when the solver's helpers are compiled as
+    :func:`cache_root`, or ``package-called`` when the package's larger helpers are compiled as
     calls (:data:`hokm_sim.inlining.HELPERS`), so that neither mode loads the
     other's machine code (numba's cache index does not record inlining)."""
     return cache_root() / ("package" if HELPERS == "always" else "package-called")

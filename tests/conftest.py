@@ -17,6 +17,7 @@ moment may both compile it.
 from __future__ import annotations
 
 import os
+import sys
 
 # Set before numba and hokm-sim are imported (and inherited by every subprocess):
 # - two numba threads at least, also on a one-core machine, so that the tests comparing
@@ -30,6 +31,11 @@ if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
     os.environ["NUMBA_NUM_THREADS"] = "2"
 os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
 os.environ.setdefault("HOKM_SIM_INLINE", "0")
+# Bytecode is written, as Python does by default, also where the environment asks for none
+# (PYTHONDONTWRITEBYTECODE, set on some machines): else each of the suite's processes, two
+# workers and the hundred-odd commands the tests start, compiles every module it imports from
+# source again, and pytest rewrites every test file in each worker (docs/performance.md).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 from collections.abc import Callable
 from functools import cache
@@ -40,6 +46,8 @@ from processes import kill_holding
 
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
+
+sys.dont_write_bytecode = False  # this process too: Python read the variable at its start
 
 
 @cache

@@ -97,17 +97,10 @@ print(json.dumps({{
 """
 
 
-def _env(bytecode: bool = False) -> dict[str, str]:
-    env = dict(os.environ)
-    if bytecode:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def run_runner(bot: Path, bytecode: bool = False) -> dict:
+def run_runner(bot: Path) -> dict:
     """Trace 8 hands of the bot against itself in a new Python process; the hit and miss
     counts of numba's cache over the engine's generated modules."""
-    proc = subprocess.run([sys.executable, "-c", RUN, str(bot)], env=_env(bytecode),
+    proc = subprocess.run([sys.executable, "-c", RUN, str(bot)],
                           capture_output=True, text=True, timeout=600)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
@@ -118,7 +111,7 @@ def run_cli(bot: Path) -> list[dict]:
     exe = shutil.which("hokm-sim", path=str(Path(sys.executable).parent))
     cmd = [exe] if exe else [sys.executable, "-c", "from hokm_sim.cli import main; main()"]
     args = ["trace", "--seed", "5", "--hands", "8", "--a", str(bot), "--b", str(bot)]
-    proc = subprocess.run(cmd + args, env=_env(), capture_output=True, text=True,
+    proc = subprocess.run(cmd + args, capture_output=True, text=True,
                           timeout=600)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return [json.loads(line) for line in proc.stdout.splitlines()]
@@ -156,12 +149,13 @@ def test_edited_helper_beside_the_bot_takes_effect(tmp_path):
 
 
 def test_edit_keeping_size_and_mtime_takes_effect(tmp_path):
-    """An edit in the same second (or a copy that keeps mtimes) with bytecode caching on."""
+    """An edit in the same second (or a copy that keeps mtimes), Python's bytecode written
+    (the suite writes it: conftest.py)."""
     bot = tmp_path / "bots" / "fixed_trump.py"
     bot.parent.mkdir()
     bot.write_text(BOT.format(trump=0))
-    assert run_runner(bot, bytecode=True)["trumps"] == [0] * 8
+    assert run_runner(bot)["trumps"] == [0] * 8
     stamp = bot.stat()
     bot.write_text(BOT.format(trump=3))  # same size
     os.utime(bot, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
-    assert run_runner(bot, bytecode=True)["trumps"] == [3] * 8
+    assert run_runner(bot)["trumps"] == [3] * 8

@@ -44,7 +44,7 @@ HELPERS = "never" if os.environ.get("HOKM_SIM_INLINE", "").strip() == "0" else "
 """numba's ``inline`` option for the package's larger helpers, fixed when this module is
 first imported: ``"never"`` with ``$HOKM_SIM_INLINE=0``, so that each is compiled once a
 process and called, instead of copied into every kernel that uses it; ``"always"``
-otherwise, the fastest machine code. The solver then compiles in about half the time and
+otherwise, the fastest machine code. The solver then compiles in about a third of the time and
 searches the same nodes about a quarter slower (docs/performance.md, "Inlining").
 
 Small leaves (``engine/bits.py``, ``rules.py``, ``rng.py``, the card loop's steps) stay

@@ -32,9 +32,9 @@ if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
 os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
 os.environ.setdefault("HOKM_SIM_INLINE", "0")
 # Bytecode is written, as Python does by default, also where the environment asks for none
-# (PYTHONDONTWRITEBYTECODE, set on some machines): else each of the suite's processes, two
-# workers and the hundred-odd commands the tests start, compiles every module it imports from
-# source again, and pytest rewrites every test file in each worker (docs/performance.md).
+# (PYTHONDONTWRITEBYTECODE, set on some machines): else each of the hundred-odd commands the
+# tests start compiles every module it imports from source again, and every run of the suite
+# rewrites every test file's asserts again (docs/performance.md, "The test suite").
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 from collections.abc import Callable

@@ -652,6 +652,7 @@ def tune(
         raise InputError("give at least one opponent, or field", "against")
     opponents = _strategies(named, "against")
     parsed = [tn.parse_param(text, s) for text in params]
+    tn.check_params(parsed)  # before the report folder is begun
     seed = check_seed(seed)
     check_threads(threads)
     cfg = tn.TuneConfig(

@@ -54,9 +54,18 @@ def test_bad_sizes(text, why):
         SIZE.convert(text, None, None)
 
 
+def _reports() -> set[str]:
+    """The report folders under ``results/`` of the working directory, where commands
+    without ``--out`` write."""
+    return set(os.listdir("results")) if os.path.isdir("results") else set()
+
+
 def _fails(args: list, *needles: str) -> str:
+    """Bad input: exit 2, one line naming the problem, and no report folder begun."""
+    before = _reports()
     res = CliRunner().invoke(main, [str(a) for a in args])
     assert res.exit_code == 2, (res.exit_code, res.output)
+    assert _reports() <= before, f"bad input left {sorted(_reports() - before)} in results/"
     err = res.stderr.strip()
     assert err.startswith("Error:") and "\n" not in err and "Traceback" not in err, err
     for n in needles:

@@ -281,6 +281,16 @@ def check(
     return out
 
 
+def check_params(params: list[Param]) -> None:
+    """Raise :class:`InputError` (naming ``params``) unless there is something to tune
+    and no parameter is given twice."""
+    if not params:
+        raise InputError("nothing to tune: give at least one NAME=LOW:HIGH", "params")
+    if len({p.label for p in params}) != len(params):
+        dup = next(p.label for p in params if [q.label for q in params].count(p.label) > 1)
+        raise InputError(f"{dup} is given twice", "params")
+
+
 def spsa(
     strategy: Strategy,
     params: list[Param],
@@ -297,11 +307,7 @@ def spsa(
     ``cfg.check`` deals, the tuned and the starting values then play every
     opponent on deals after the last one the tuning used.
     """
-    if not params:
-        raise InputError("nothing to tune: give at least one NAME=LOW:HIGH", "params")
-    if len({p.label for p in params}) != len(params):
-        dup = next(p.label for p in params if [q.label for q in params].count(p.label) > 1)
-        raise InputError(f"{dup} is given twice", "params")
+    check_params(params)
     u = np.array([p.unit(p.start) for p in params])
     deltas = signs(cfg.seed, cfg.iterations, len(params))
     history: list[dict[str, Any]] = []

@@ -714,6 +714,22 @@ def test_llr_approx_is_the_stats_md_formula() -> None:
     assert sprt.llr_approx(counts) == pytest.approx(expected, rel=1e-12)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([scores.HAND_WIN_VALUES, tuple(_V13)]),
+    st.lists(st.integers(0, 5000), min_size=13, max_size=13),
+    st.floats(-20, 0),
+    st.floats(0, 20),
+)
+def test_llr_approx_of_one_support_gives_llr_approx_exactly(values, raw, nelo0, nelo1) -> None:
+    """The replays' shortcut (support checked once) is the same number, bit for bit,
+    empty cells and no pairs at all included."""
+    counts = np.array(raw[: len(values)], dtype=float)
+    llr = sprt.llr_approx_of(values, nelo0, nelo1)
+    assert llr(counts) == sprt.llr_approx(counts, values, nelo0, nelo1)
+    assert llr(np.zeros(len(values))) == 0.0
+
+
 def test_gsprt_sign() -> None:
     # Better than H1: positive and growing with N; worse than H0: negative.
     good = [2000, 5000, 3000]

@@ -358,12 +358,13 @@ def stop_adjusted(
     a, b = sprt.sprt_bounds(cfg.alpha, cfg.beta)
     rng = np.random.default_rng(cfg.seed)
     step = cfg.check_every
+    llr_of = sprt.llr_approx_of(values, cfg.nelo0, cfg.nelo1)
     naive = []
     for _ in range(sims):
         c = np.zeros(len(values))
         while True:
             c += rng.multinomial(step, p)
-            llr = sprt.llr_approx(c, values, cfg.nelo0, cfg.nelo1)
+            llr = llr_of(c)
             if llr <= a or llr >= b or c.sum() >= cfg.max_pairs:
                 break
         naive.append(float(np.dot(c, values) / c.sum()))

@@ -3,6 +3,11 @@
 Builds the wheel, installs it (without dependencies, which this environment
 has) into a folder of its own and runs the installed package from another
 folder, so nothing of the source tree can stand in for what the wheel lacks.
+The installed copy shares the suite's numba cache: cached code is keyed by
+the digest of the source it was compiled from, never by where that source
+lies (:mod:`hokm_sim.engine.jitcache`), so the wheel's files load what the
+same files in the checkout compiled, and a file the wheel lacked would fail
+at import whatever the cache holds.
 """
 
 from __future__ import annotations
@@ -38,9 +43,15 @@ def installed(tmp_path_factory) -> Path:
     return target
 
 
-def _hokm(target: Path, *args: str, cache: Path) -> subprocess.CompletedProcess:
+def _env(target: Path) -> dict[str, str]:
+    """The suite's environment (its numba cache among it) with only the installed copy on
+    the path."""
+    return dict(os.environ, PYTHONPATH=str(target))
+
+
+def _hokm(target: Path, *args: str) -> subprocess.CompletedProcess:
     code = "import sys; from hokm_sim.cli import main; sys.argv[0] = 'hokm-sim'; main()"
-    env = dict(os.environ, PYTHONPATH=str(target), HOKM_SIM_CACHE=str(cache))
+    env = _env(target)
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         env=env,
@@ -51,7 +62,7 @@ def _hokm(target: Path, *args: str, cache: Path) -> subprocess.CompletedProcess:
 
 
 def test_installed_wheel_lists_and_loads_every_bot(installed, tmp_path):
-    res = _hokm(installed, "strategies", cache=tmp_path)
+    res = _hokm(installed, "strategies")
     assert res.returncode == 0, res.stderr
     names = [line.split()[0] for line in res.stdout.splitlines()]
     assert {"expert", "longest", "random", "table", "pimc"} <= set(names)
@@ -60,9 +71,12 @@ def test_installed_wheel_lists_and_loads_every_bot(installed, tmp_path):
         f"assert hokm_sim.__file__.startswith({str(installed)!r}), hokm_sim.__file__; "
         "[resolve(n).play.module() for n in builtin_bots()]; print(len(builtin_bots()))"
     )
-    env = dict(os.environ, PYTHONPATH=str(installed), HOKM_SIM_CACHE=str(tmp_path))
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True
+        [sys.executable, "-c", code],
+        env=_env(installed),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) == len(names)
@@ -72,7 +86,6 @@ def test_installed_wheel_plays_the_table_bot(installed, tmp_path):
     res = _hokm(
         installed,
         *("show", "--seed", "1", "--hand", "0", "--a", "table", "--b", "random"),
-        cache=tmp_path,
     )
     assert res.returncode == 0, res.stderr
     assert "trick 13" in res.stdout or "wins" in res.stdout
@@ -90,7 +103,6 @@ def test_installed_wheel_serves_the_play_table(installed, tmp_path):
         "    print('served')\n"
         "asyncio.run(go())"
     ).format(str(tmp_path / "data"))
-    env = dict(os.environ, PYTHONPATH=str(installed), HOKM_SIM_CACHE=str(tmp_path))
-    res = subprocess.run([sys.executable, "-c", code], env=env, cwd=installed.parent,
+    res = subprocess.run([sys.executable, "-c", code], env=_env(installed), cwd=installed.parent,
                          capture_output=True, text=True)  # fmt: skip
     assert res.returncode == 0 and "served" in res.stdout, res.stderr[-2000:]

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from hokm_sim.analysis import sprt
-from hokm_sim.analysis.regress import SprtConfig, metric_support, sequential
+from hokm_sim.analysis.regress import SprtConfig, metric_support, sequential, stop_adjusted
 from hokm_sim.bots.registry import resolve
 from hokm_sim.cli import main
 from hokm_sim.sim.runner import Runner
@@ -30,6 +30,26 @@ def test_random_against_longest_is_a_regression_quickly():
     assert d["llr"] <= d["bounds"][0]
     assert d["raw"]["elo"]["value"] < -100
     assert d["stop_adjusted"]["elo"] is not None
+
+
+def test_stop_adjusted_elo_removes_the_bias_of_stopping_at_a_bound():
+    """Replays that can only stop at the cap (one check) have no stopping bias: the
+    mean of their scores is the true score within four standard errors. A test
+    that stops when the LLR first crosses a bound stops on lucky runs: the naive
+    score overstates a clear gain and understates a clear loss, and the adjusted
+    score moves back towards the truth from the side it stopped on."""
+    values = np.array([0.0, 0.5, 1.0])
+    counts = np.array([2500, 4000, 3500])
+    capped = stop_adjusted(counts, values, SprtConfig(max_pairs=100, check_every=100, seed=3))
+    p = counts / counts.sum()
+    sd = float(np.sqrt(p @ (values - p @ values) ** 2))
+    assert abs(capped["bias"]) < 4 * sd / np.sqrt(100 * capped["sims"])
+    cfg = SprtConfig(max_pairs=100_000, check_every=10, seed=3)  # H0 -3 nElo, H1 0
+    gain, loss = np.array([2900, 4000, 3100]), np.array([3100, 4000, 2900])
+    up, down = stop_adjusted(gain, values, cfg), stop_adjusted(loss, values, cfg)
+    assert up == stop_adjusted(gain, values, cfg)  # seeded
+    assert up["bias"] > 0 and up["score"] < 0.51
+    assert down["bias"] < 0 and down["score"] > 0.49
 
 
 def test_verdict_independent_of_threads():

@@ -717,17 +717,17 @@ def test_llr_approx_is_the_stats_md_formula() -> None:
 @settings(max_examples=200, deadline=None)
 @given(
     st.sampled_from([scores.HAND_WIN_VALUES, tuple(_V13)]),
-    st.lists(st.integers(0, 5000), min_size=13, max_size=13),
+    st.lists(st.lists(st.integers(0, 5000), min_size=13, max_size=13), min_size=1, max_size=6),
     st.floats(-20, 0),
     st.floats(0, 20),
 )
-def test_llr_approx_of_one_support_gives_llr_approx_exactly(values, raw, nelo0, nelo1) -> None:
-    """The replays' shortcut (support checked once) is the same number, bit for bit,
-    empty cells and no pairs at all included."""
-    counts = np.array(raw[: len(values)], dtype=float)
-    llr = sprt.llr_approx_of(values, nelo0, nelo1)
-    assert llr(counts) == sprt.llr_approx(counts, values, nelo0, nelo1)
-    assert llr(np.zeros(len(values))) == 0.0
+def test_llr_approx_of_rows_is_llr_approx_of_each_row(values, raw, nelo0, nelo1) -> None:
+    """The replays' shortcut (every row at once, support checked once) gives each
+    row's llr_approx, empty cells and rows of no pairs included."""
+    counts = np.array([r[: len(values)] for r in raw] + [[0] * len(values)], dtype=float)
+    rows = sprt.llr_approx_rows(counts, values, nelo0, nelo1)
+    each = [sprt.llr_approx(c, values, nelo0, nelo1) for c in counts]
+    assert rows == pytest.approx(each, rel=1e-9, abs=1e-9) and rows[-1] == 0.0
 
 
 def test_gsprt_sign() -> None:

@@ -18,7 +18,7 @@ Conventions chosen where docs/statistics.md leaves room (see each docstring):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
@@ -107,17 +107,12 @@ def _gsprt_setup(
             f"GSPRT support ({float(a.min())}, ..., {float(a.max())}) must have values "
             "below and above 1/2"
         )
-    n, p = _regularised(c)
+    n = float(c.sum())
     if n <= 0:
         return None
-    return n, p, a, _nelo_to_t(nelo0), _nelo_to_t(nelo1)
-
-
-def _regularised(c: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
-    """The true number of pairs and the distribution with empty cells given
-    ``GSPRT_ZERO_COUNT`` (meaningless when that number is 0)."""
     reg = np.where(c > 0, c, GSPRT_ZERO_COUNT)
-    return float(c.sum()), reg / reg.sum()
+    p = reg / reg.sum()
+    return n, p, a, _nelo_to_t(nelo0), _nelo_to_t(nelo1)
 
 
 def _secular_denominators(p: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -347,38 +342,38 @@ def llr_approx(
     setup = _gsprt_setup(counts, values, nelo0, nelo1)
     if setup is None:
         return 0.0
-    return _approx(*setup)
-
-
-def llr_approx_of(
-    values: Sequence[float] | ArrayLike = HAND_WIN_VALUES,
-    nelo0: float = -3.0,
-    nelo1: float = 0.0,
-) -> Callable[[NDArray[np.float64]], float]:
-    """:func:`llr_approx` of count vectors over one support, with the support and
-    the bounds checked once, here: for replaying a test many thousand times
-    (:func:`hokm_sim.analysis.regress.stop_adjusted`), where the checks would
-    cost five times the arithmetic. The counts passed must be finite,
-    non-negative floats of the support's length; the values are those
-    :func:`llr_approx` gives."""
-    setup = _gsprt_setup(np.ones(len(np.asarray(values))), values, nelo0, nelo1)
-    if setup is None:
-        return lambda counts: 0.0
-    _, _, a, t0, t1 = setup
-
-    def llr(counts: NDArray[np.float64]) -> float:
-        n, p = _regularised(counts)
-        return 0.0 if n <= 0 else _approx(n, p, a, t0, t1)
-
-    return llr
-
-
-def _approx(
-    n: float, p: NDArray[np.float64], a: NDArray[np.float64], t0: float, t1: float
-) -> float:
+    n, p, a, t0, t1 = setup
     mu = float(np.dot(p, a))
     t = (mu - 0.5) / math.sqrt(float(np.dot(p, (a - mu) ** 2)))
     return n / 2.0 * (math.log1p((t - t0) ** 2) - math.log1p((t - t1) ** 2))
+
+
+def llr_approx_rows(
+    counts: ArrayLike,
+    values: Sequence[float] | ArrayLike = HAND_WIN_VALUES,
+    nelo0: float = -3.0,
+    nelo1: float = 0.0,
+) -> NDArray[np.float64]:
+    """:func:`llr_approx` of every row of ``counts`` (one count vector a row) at once,
+    the support and bounds checked once: for replaying a test many times
+    (:func:`hokm_sim.analysis.regress.stop_adjusted`). Equal to :func:`llr_approx`
+    row by row up to rounding (sums in another order); 0 for a row of no pairs."""
+    c = np.asarray(counts, dtype=float)
+    if c.ndim != 2:
+        raise ValueError(f"counts must be two-dimensional, got shape {c.shape}")
+    setup = _gsprt_setup(np.ones(c.shape[1]), values, nelo0, nelo1)
+    if setup is None:
+        return np.zeros(len(c))
+    if not np.all(np.isfinite(c)) or np.any(c < 0):
+        raise ValueError("counts must be finite and non-negative")
+    _, _, a, t0, t1 = setup
+    n = c.sum(axis=1)
+    reg = np.where(c > 0, c, GSPRT_ZERO_COUNT)
+    p = reg / reg.sum(axis=1, keepdims=True)
+    mu = p @ a
+    t = (mu - 0.5) / np.sqrt((p * (a[None, :] - mu[:, None]) ** 2).sum(axis=1))
+    llr = n / 2.0 * (np.log1p((t - t0) ** 2) - np.log1p((t - t1) ** 2))
+    return np.where(n > 0, llr, 0.0)
 
 
 def sprt_expected_pairs(

@@ -964,6 +964,26 @@ def test_bradley_terry_intervals() -> None:
     assert all(e.estimable and not e.has_interval for e in bare)
 
 
+@settings(max_examples=25, deadline=None)  # multipletests takes about 50 ms a call
+@given(
+    st.lists(
+        st.one_of(st.sampled_from([0.0, 0.01, 0.025, 0.05, 1.0, math.nan]), st.floats(0, 1)),
+        max_size=12,
+    ),
+    st.sampled_from([0.01, 0.05, 0.1]),
+)
+def test_holm_is_statsmodels_holm_on_any_pvalues(p, alpha) -> None:
+    """Ties, zeros, ones and NaNs (left out) included: the same rejections and the
+    same adjusted p-values as statsmodels' multipletests."""
+    reject, adjusted = ratings.holm(p, alpha)
+    ok = [i for i, x in enumerate(p) if not math.isnan(x)]
+    assert not reject[[i for i in range(len(p)) if i not in ok]].any()
+    if ok:
+        ref_reject, ref_adjusted, _, _ = multipletests([p[i] for i in ok], alpha, "holm")
+        assert list(reject[ok]) == list(ref_reject)
+        assert adjusted[ok] == pytest.approx(ref_adjusted, rel=1e-12, abs=0)
+
+
 def test_holm_matches_statsmodels() -> None:
     p = [0.01, 0.04, 0.03, 0.2, 0.001, 0.049]
     reject, adjusted = ratings.holm(p)

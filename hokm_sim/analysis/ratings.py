@@ -192,7 +192,13 @@ def bradley_terry_intervals(
 def holm(
     pvalues: Sequence[float] | ArrayLike, alpha: float = 0.05
 ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
-    """Holm step-down correction of pairwise p-values (statsmodels ``multipletests``).
+    """Holm step-down correction of pairwise p-values.
+
+    With the ``m`` p-values sorted, ``p_(1) <= ... <= p_(m)``, the adjusted
+    ``p_(i)`` is ``max over j <= i of (m - j + 1) p_(j)``, at most 1; the
+    hypotheses rejected are those before the first ``p_(i) > alpha / (m - i + 1)``.
+    The same as statsmodels' ``multipletests(method="holm")``, which the tests
+    check it against, without loading statsmodels (about half a second) for it.
 
     Parameters
     ----------
@@ -210,13 +216,13 @@ def holm(
     p = np.asarray(pvalues, dtype=float).reshape(-1)
     reject = np.zeros(p.size, dtype=bool)
     adjusted = np.full(p.size, NAN)
-    ok = ~np.isnan(p)
+    ok = np.flatnonzero(~np.isnan(p))
     if np.any((p[ok] < 0) | (p[ok] > 1)):
         raise ValueError("p-values must lie in [0, 1]")
-    if np.any(ok):
-        from statsmodels.stats.multitest import multipletests  # about a second to load
-
-        rej, adj, _, _ = multipletests(p[ok], alpha=alpha, method="holm")
-        reject[ok] = rej
-        adjusted[ok] = adj
+    order = ok[np.argsort(p[ok], kind="stable")]
+    ps = p[order]
+    factors = np.arange(ps.size, 0, -1)
+    above = np.flatnonzero(ps > alpha / factors)
+    reject[order[: above[0] if above.size else ps.size]] = True
+    adjusted[order] = np.minimum(np.maximum.accumulate(ps * factors), 1.0)
     return reject, adjusted

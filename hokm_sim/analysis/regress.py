@@ -362,8 +362,9 @@ def stop_adjusted(
     open_ = np.arange(sims)
     while open_.size:
         c[open_] += rng.multinomial(cfg.check_every, p, size=open_.size)
-        llr = sprt.llr_approx_rows(c[open_], values, cfg.nelo0, cfg.nelo1)
-        done = (llr <= a) | (llr >= b) | (c[open_].sum(axis=1) >= cfg.max_pairs)
+        rows = c[open_]
+        llr = sprt.llr_approx_rows(rows, values, cfg.nelo0, cfg.nelo1)
+        done = (llr <= a) | (llr >= b) | (rows.sum(axis=1) >= cfg.max_pairs)
         open_ = open_[~done]
     naive = (c @ values) / c.sum(axis=1)
     bias = float(np.mean(naive)) - true

@@ -344,8 +344,8 @@ def test_dask_workers_start_their_own_protocol_bots(cluster, tmp_path):
     address, _ = cluster
     bot = os.path.join(os.path.dirname(__file__), "bots", "protobot.py")
     spec = f"exec:{sys.executable} {bot} ok"
-    want = api.run(spec, "random", hands=2000, seed=6, threads=2)
-    got = api.run(spec, "random", hands=2000, seed=6, scheduler=address, task=500)
+    want = api.run(spec, "random", hands=1000, seed=6, threads=2)
+    got = api.run(spec, "random", hands=1000, seed=6, scheduler=address, task=250)
     assert got.to_dict()["counts"] == want.to_dict()["counts"]
     with pytest.raises(StoppedError, match="not one of its legal cards"):
         api.run(f"exec:{sys.executable} {bot} illegal", "random", hands=500, seed=6,

@@ -152,6 +152,15 @@ def test_an_empty_out_folder_is_refused(cmd, out, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("cmd", [["run", "--hands", "10"], ["dd-study", "--hands", "2"]])
+def test_out_dash_is_refused_as_no_folder(cmd, tmp_path, monkeypatch):
+    """``-`` is standard output to ``-o``; a report folder cannot be that, nor a folder
+    named ``-`` by surprise (``./-`` names one)."""
+    monkeypatch.chdir(tmp_path)
+    _fails([*cmd, "--out", "-"], "--out", "standard output", "./-")
+    assert list(tmp_path.iterdir()) == []
+
+
 DEEP = "[" * 100_000 + "\n"
 """A line of JSON nested far deeper than Python's parser can follow."""
 

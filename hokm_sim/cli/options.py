@@ -155,7 +155,9 @@ target_option = click.option(
 
 class FolderType(click.Path):
     """A report folder to write: an empty name (which would mean the working
-    directory, and with ``--force`` clear hokm-sim's files there) is refused."""
+    directory, and with ``--force`` clear hokm-sim's files there) is refused, and
+    so is ``-``, which means standard output to ``-o`` and to most tools: a
+    report is a folder of files, and a folder named ``-`` is ``./-``."""
 
     def __init__(self) -> None:
         super().__init__(file_okay=False, path_type=Path)
@@ -163,6 +165,13 @@ class FolderType(click.Path):
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.strip():
             self.fail("expected a folder name, not an empty one", param, ctx)
+        if isinstance(value, str) and value == "-":
+            self.fail(
+                "a report is a folder of files and cannot go to standard output "
+                "(a folder named - is ./-)",
+                param,
+                ctx,
+            )
         return super().convert(value, param, ctx)
 
 

@@ -32,7 +32,12 @@ BOT = os.path.join(os.path.dirname(__file__), "bots", "faulty.py")
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A two-worker local cluster on loopback, and a client to inspect it."""
+    """A two-worker local cluster on loopback, and a client to inspect it.
+
+    The pair's engine is loaded (or compiled) here first, so the workers find it in the
+    cache instead of both compiling it at once."""
+    api.run(A, B, hands=1, threads=1)
+    api.run(A, B, matches=1, threads=1)
     with (
         distributed.LocalCluster(
             n_workers=2,

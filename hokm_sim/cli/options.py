@@ -165,7 +165,7 @@ class FolderType(click.Path):
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.strip():
             self.fail("expected a folder name, not an empty one", param, ctx)
-        if isinstance(value, str) and value == "-":
+        if value == "-":
             self.fail(
                 "a report is a folder of files and cannot go to standard output "
                 "(a folder named - is ./-)",

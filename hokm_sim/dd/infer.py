@@ -195,13 +195,47 @@ def judged_seats(seat, judge):
     return judged
 
 
-def make_replay(model: Model):
-    """``(misses, explained_deal)``: the replay's kernels with ``model`` as the judge of
+def _judge(models: tuple[Model, ...]):
+    """``(calls, plays)``: whether any of ``models`` calls ``trump`` from the view, or
+    plays ``card`` from it, each model with its own parameters, asked in turn until one
+    does. A chain of closures, one model each, so that numba binds every model in as a
+    constant."""
+    if not models:
+
+        @njit(inline="always")
+        def none_calls(view, mem, rng, trump):
+            return False
+
+        @njit(inline="always")
+        def none_plays(view, mem, rng, card):
+            return False
+
+        return none_calls, none_plays
+    rest_calls, rest_plays = _judge(models[1:])
+    trump_of = models[0].choose_trump
+    card_of = models[0].play_card
+    params = models[0].params
+
+    @njit(inline="always")
+    def calls(view, mem, rng, trump):
+        return trump_of(view, params, mem, rng) == trump or rest_calls(view, mem, rng, trump)
+
+    @njit(inline="always")
+    def plays(view, mem, rng, card):
+        return card_of(view, params, mem, rng) == card or rest_plays(view, mem, rng, card)
+
+    return calls, plays
+
+
+def make_replay(judges: Model | tuple[Model, ...]):
+    """``(misses, explained_deal)``: the replay's kernels with ``judges`` as the judge of
     the play, bound in at compile time (``inline="always"``, as the kernels that call
-    them inline them)."""
-    model_trump = model.choose_trump
-    model_play = model.play_card
-    params = model.params
+    them inline them).
+
+    ``judges`` is one model, or several: a decision is then explained when any of
+    them makes it (a mixture of players whose plays count as likely alike), so a
+    deal is judged by no single bot's style."""
+    model_calls, model_plays = _judge((judges,) if isinstance(judges, Model) else judges)
 
     @njit(inline="always")
     def misses(view, hands, seats, cards, n, judged, rng, scratch, cap):
@@ -230,7 +264,7 @@ def make_replay(model: Model):
             rview[V_HAND] = _five_of(held[hakem], rng)
             rview[V_SEAT] = hakem
             rview[V_LEGAL] = 0
-            if model_trump(rview, params, mem, mrng) != view[V_TRUMP]:
+            if not model_calls(rview, mem, mrng, view[V_TRUMP]):
                 out += 1
                 if out >= cap:
                     return out
@@ -259,7 +293,7 @@ def make_replay(model: Model):
             hand = held[seat]
             if (judged >> seat) & 1:
                 show_turn(rview, hand, seat, led)
-                if model_play(rview, params, mem, mrng) != card:
+                if not model_plays(rview, mem, mrng, card):
                     out += 1
                     if out >= cap:
                         return out

@@ -321,16 +321,19 @@ class Pimc(NamedTuple):
     """The card ``pimc`` plays."""
 
 
-def make_pimc(model: Model) -> Pimc:
+def make_pimc(model: Model, judges: tuple[Model, ...] | None = None) -> Pimc:
     """pimc's kernels with ``model`` as its model of the other seats, bound in at
-    compile time.
+    compile time: the search plays the opponents as ``model`` does, and inference
+    keeps deals on which ``judges`` (default: ``model`` alone) explain the play, a
+    decision counting as explained when any of them makes it
+    (:func:`hokm_sim.dd.infer.make_replay`).
 
     The kernels are closures, which numba cannot keep in its disk cache: a bot
     calls them through ``cache=True`` functions of its own (as
     ``strategies/_pimc.py`` does), whose cache is keyed by their file's
     imports, the model's file among them.
     """
-    misses, explained_deal = make_replay(model)
+    misses, explained_deal = make_replay(model if judges is None else judges)
     model_value_after = make_model_search(model)
 
     @njit

@@ -227,8 +227,9 @@ def _rng(seed: int) -> np.ndarray:
     return np.array([seed, 0, 0, 0], np.uint64)
 
 
-def test_pimc_plays_whole_hands_legally_and_reproducibly(runner):
-    r = runner(FAST, "expert")
+@pytest.mark.parametrize("bot", ["pimc", "pimcmix"])
+def test_pimc_plays_whole_hands_legally_and_reproducibly(runner, bot):
+    r = runner(FAST.replace("pimc", bot), "expert")
     first = r.counts(2024, 12, duplicate=True)  # an illegal card would raise
     again = r.counts(2024, 12, duplicate=True)
     assert first[C_TRICKS : C_TRICKS + 128].sum() == 24
@@ -283,9 +284,9 @@ def test_pimc_compiles_when_first_called_from_the_card_loop():
     from numba.core.errors import TypingError
 
     from hokm_sim.dd import pimc
-    from hokm_sim.strategies import _pimc
+    from hokm_sim.strategies import _pimc, _pimcmix
 
-    for entry in (_pimc.pimc_card, _pimc.KERNELS.pimc_card, pimc.pimc_trump):
+    for entry in (_pimc.pimc_card, _pimc.KERNELS.pimc_card, _pimcmix.pimc_card, pimc.pimc_trump):
         assert entry.targetoptions.get("_nrt") is True, entry
     _allocating_callee_first_called_from_a_loop(_nrt=True)
     with pytest.raises(TypingError):  # the bug, without reference counting asked for
@@ -416,3 +417,70 @@ def test_a_hakems_call_passes_as_often_as_five_of_its_cards_would_make_it():
     none = np.zeros(52, np.int64)
     passed = sum(misses(v, hands, none, none, 0, 1 << 1, rng, scratch, 99) == 0 for _ in range(n))
     assert abs(passed / n - share) < 4 * (share * (1 - share) / n) ** 0.5
+
+
+def test_a_mixture_explains_a_card_when_any_of_its_bots_would_play_it():
+    """Hands in which every seat plays as ``drawer``: on the real deal a judge of
+    ``expert`` and ``drawer`` together explains every card, where ``expert`` alone
+    misses some; on deals with two opponents' cards swapped, the pair misses a
+    decision only where both of its bots miss it (never more than either alone)."""
+    from hokm_sim.bots.botkit import default_params
+    from hokm_sim.dd.infer import (
+        JUDGE_OPPONENTS,
+        judged_seats,
+        make_replay,
+        new_scratch,
+        play_order,
+        record,
+    )
+    from hokm_sim.dd.model import Model
+    from hokm_sim.strategies import drawer
+    from hokm_sim.strategies._pimc import KERNELS, MODEL
+
+    drawer_params = default_params(drawer.PARAMS)
+    alone = make_replay(Model(drawer.choose_trump, drawer.play_card, drawer_params))[0]
+    pair = make_replay((MODEL, Model(drawer.choose_trump, drawer.play_card, drawer_params)))[0]
+    by_expert = KERNELS.misses
+    judged = judged_seats(0, JUDGE_OPPONENTS)
+    rnd = pyrandom.Random(8)
+    checked = expert_missed = compared = 0
+    for _ in range(20):
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        hakem = rnd.choice([0, 2])  # the opponents' call is not judged here
+        dealt = [mask_of(h) for h in ref.deal(deck, hakem)]
+        mem = _mem()
+        scratch = new_scratch()
+
+        def choose(seat, hand, trick, legal, pv, mem=mem, scratch=scratch, dealt=dealt):
+            nonlocal checked, expert_missed, compared
+            v = view_of(seat, hand, trick, legal, pv)
+            if seat == 0:
+                record(v, mem)
+                seats = np.zeros(52, np.int64)
+                cards = np.zeros(52, np.int64)
+                n = play_order(v, mem, seats, cards)
+                now = np.array([dealt[s] & ~v[V_PLAYED_BY + s] for s in range(4)], np.int64)
+                assert pair(v, now, seats, cards, n, judged, _rng(1), scratch, 99) == 0
+                expert_missed += by_expert(v, now, seats, cards, n, judged, _rng(1), scratch, 99)
+                checked += 1
+                for suit in range(4):
+                    sm = 0x1FFF << (13 * suit)
+                    if now[1] & sm and now[3] & sm and n >= 4:
+                        alt = now.copy()
+                        swap = (1 << (int(now[1] & sm).bit_length() - 1)) | (
+                            int(now[3] & sm) & -int(now[3] & sm)
+                        )
+                        alt[1] ^= swap
+                        alt[3] ^= swap
+                        both = pair(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
+                        one = alone(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
+                        other = by_expert(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
+                        assert both <= min(one, other)
+                        compared += 1
+                        break
+            return drawer.play_card(v, drawer_params, np.zeros(MEM_SIZE, np.int64), _rng(0))
+
+        ref.play_hand(deck, hakem, lambda five, h: 0, choose)
+    assert checked > 100 and compared > 30
+    assert expert_missed > 0

@@ -48,7 +48,7 @@ from hokm_sim.engine.view import (
     VIEW_SIZE,
 )
 
-HEAVY = {"pimc"}  # searches at every card: tests/test_pimc.py checks it on fewer deals
+HEAVY = {"pimc", "pimcmix"}  # search at every card: tests/test_pimc.py checks them on fewer deals
 BOTS = sorted(set(builtin_bots()) - HEAVY)
 
 

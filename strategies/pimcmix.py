@@ -11,7 +11,29 @@ from hokm_sim.dd.pimc import pimc_trump
 from hokm_sim.strategies import expert
 from hokm_sim.strategies._pimc import EXPERT_PARAMS
 from hokm_sim.strategies._pimcmix import pimc_card
-from hokm_sim.strategies.pimc import PARAM_LIMITS, PARAMS  # noqa: F401
+
+PARAMS = {
+    "k": 26,
+    "nodes": 200000,
+    "ms": 0,
+    "margin": 0,
+    "infer": 1,
+    "tries": 1000,
+    "model": 1,
+    "departs": 1,
+}
+PARAM_LIMITS = {
+    "k": (1, 10_000, True),
+    "nodes": (1, 2**40, True),
+    "ms": (0, 3_600_000, False),
+    "margin": (0, 1, True),
+    "infer": (0, 2, True),
+    "tries": (1, 10_000, True),
+    "model": (0, 2, True),
+    "departs": (0, 99, True),
+}
+"""``pimc``'s, written out so that ``hokm-sim strategies`` reads them without importing
+the bot (a test holds the two equal)."""
 
 
 @njit

@@ -227,6 +227,13 @@ def _rng(seed: int) -> np.ndarray:
     return np.array([seed, 0, 0, 0], np.uint64)
 
 
+def test_pimcmix_takes_pimcs_parameters():
+    """Written out in its file (``hokm-sim strategies`` reads them as text), the same."""
+    from hokm_sim.strategies import pimc, pimcmix
+
+    assert (pimcmix.PARAMS, pimcmix.PARAM_LIMITS) == (pimc.PARAMS, pimc.PARAM_LIMITS)
+
+
 @pytest.mark.parametrize("bot", ["pimc", "pimcmix"])
 def test_pimc_plays_whole_hands_legally_and_reproducibly(runner, bot):
     r = runner(FAST.replace("pimc", bot), "expert")

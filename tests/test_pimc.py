@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random as pyrandom
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -327,36 +328,37 @@ def test_engines_with_pimc_hash_the_solver_and_others_do_not():
         assert dd_files(name) == set()
 
 
-def test_the_true_deal_explains_experts_play_and_the_history_is_the_play():
-    """Hands of ``expert`` at every seat (the reference plays them): at each
-    decision of seat 0, the history kept in its memory gives back every card
-    played so far in order, and on the real deal the model (``expert``) plays
-    every one of them as observed; a deal with two cards of different
-    opponents swapped is usually not explained."""
-    from hokm_sim.dd.infer import (
-        JUDGE_ALL,
-        JUDGE_OPPONENTS,
-        judged_seats,
-        new_scratch,
-        play_order,
-        record,
-    )
-    from hokm_sim.strategies import expert
-    from hokm_sim.strategies._pimc import EXPERT_PARAMS, KERNELS
+class Decision(NamedTuple):
+    """A decision of seat 0 in a hand played by the reference (:func:`_seat0_decisions`)."""
 
-    misses = KERNELS.misses
-    rnd = pyrandom.Random(5)
-    checked = swapped_missed = swapped = 0
-    for _ in range(30):
+    view: np.ndarray
+    hands: np.ndarray
+    """Each seat's cards at that moment of the real deal."""
+    seats: np.ndarray
+    cards: np.ndarray
+    n: int
+    """The cards played so far, in order, as the history in seat 0's memory gives them."""
+    order: tuple[list[int], list[int]]
+    """The same from the reference: ``(cards, seats)``."""
+    hakem: int
+
+
+def _seat0_decisions(seed: int, deals: int, play, hakems=(0, 1, 2, 3)) -> list[Decision]:
+    """Seat 0's decisions in ``deals`` hands (the Hakem drawn from ``hakems``) in which
+    every seat plays ``play(view)``, trump always suit 0; seat 0 notes the history in its
+    memory at each of its decisions (:func:`hokm_sim.dd.infer.record`)."""
+    from hokm_sim.dd.infer import play_order, record
+
+    rnd = pyrandom.Random(seed)
+    out: list[Decision] = []
+    for _ in range(deals):
         deck = list(range(52))
         rnd.shuffle(deck)
-        hakem = rnd.randrange(4)
+        hakem = hakems[rnd.randrange(len(hakems))]
         dealt = [mask_of(h) for h in ref.deal(deck, hakem)]
         mem = _mem()
-        scratch = new_scratch()
 
-        def choose(seat, hand, trick, legal, pv, mem=mem, scratch=scratch, dealt=dealt):
-            nonlocal checked, swapped_missed, swapped
+        def choose(seat, hand, trick, legal, pv, mem=mem, dealt=dealt, hakem=hakem):
             v = view_of(seat, hand, trick, legal, pv)
             if seat == 0:
                 record(v, mem)
@@ -366,31 +368,62 @@ def test_the_true_deal_explains_experts_play_and_the_history_is_the_play():
                 plays = [c for t in pv.history for c in t.cards] + list(trick)
                 who = [(t.leader + i) % 4 for t in pv.history for i in range(4)]
                 who += [(pv.leader + i) % 4 for i in range(len(trick))]
-                assert list(cards[:n]) == plays and list(seats[:n]) == who
                 now = np.array([dealt[s] & ~v[V_PLAYED_BY + s] for s in range(4)], np.int64)
-                plays_only = judged_seats(0, JUDGE_ALL) & ~(1 << pv.hakem)  # its call: below
-                assert misses(v, now, seats, cards, n, plays_only, _rng(1), scratch, 99) == 0
-                checked += 1
-                # Swap a card between the opponents' hands (same suit, so no void breaks).
-                for suit in range(4):
-                    sm = 0x1FFF << (13 * suit)
-                    if now[1] & sm and now[3] & sm and n >= 4:
-                        a = 1 << (int(now[1] & sm).bit_length() - 1)
-                        b = int(now[3] & sm) & -int(now[3] & sm)
-                        alt = now.copy()
-                        alt[1] ^= a | b
-                        alt[3] ^= a | b
-                        judged = judged_seats(0, JUDGE_OPPONENTS)
-                        swapped += 1
-                        miss = misses(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
-                        swapped_missed += miss > 0
-                        # Counting stops at the cap, with the same answer up to it.
-                        capped = misses(v, alt, seats, cards, n, judged, _rng(1), scratch, 1)
-                        assert capped == min(miss, 1)
-                        break
-            return expert.play_card(v, EXPERT_PARAMS, np.zeros(16, np.int64), _rng(0))
+                out.append(Decision(v, now, seats, cards, n, (plays, who), hakem))
+            return play(v)
 
         ref.play_hand(deck, hakem, lambda five, h: 0, choose)
+    return out
+
+
+def _swapped(hands: np.ndarray) -> np.ndarray | None:
+    """``hands`` with the top card of the first suit both opponents (seats 1 and 3) hold
+    swapped for the other's lowest of it (so no void breaks); None if there is none."""
+    for suit in range(4):
+        sm = 0x1FFF << (13 * suit)
+        if hands[1] & sm and hands[3] & sm:
+            swap = (1 << (int(hands[1] & sm).bit_length() - 1)) | (
+                int(hands[3] & sm) & -int(hands[3] & sm)
+            )
+            alt = hands.copy()
+            alt[1] ^= swap
+            alt[3] ^= swap
+            return alt
+    return None
+
+
+def test_the_true_deal_explains_experts_play_and_the_history_is_the_play():
+    """Hands of ``expert`` at every seat (the reference plays them): at each
+    decision of seat 0, the history kept in its memory gives back every card
+    played so far in order, and on the real deal the model (``expert``) plays
+    every one of them as observed; a deal with two cards of different
+    opponents swapped is usually not explained."""
+    from hokm_sim.dd.infer import JUDGE_ALL, JUDGE_OPPONENTS, judged_seats, new_scratch
+    from hokm_sim.strategies import expert
+    from hokm_sim.strategies._pimc import EXPERT_PARAMS, KERNELS
+
+    misses = KERNELS.misses
+    scratch = new_scratch()
+    judged = judged_seats(0, JUDGE_OPPONENTS)
+    checked = swapped_missed = swapped = 0
+
+    def play(v):
+        return expert.play_card(v, EXPERT_PARAMS, np.zeros(16, np.int64), _rng(0))
+
+    for d in _seat0_decisions(5, 30, play):
+        v, now, seats, cards, n = d.view, d.hands, d.seats, d.cards, d.n
+        assert (list(cards[:n]), list(seats[:n])) == d.order
+        plays_only = judged_seats(0, JUDGE_ALL) & ~(1 << d.hakem)  # its call: below
+        assert misses(v, now, seats, cards, n, plays_only, _rng(1), scratch, 99) == 0
+        checked += 1
+        alt = _swapped(now) if n >= 4 else None
+        if alt is not None:
+            swapped += 1
+            miss = misses(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
+            swapped_missed += miss > 0
+            # Counting stops at the cap, with the same answer up to it.
+            capped = misses(v, alt, seats, cards, n, judged, _rng(1), scratch, 1)
+            assert capped == min(miss, 1)
     assert checked > 150
     assert swapped > 50 and swapped_missed > swapped / 3
 
@@ -432,62 +465,35 @@ def test_a_mixture_explains_a_card_when_any_of_its_bots_would_play_it():
     misses some; on deals with two opponents' cards swapped, the pair misses a
     decision only where both of its bots miss it (never more than either alone)."""
     from hokm_sim.bots.botkit import default_params
-    from hokm_sim.dd.infer import (
-        JUDGE_OPPONENTS,
-        judged_seats,
-        make_replay,
-        new_scratch,
-        play_order,
-        record,
-    )
+    from hokm_sim.dd.infer import JUDGE_OPPONENTS, judged_seats, make_replay, new_scratch
     from hokm_sim.dd.model import Model
     from hokm_sim.strategies import drawer
     from hokm_sim.strategies._pimc import KERNELS, MODEL
 
     drawer_params = default_params(drawer.PARAMS)
-    alone = make_replay(Model(drawer.choose_trump, drawer.play_card, drawer_params))[0]
-    pair = make_replay((MODEL, Model(drawer.choose_trump, drawer.play_card, drawer_params)))[0]
+    as_drawer = Model(drawer.choose_trump, drawer.play_card, drawer_params)
+    alone = make_replay(as_drawer)[0]
+    pair = make_replay((MODEL, as_drawer))[0]
     by_expert = KERNELS.misses
     judged = judged_seats(0, JUDGE_OPPONENTS)
-    rnd = pyrandom.Random(8)
+    scratch = new_scratch()
     checked = expert_missed = compared = 0
-    for _ in range(20):
-        deck = list(range(52))
-        rnd.shuffle(deck)
-        hakem = rnd.choice([0, 2])  # the opponents' call is not judged here
-        dealt = [mask_of(h) for h in ref.deal(deck, hakem)]
-        mem = _mem()
-        scratch = new_scratch()
 
-        def choose(seat, hand, trick, legal, pv, mem=mem, scratch=scratch, dealt=dealt):
-            nonlocal checked, expert_missed, compared
-            v = view_of(seat, hand, trick, legal, pv)
-            if seat == 0:
-                record(v, mem)
-                seats = np.zeros(52, np.int64)
-                cards = np.zeros(52, np.int64)
-                n = play_order(v, mem, seats, cards)
-                now = np.array([dealt[s] & ~v[V_PLAYED_BY + s] for s in range(4)], np.int64)
-                assert pair(v, now, seats, cards, n, judged, _rng(1), scratch, 99) == 0
-                expert_missed += by_expert(v, now, seats, cards, n, judged, _rng(1), scratch, 99)
-                checked += 1
-                for suit in range(4):
-                    sm = 0x1FFF << (13 * suit)
-                    if now[1] & sm and now[3] & sm and n >= 4:
-                        alt = now.copy()
-                        swap = (1 << (int(now[1] & sm).bit_length() - 1)) | (
-                            int(now[3] & sm) & -int(now[3] & sm)
-                        )
-                        alt[1] ^= swap
-                        alt[3] ^= swap
-                        both = pair(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
-                        one = alone(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
-                        other = by_expert(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
-                        assert both <= min(one, other)
-                        compared += 1
-                        break
-            return drawer.play_card(v, drawer_params, np.zeros(MEM_SIZE, np.int64), _rng(0))
+    def play(v):
+        return drawer.play_card(v, drawer_params, np.zeros(MEM_SIZE, np.int64), _rng(0))
 
-        ref.play_hand(deck, hakem, lambda five, h: 0, choose)
+    # The Hakem on seat 0's team: the opponents' trump call is not judged here.
+    for d in _seat0_decisions(8, 20, play, hakems=(0, 2)):
+        v, now, seats, cards, n = d.view, d.hands, d.seats, d.cards, d.n
+        assert pair(v, now, seats, cards, n, judged, _rng(1), scratch, 99) == 0
+        expert_missed += by_expert(v, now, seats, cards, n, judged, _rng(1), scratch, 99)
+        checked += 1
+        alt = _swapped(now) if n >= 4 else None
+        if alt is not None:
+            both = pair(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
+            one = alone(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
+            other = by_expert(v, alt, seats, cards, n, judged, _rng(1), scratch, 99)
+            assert both <= min(one, other)
+            compared += 1
     assert checked > 100 and compared > 30
     assert expert_missed > 0

@@ -3,14 +3,14 @@
 A sampled deal explains a play when any of six rule-playing bots would have
 made it (``strategies/_pimcmix.py``), not ``expert`` alone. Otherwise
 ``pimc`` exactly: its parameters, its search against ``expert``'s defence,
-its fallback on ``expert``'s card and call.
+its trump call, its fallback on ``expert``'s card.
 """
 
 from hokm_sim.bots.botkit import njit
-from hokm_sim.dd.pimc import pimc_trump
 from hokm_sim.strategies import expert
 from hokm_sim.strategies._pimc import EXPERT_PARAMS
 from hokm_sim.strategies._pimcmix import pimc_card
+from hokm_sim.strategies.pimc import choose_trump  # noqa: F401  (pimc's call: no inference)
 
 PARAMS = {
     "k": 26,
@@ -34,12 +34,6 @@ PARAM_LIMITS = {
 }
 """``pimc``'s, written out so that ``hokm-sim strategies`` reads them without importing
 the bot (a test holds the two equal)."""
-
-
-@njit
-def choose_trump(view, params, mem, rng):
-    """The suit whose sampled deals score best for the Hakem's team (ties: expert's call)."""
-    return pimc_trump(view, params, rng, expert.choose_trump(view, EXPERT_PARAMS, mem, rng))
 
 
 @njit

@@ -15,6 +15,7 @@ command names, with their folders, as they were at ``REF``.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import numbers
@@ -226,7 +227,7 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
                 raise StrategyError(str(exc)) from None
             baseline = execspec.command_text(git_exec_baseline(argv, spec[4:]))
             s = resolve(execspec.PREFIX + baseline)
-            return Strategy(name=f"{candidate_spec}@{spec}", trump=s.trump, play=s.play)
+            return dataclasses.replace(s, name=f"{candidate_spec}@{spec}")
         cand = Path(candidate_spec)
         if not cand.is_file():
             raise StrategyError(
@@ -236,7 +237,7 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
             )
         path = git_baseline(cand, spec[4:])
         s = resolve(str(path))
-        return Strategy(name=f"{cand.stem}@{spec}", trump=s.trump, play=s.play)
+        return dataclasses.replace(s, name=f"{cand.stem}@{spec}")
     return resolve(spec)
 
 

@@ -472,8 +472,21 @@ class Strategy:
     name: str
     trump: BotFile
     play: BotFile
-    trump_params: tuple[float, ...] = ()
-    play_params: tuple[float, ...] = ()
+    trump_params: tuple[float, ...] | None = None
+    play_params: tuple[float, ...] | None = None
+    """Each part's parameter values in its bot's ``PARAMS`` order; None (the default)
+    is the bot file's own defaults, so a strategy built from a bot's parts is that bot."""
+
+    def __post_init__(self) -> None:
+        for attr, bot in (("trump_params", self.trump), ("play_params", self.play)):
+            values = getattr(self, attr)
+            values = tuple(bot.params.values()) if values is None else tuple(values)
+            if len(values) != len(bot.params):
+                raise ValueError(
+                    f"{attr} of {self.name!r} has {len(values)} values; {bot.name} has "
+                    f"{len(bot.params)} PARAMS ({', '.join(bot.params) or 'none'})"
+                )
+            object.__setattr__(self, attr, values)
 
     def params_array(self) -> np.ndarray:
         """``float64[2, PARAM_SIZE]``: row 0 for trump choice, row 1 for card play."""
@@ -671,4 +684,4 @@ def resolve(spec: str, base: Path | None = None) -> Strategy:
 def from_object(obj: object, name: str | None = None) -> Strategy:
     """A strategy played by a plain-Python bot object (see :meth:`BotFile.from_object`)."""
     bot = BotFile.from_object(obj, name)
-    return Strategy(name=bot.name, trump=bot, play=bot, trump_params=(), play_params=())
+    return Strategy(name=bot.name, trump=bot, play=bot)

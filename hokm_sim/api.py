@@ -255,6 +255,7 @@ def run(
     save_hands: bool = False,
     first_hakem: str | None = None,
     analyse: int | None = None,
+    engine: str | None = None,
     progress: Progress | None = None,
     on_batch: Callable[[int, int], None] | None = None,
 ) -> Summary:
@@ -270,7 +271,10 @@ def run(
     match's first Hakem: ``"first-ace"`` (the default), ``"highest-card"``
     or ``"highest-two"`` (docs/rules.md). ``analyse`` grades every card of a
     seeded sample of so many deals double dummy (``summary.analysis``, and
-    its pages in the folder). The first Ctrl-C stops after the batch in
+    its pages in the folder). ``engine`` plays a pair of compiled bots with the
+    ``"generic"`` engine, the pair's ``"specialised"`` one, or ``"auto"`` (the
+    default: generic, then specialised once a long run has compiled it); the counts
+    are the same. The first Ctrl-C stops after the batch in
     flight and returns a summary marked partial. A bot that breaks the rules
     raises :class:`~hokm_sim.sim.runner.StrategyFault`, after the partial
     report.
@@ -301,6 +305,7 @@ def run(
         scheduler=scheduler,
         task=task,
         first_hakem=rule,
+        engine=engine,
     )
     command = _command(
         "run",
@@ -346,13 +351,14 @@ def resume(
     threads: int | None = None,
     scheduler: str | None = None,
     task: int | None = None,
+    engine: str | None = None,
     progress: Progress | None = None,
 ) -> Summary:
     """Continue the stopped run of report folder ``folder`` from its checkpoint.
 
     The result is exactly that of the uninterrupted run (and its analysis, if
-    the run asked for one). Refuses a folder whose engine or bot files
-    changed since the run started.
+    the run asked for one), whichever ``engine`` plays (as for :func:`run`).
+    Refuses a folder whose engine or bot files changed since the run started.
     """
     from hokm_sim.bots.registry import resolve
     from hokm_sim.sim.checkpoint import Checkpoint, CheckpointError
@@ -375,7 +381,7 @@ def resume(
             f"{path} was a {ref('save_hands')} run, whose rows cannot be resumed; run it again",
             "folder",
         )
-    cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task)
+    cfg = resume_config(rec, threads=threads, scheduler=scheduler, task=task, engine=engine)
     base = Path(rec["cwd"]) if "cwd" in rec else None  # where the run began
     try:
         sa, sb = resolve(cfg.a, base), resolve(cfg.b, base)
@@ -1538,20 +1544,29 @@ def bench(
     hands: int = 3_000_000,
     threads: int | None = None,
     repeat: int = 3,
+    engine: str = "generic",
 ) -> BenchResult:
     """Whole hands per second of A against B after compilation (cached code is reused):
     the fastest of ``repeat`` runs of ``hands`` independent hands, with the median.
-    The engine is the fast one, never the checking mode's (``HOKM_SIM_BOUNDSCHECK=1``
-    times that one)."""
+    ``engine`` is ``"generic"`` or ``"specialised"`` (compiled first when it is not
+    cached); never the checking mode's (``HOKM_SIM_BOUNDSCHECK=1`` times that one)."""
     from hokm_sim.sim.runner import Runner, check_threads, measure
 
     check_positive(hands, "hands")
     check_positive(repeat, "repeat")
     nthreads = check_threads(threads)
-    runner = Runner(strategy(a, "a"), strategy(b, "b"), checked=False)
-    data = measure(runner, hands, nthreads, repeat=repeat)
+    if engine not in ("generic", "specialised"):
+        raise InputError(f"bad engine {engine!r}: expected generic or specialised", "engine")
+    runner = Runner(strategy(a, "a"), strategy(b, "b"), checked=False, engine=engine)
+    data = {**measure(runner, hands, nthreads, repeat=repeat), "engine": engine}
     command = _command(
-        "bench", a=runner.a.name, b=runner.b.name, hands=hands, threads=nthreads, repeat=repeat
+        "bench",
+        a=runner.a.name,
+        b=runner.b.name,
+        hands=hands,
+        threads=nthreads,
+        repeat=repeat,
+        engine=engine,
     )
     return BenchResult(_with_command(data, command))
 

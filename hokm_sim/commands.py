@@ -96,6 +96,7 @@ COMMANDS: dict[str, Command] = {
                 _THREADS,
                 _SCHEDULER,
                 _p("task", "--task-size", decides=False),
+                _p("engine", decides=False),
                 *_OUT,
                 _BOT_TIMEOUT,
             ),
@@ -108,6 +109,7 @@ COMMANDS: dict[str, Command] = {
                 _THREADS,
                 _SCHEDULER,
                 _p("task", "--task-size", decides=False),
+                _p("engine", decides=False),
                 _BOT_TIMEOUT,
             ),
         ),
@@ -246,7 +248,7 @@ COMMANDS: dict[str, Command] = {
             "bench",
             ("bench",),
             # threads decides here: a rate per thread count
-            (*_STRATEGIES, _p("hands"), _p("threads"), _p("repeat"), _BOT_TIMEOUT),
+            (*_STRATEGIES, _p("hands"), _p("threads"), _p("repeat"), _p("engine"), _BOT_TIMEOUT),
         ),
         Command("list_strategies", ("strategies",), ()),
         Command(

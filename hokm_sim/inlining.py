@@ -1,18 +1,21 @@
-"""Whether hokm-sim's compiled code inlines what it calls (the default) or calls it.
+"""Whether hokm-sim's compiled code inlines what it calls or calls it: which engine plays
+a pair of bots (:data:`ENGINES`), and the package's larger helpers (:data:`HELPERS`).
 
-Inlining gives the fastest machine code and the longest compilations. With
-``$HOKM_SIM_INLINE=0`` (the test suite; a bot being written) hokm-sim compiles
-for a quick start instead, with the same results:
+Inlining gives the fastest machine code and the longest compilations. A pair of
+compiled bots is played by the generic engine by default, compiled once for
+every pair, each bot compiled once in a unit of its own; a long run moves to the
+pair's specialised engine, bots inlined, once it is compiled
+(:mod:`hokm_sim.sim.specialise`). With ``$HOKM_SIM_INLINE=0`` (the test suite)
+hokm-sim compiles the rest for a quick start too, with the same results:
 
-- every pair of compiled strategies is played by one engine that calls its
-  bots through function pointers (:mod:`hokm_sim.bots.called`), and seat
-  modules, steppers and vector kernels call their bots too;
 - the package's larger helpers (dealing, scoring, records, the solver's
   search, the bots' tips) are compiled as functions of their own
   (:data:`HELPERS`): numba's inlining copies a callee's code into every
-  caller, which is most of a kernel's compile time.
+  caller, which is most of a kernel's compile time;
+- steppers and vector kernels (tables with plain-Python or protocol parts, the
+  environments) call their compiled bots instead of inlining them.
 
-Figures for both are in docs/performance.md ("Inlining").
+Figures are in docs/performance.md ("Engines" and "Inlining").
 """
 
 from __future__ import annotations
@@ -23,17 +26,10 @@ from hokm_sim.errors import InputError
 
 
 def inlining() -> bool:
-    """Whether engines inline the bots (the default) or call them.
-
-    ``$HOKM_SIM_INLINE=0`` plays every pair of compiled strategies with one engine
-    that calls its bots through function pointers (:mod:`hokm_sim.bots.called`): that
-    engine is compiled once and each bot once, instead of an engine per pair, and its
-    hands play slower (figures in ``docs/performance.md``), with the same counts: for
-    the test suite, which plays dozens of pairs, or while a bot is being written. A
-    called bot may allocate memory; inlined it may not, so a bot is finished only once
-    it runs with the default. An engine of the checking mode always inlines: numba's
-    bounds checks reach a bot only inlined.
-    """
+    """Whether steppers and vector kernels inline their compiled bots (the default) or
+    call them (``$HOKM_SIM_INLINE=0``: a quicker compilation of each table's kernel, the
+    same cards). A kernel of the checking mode always inlines: numba's bounds checks
+    reach a bot only inlined there."""
     env = os.environ.get("HOKM_SIM_INLINE", "").strip()
     if env not in ("", "0", "1"):
         raise InputError(f"HOKM_SIM_INLINE={env!r}: expected 1 (inline, the default) or 0 (call)")
@@ -53,3 +49,26 @@ bot into a kernel (:func:`hokm_sim.engine.play.bound_deciders`, the replays of
 ``dd/infer.py``): inlined, the bot is compiled with its caller's options, numba's bounds
 checks of the checking mode included. The package's cached code is kept apart for each
 mode (:func:`hokm_sim.engine.jitcache.package_cache`)."""
+
+
+ENGINES = ("auto", "generic", "specialised")
+"""The engines a pair of compiled strategies can be played by: ``generic``, one engine
+compiled once per install that calls each bot's own compiled unit through a function
+pointer (:mod:`hokm_sim.bots.called`); ``specialised``, an engine compiled for the pair
+with both bots inlined into its card loop (the fastest hands, one compilation of the
+whole engine per pair); ``auto`` (the default), the generic engine, moving to the
+specialised one at a batch boundary once a long run has compiled it in the background
+(:mod:`hokm_sim.sim.specialise`). The counts are the same whichever plays."""
+
+
+def engine_kind(kind: str | None = None) -> str:
+    """``kind`` checked (one of :data:`ENGINES`), or when None ``$HOKM_SIM_ENGINE``, else
+    ``auto``."""
+    if kind is None:
+        env = os.environ.get("HOKM_SIM_ENGINE", "").strip() or "auto"
+        if env not in ENGINES:
+            raise InputError(f"HOKM_SIM_ENGINE={env!r}: expected {', '.join(ENGINES)}")
+        return env
+    if kind not in ENGINES:
+        raise InputError(f"bad engine {kind!r}: expected {', '.join(ENGINES)}", "engine")
+    return kind

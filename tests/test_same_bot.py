@@ -21,9 +21,8 @@ from click.testing import CliRunner
 import hokm_sim
 from hokm_sim.analysis import tune
 from hokm_sim.analysis.regress import resolve_baseline
-from hokm_sim.bots.registry import Strategy, resolve
+from hokm_sim.bots.registry import Strategy, portable_spec, resolve
 from hokm_sim.cli import main
-from hokm_sim.sim.backends import portable_spec
 
 TOY = Path(__file__).parent / "bots" / "toy.py"
 DEFAULTS = (5.0, 5.0)

@@ -28,7 +28,7 @@ from types import ModuleType
 from numba import types as t
 from numba.core.dispatcher import Dispatcher
 
-from hokm_sim.bots.compiled import engine_digest, generated_module, seat_module
+from hokm_sim.bots.compiled import CHECKED, engine_digest, generated_module, seat_module
 from hokm_sim.bots.registry import Strategy
 
 _TEMPLATE = '''\
@@ -90,9 +90,13 @@ def trace_match(ta, pa, tb, pb, params_a, params_b, seed, match, copy, target, m
     return _trace_match((params_a, ta, pa), (params_b, tb, pb), seed, match, copy, target, method)
 '''
 
-_DECISION = t.int64(t.int64[::1], t.float64[::1], t.int64[::1], t.uint64[::1])
+_DECISION = t.int64(
+    t.CPointer(t.int64), t.CPointer(t.float64), t.CPointer(t.int64), t.CPointer(t.uint64)
+)
 DECIDE = t.FunctionType(_DECISION)
-"""A bot function as the engine calls it: ``(view, params, mem, rng) -> suit or card``."""
+"""A bot function as the engine calls it: ``(view, params, mem, rng) -> suit or card``, each
+array given by its :func:`~hokm_sim.engine.address.address` (the seat module's
+``trump_at`` and ``play_at``)."""
 _HEAD = (DECIDE, DECIDE, DECIDE, DECIDE, t.float64[:, ::1], t.float64[:, ::1], t.uint64)
 _ROWS = t.int64[:, ::1]
 _I = t.int64
@@ -127,19 +131,15 @@ def _entry(name: str) -> Dispatcher:
 class CalledEngine:
     """The entry points of an engine for A against B that call their bots (see the
     module's docstring), under the name ``name``; one object per name
-    (:func:`called_engine`)."""
+    (:func:`called_engine`). ``seats`` are the seat modules of A's trump chooser and card
+    player, then B's (:func:`~hokm_sim.bots.compiled.seat_module`)."""
 
-    BOUNDSCHECK = False
-    """Never the checking mode: numba's bounds checks reach a bot only inlined."""
-
-    def __init__(self, a: Strategy, b: Strategy, name: str) -> None:
+    def __init__(self, name: str, seats: tuple[ModuleType, ...]) -> None:
         self.__name__ = name
-        self._seats = (
-            seat_module(a.trump, False).choose_trump,
-            seat_module(a.play, False).play_card,
-            seat_module(b.trump, False).choose_trump,
-            seat_module(b.play, False).play_card,
-        )
+        self.BOUNDSCHECK = name.endswith(CHECKED)
+        """Whether the bots' units are compiled with bounds checks (the checking mode); the
+        engine's own code never is: it is compiled once for every bot."""
+        self._seats = (seats[0].trump_at, seats[1].play_at, seats[2].trump_at, seats[3].play_at)
 
     def __getattr__(self, entry: str):
         """Entry point ``entry`` (``run_hands``, ``run_matches``, ``run_study``,
@@ -161,10 +161,15 @@ class CalledEngine:
 _ENGINES: dict[str, CalledEngine] = {}
 
 
-def called_engine(a: Strategy, b: Strategy, name: str) -> CalledEngine:
-    """The :class:`CalledEngine` named ``name`` (the name hashes the bot files, so two
-    strategies' parameters share it), made once per process as an engine module is."""
+def called_engine(a: Strategy, b: Strategy, name: str, checked: bool | None) -> CalledEngine:
+    """The :class:`CalledEngine` for A against B named ``name`` (the name hashes the bot
+    files, so two strategies' parameters share it), with :data:`CHECKED` added when a
+    bot's unit is checked (``checked`` as for :func:`~hokm_sim.bots.compiled.seat_module`,
+    which decides it bot by bot); made once per process and name."""
+    seats = tuple(seat_module(bot, checked) for bot in (a.trump, a.play, b.trump, b.play))
+    if any(s.__name__.endswith(CHECKED) for s in seats):
+        name += CHECKED
     engine = _ENGINES.get(name)
     if engine is None:
-        engine = _ENGINES[name] = CalledEngine(a, b, name)
+        engine = _ENGINES[name] = CalledEngine(name, seats)
     return engine

@@ -685,3 +685,27 @@ def from_object(obj: object, name: str | None = None) -> Strategy:
     """A strategy played by a plain-Python bot object (see :meth:`BotFile.from_object`)."""
     bot = BotFile.from_object(obj, name)
     return Strategy(name=bot.name, trump=bot, play=bot)
+
+
+def portable_spec(s: Strategy) -> str:
+    """A spec string that resolves to ``s`` in a worker process: bot files by
+    absolute path, parameters exact.
+
+    Workers must see the same files at the same paths: the engine's name
+    hashes both, and :func:`worker_runner` checks it.
+    """
+
+    for bot in (s.trump, s.play):
+        if bot.source is not None:
+            raise InputError(
+                f"strategy {s.name!r} is a bot object, which lives in this process only; "
+                "give it as a bot file to play on a cluster"
+            )
+
+    def part(bot, values: tuple[float, ...]) -> str:
+        if bot.kind == "exec":
+            return bot.name  # exec:COMMAND, run from the worker's current directory
+        args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
+        return f"{spec_path(bot.path)}({args})" if args else spec_path(bot.path)
+
+    return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from hokm_sim.house import FIRST_HAKEM_METHODS, MAX_TARGET
+from hokm_sim.inlining import ENGINES
 from hokm_sim.sim.checks import MAX_SEED, MAX_SIZE
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -133,6 +134,14 @@ def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None
 
 threads_option = click.option(
     "--threads", type=POSITIVE, callback=_check_threads, help="Threads [default: all cores]."
+)
+engine_option = click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    help="Which engine plays compiled bots: generic (compiled once, calls each bot), "
+    "specialised (compiled for the pair, bots inlined: the fastest hands after its own "
+    "compilation), or auto: generic, moving to the specialised engine once a long run has "
+    "compiled it in the background [default: auto, or $HOKM_SIM_ENGINE]. Same counts.",
 )
 seed_option = click.option("--seed", type=SEED, help="Run seed [default: a fresh one, recorded].")
 scheduler_option = click.option(

@@ -11,6 +11,7 @@ from hokm_sim.cli.options import (
     CONTEXT,
     SIZE,
     bot_timeout_option,
+    engine_option,
     first_hakem_option,
     interrupted,
     out_options,
@@ -56,6 +57,7 @@ from hokm_sim.cli.progress import Progress
     metavar="DIR",
     help="Continue the stopped run whose report folder is DIR, from its checkpoint.",
 )
+@engine_option
 @bot_timeout_option
 def run(
     a: str,
@@ -75,6 +77,7 @@ def run(
     scheduler: str | None,
     task_size: int | None,
     resume: Path | None,
+    engine: str | None,
     bot_timeout: float | None,
 ) -> None:
     """Compare strategy A with strategy B in duplicate, with 95% intervals.
@@ -105,6 +108,7 @@ def run(
         "threads": threads,
         "scheduler": scheduler,
         "task": task_size,
+        "engine": engine,
         "bot_timeout": bot_timeout,
     }
     with Progress() as prog:

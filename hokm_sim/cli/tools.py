@@ -46,6 +46,14 @@ def strategies() -> None:
     show_default=True,
     help="Time the hands this many times; report the fastest run and the median.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(("generic", "specialised")),
+    default="generic",
+    show_default=True,
+    help="The engine to time: generic (compiled once, calls each bot) or specialised "
+    "(compiled for the pair, bots inlined; compiled first when not cached).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @bot_timeout_option
 def bench(
@@ -54,6 +62,7 @@ def bench(
     hands: int,
     threads: int | None,
     repeat: int,
+    engine: str,
     as_json: bool,
     bot_timeout: float | None,
 ) -> None:
@@ -67,10 +76,13 @@ def bench(
     Example:
         hokm-sim bench --a random --b random --threads 1
         hokm-sim bench --a longest --b longest --repeat 5 --json
+        hokm-sim bench --a expert --b longest --engine specialised
     """
     from hokm_sim import api
 
-    result = api.bench(a, b, hands=hands, threads=threads, repeat=repeat, bot_timeout=bot_timeout)
+    result = api.bench(
+        a, b, hands=hands, threads=threads, repeat=repeat, engine=engine, bot_timeout=bot_timeout
+    )
     click.echo(json.dumps(result.to_dict()) if as_json else result.headline)
 
 

@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from hokm_sim.engine.address import address
 from hokm_sim.engine.bits import popcount, suit_mask, suit_of
 from hokm_sim.engine.deal import deal, draw_order, first_five, first_hakem, shuffle
 from hokm_sim.engine.records import (
@@ -444,14 +445,15 @@ def bound_deciders(choose_trump, play_card):
 @njit(inline="always")
 def pointer_trump(strategy, view, mem, rng):
     """The trump decider of a strategy passed as ``(params, choose_trump, play_card)``,
-    its functions as numba function pointers (:func:`bound_deciders` binds them instead)."""
-    return strategy[1](view, strategy[0][0], mem, rng)
+    its functions as numba function pointers that take the arrays' :func:`address`
+    (:func:`bound_deciders` binds the bot's functions instead)."""
+    return strategy[1](address(view), address(strategy[0][0]), address(mem), address(rng))
 
 
 @njit(inline="always")
 def pointer_play(strategy, view, mem, rng):
     """The card decider of a strategy passed as in :func:`pointer_trump`."""
-    return strategy[2](view, strategy[0][1], mem, rng)
+    return strategy[2](address(view), address(strategy[0][1]), address(mem), address(rng))
 
 
 @njit(inline=HELPERS)

@@ -36,7 +36,7 @@ import numba
 from hokm_sim.bots.compiled import CHECKED
 from hokm_sim.bots.faults import PythonBotError
 from hokm_sim.bots.host import Limits, limits, set_limits
-from hokm_sim.bots.registry import Strategy, resolve, spec_path
+from hokm_sim.bots.registry import Strategy, portable_spec, resolve
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.runner import (
     HAND_CHUNK,
@@ -121,6 +121,9 @@ class Work:
     first_hakem: int = 0
     """Matches: the house rule of the first Hakem (``hokm_sim.house.FIRST_HAKEM_METHODS``)."""
     checked: bool | None = None
+    engine: str | None = None
+    """The engine of a pair of compiled bots (:data:`~hokm_sim.inlining.ENGINES`) on this
+    machine; Dask workers play the default."""
 
 
 TaskFn = Callable[[Runner, int, int], Any]
@@ -143,7 +146,7 @@ class Local:
         self, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = True
     ) -> Iterator[Batch]:
         """Batches of the ranges ``(start, count)``, always in index order."""
-        runner = Runner(work.a, work.b, work.checked)
+        runner = Runner(work.a, work.b, work.checked, work.engine)
         for start, count in ranges:
             yield from runner.batches(
                 work.seed,
@@ -180,30 +183,6 @@ class Local:
                 with numba_threads(self.threads):
                     result = fn(runner, s + o, min(size, n - o))
                 yield s + o, result
-
-
-def portable_spec(s: Strategy) -> str:
-    """A spec string that resolves to ``s`` in a worker process: bot files by
-    absolute path, parameters exact.
-
-    Workers must see the same files at the same paths: the engine's name
-    hashes both, and :func:`worker_runner` checks it.
-    """
-
-    for bot in (s.trump, s.play):
-        if bot.source is not None:
-            raise InputError(
-                f"strategy {s.name!r} is a bot object, which lives in this process only; "
-                "give it as a bot file to play on a cluster"
-            )
-
-    def part(bot, values: tuple[float, ...]) -> str:
-        if bot.kind == "exec":
-            return bot.name  # exec:COMMAND, run from the worker's current directory
-        args = ",".join(f"{k}={v!r}" for k, v in zip(bot.params, values, strict=True))
-        return f"{spec_path(bot.path)}({args})" if args else spec_path(bot.path)
-
-    return f"trump={part(s.trump, s.trump_params)},play={part(s.play, s.play_params)}"
 
 
 _FAULTS = (StrategyFault, BotError, PythonBotError)

@@ -21,6 +21,7 @@ from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.errors import StoppedError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
+from hokm_sim.inlining import engine_kind
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.checks import check_positive, check_seed, check_size, check_target
@@ -39,7 +40,9 @@ class RunConfig:
     ``local:N`` or a Dask scheduler address plays on a Dask cluster in tasks
     of ``task`` deals or matches (None: sized to the cluster). Neither
     changes a single count. ``first_hakem`` is the house rule that finds a
-    match's first Hakem (docs/rules.md; matches only).
+    match's first Hakem (docs/rules.md; matches only). ``engine`` chooses the engine
+    of a pair of compiled bots (:data:`~hokm_sim.inlining.ENGINES`; None: the
+    default), which changes no count either.
     """
 
     a: str = "expert"
@@ -54,6 +57,7 @@ class RunConfig:
     scheduler: str | None = None
     task: int | None = None
     first_hakem: str = DEFAULT_FIRST_HAKEM
+    engine: str | None = None
 
     def __post_init__(self) -> None:
         mode, size, _, _ = check_size(self.hands, self.matches)
@@ -66,6 +70,8 @@ class RunConfig:
         if self.task is not None:
             check_positive(self.task, "task")
         first_hakem_code(self.first_hakem)
+        if self.engine is not None:
+            engine_kind(self.engine)
 
     @property
     def mode(self) -> str:
@@ -133,7 +139,8 @@ def checkpoint_record(cfg: RunConfig, engine: str, **extra: Any) -> dict[str, An
 
 
 def resume_config(record: dict[str, Any], **how: Any) -> RunConfig:
-    """The RunConfig of a checkpointed run; ``how`` sets threads, scheduler or task."""
+    """The RunConfig of a checkpointed run; ``how`` sets threads, scheduler, task or
+    engine."""
     return RunConfig(**record["run"], **how)
 
 
@@ -173,9 +180,12 @@ def execute(
         chunk=cfg.chunk,
         per_task=cfg.task,
         first_hakem=cfg.first_hakem_code,
+        engine=cfg.engine,
     )
     if cfg.scheduler is None:
-        Runner(a, b).prepare(cfg.mode == "matches")  # compile before Ctrl-C means "stop"
+        Runner(a, b, engine=cfg.engine).prepare(
+            cfg.mode == "matches"
+        )  # compile before Ctrl-C means "stop"
     saving = checkpoint.saving() if checkpoint is not None else nullcontext()
     try:
         with (

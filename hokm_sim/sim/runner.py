@@ -19,9 +19,10 @@ import numba
 import numpy as np
 
 from hokm_sim.bots import compiled
+from hokm_sim.bots.called import CalledEngine
 from hokm_sim.bots.faults import replay_command
 from hokm_sim.bots.host import given_timeout
-from hokm_sim.bots.registry import Strategy
+from hokm_sim.bots.registry import Strategy, portable_spec
 from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.cards import SUITS, card_str
 from hokm_sim.engine import kernels as k
@@ -29,6 +30,7 @@ from hokm_sim.engine.play import NO_FORCED_TRUMP
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.interrupt import off_main
+from hokm_sim.sim.specialise import Specialiser, specialise_after
 
 HAND_CHUNK = 8192
 """Deals per chunk: small enough to spread over cores, big enough to hide overhead."""
@@ -175,14 +177,42 @@ class Runner:
 
     ``checked`` asks for the engine of the checking mode (bounds checked), or
     not; None leaves it to :func:`~hokm_sim.bots.compiled.checking` (on for the
-    first run of a new or edited bot file). The counts are the same either way.
+    first run of a new or edited bot file). ``engine`` is one of
+    :data:`~hokm_sim.bots.compiled.ENGINES` (None: ``$HOKM_SIM_ENGINE``, else ``auto``).
+    The counts are the same either way.
     """
 
-    def __init__(self, a: Strategy, b: Strategy, checked: bool | None = None) -> None:
+    def __init__(
+        self, a: Strategy, b: Strategy, checked: bool | None = None, engine: str | None = None
+    ) -> None:
         self.a, self.b = a, b
-        self.engine = compiled.engine_for(a, b, checked)
+        self.kind = compiled.engine_kind(engine)
+        self.engine = compiled.engine_for(a, b, checked, self.kind)
         self.params_a = a.params_array()
         self.params_b = b.params_array()
+        self._specialiser: Specialiser | None = None
+
+    def _specialise(self, seconds_left: float, matches: bool) -> None:
+        """Between two batches of ``auto``: start compiling the specialised engine in the
+        background when the run has more than :func:`specialise_after` seconds left, and
+        move to it once it is compiled (:mod:`hokm_sim.sim.specialise`)."""
+        if self.kind != "auto" or not isinstance(self.engine, CalledEngine):
+            return
+        if self.engine.BOUNDSCHECK:  # a new bot's checked run: the next one is fast
+            return
+        if self._specialiser is None:
+            if seconds_left > specialise_after():
+                entry = "run_matches" if matches else "run_hands"
+                a, b = portable_spec(self.a), portable_spec(self.b)
+                self._specialiser = Specialiser(a, b, entry)
+            return
+        done = self._specialiser.done()
+        if done is None:
+            return
+        self._specialiser.close()
+        self.kind = "specialised" if done else "generic"
+        if done:
+            self.engine = compiled.engine_for(self.a, self.b, False, "specialised")
 
     @property
     def engine_key(self) -> str:
@@ -351,10 +381,12 @@ class Runner:
             if bad.size:
                 first = min(bad, key=lambda i: (errs[i, k.E_MATCH], errs[i, k.E_HAND]))
                 raise self._fault(errs[first], seed, matches, target, first_hakem)
-            if grow and time.perf_counter() - t0 < BATCH_SECONDS / 2:
+            took = time.perf_counter() - t0
+            if grow and took < BATCH_SECONDS / 2:
                 per_batch *= 2
             yield Batch(s, n, counts.sum(axis=0), pair_codes if codes else None)
             done += n
+            self._specialise(took * (total - done) / n, matches)
 
     def counts(
         self, seed: int, total: int, *, progress: Callable[[int], None] | None = None, **kw

@@ -284,7 +284,7 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
             page = await client.get(f"/play/{session.id}")
             assert "table.js" in await page.text()
             assert (await client.get("/static/table.js")).status == 200
-            ws = await client.ws_connect(f"/ws/{session.id}")
+            ws = await client.ws_connect(f"/ws/{session.id}?secret={session.secret}")
             first = await _state(ws)
             assert first["phase"] == "first_hakem" and first["draw"][-1]["card"][0] == "A"
             await ws.send_json({"type": "card", "card": "AS", "step": 0})
@@ -298,6 +298,7 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
                 st = await _settle(ws)
                 if st["phase"] == "match_over":
                     break
+                assert st["seed"] is None  # the match is live: no seed
                 if st["phase"] == "hand_over":
                     await ws.send_json({"type": "next"})
                     continue
@@ -305,7 +306,7 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
                 if tab2 is None and st["phase"] == "play" and fresh:
                     # a second tab (or a reload) gets the same position, and its stale
                     # decision is refused without harm
-                    tab2 = await client.ws_connect(f"/ws/{session.id}")
+                    tab2 = await client.ws_connect(f"/ws/{session.id}?secret={session.secret}")
                     again = await _state(tab2)
                     assert {k: again[k] for k in ("step", "hand", "legal", "trick")} == {
                         k: st[k] for k in ("step", "hand", "legal", "trick")
@@ -321,18 +322,24 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
                 msg["card" if kind == "card" else "suit"] = _answer_text(game, answer)
                 await ws.send_json(msg)
             await ws.close()
-            hands = await (await client.get(f"/api/games/{session.id}/hands")).json()
+            assert st["seed"] == str(SEED)  # shown once the match is over
+            key = {"X-Hokm-Secret": session.secret}
+            hands = await (await client.get(f"/api/games/{session.id}/hands", headers=key)).json()
             assert [json.dumps(h) for h in hands] == traced
             games = await (await client.get("/games")).text()
             assert "partner longest, opponents random" in games and "won share" in games
-            viewer = await client.get(f"/games/{session.id}/hands/0")
+            assert f"--seed {SEED}" in games
+            viewer = await client.get(f"/games/{session.id}/hands/0?secret={session.secret}")
             text = await viewer.text()
             assert viewer.status == 200 and '"grade"' in text and "hand-data" in text
-            assert (await client.get(f"/games/{session.id}/hands/99")).status == 404
+            assert f"/games/{session.id}/hands/0?secret={session.secret}" in games
+            late = await client.get(f"/games/{session.id}/hands/99?secret={session.secret}")
+            assert late.status == 404
             assert (await client.get("/play/999")).status == 404
-            bad = await client.post("/api/new", json={"seed": "x"})
+            bad = await client.post("/api/new", json={"seed": "x"}, headers=key)
             assert bad.status == 400 and "seed" in (await bad.json())["error"]
-            new = await (await client.post("/api/new", json={"daily": True})).json()
+            new = await client.post("/api/new", json={"daily": True}, headers=key)
+            new = await new.json()
             assert server.sessions[new["id"]].game.daily == daily_seed()[1]
         await server.bots.run(lambda: None)
         for s in server.sessions.values():
@@ -354,7 +361,7 @@ def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path):
         server = _server(tmp_path, opponents=f"{PYFAULTY}(mode=1)")
         session = server.new_game(SEED)
         async with TestClient(TestServer(server.app())) as client:
-            ws = await client.ws_connect(f"/ws/{session.id}")
+            ws = await client.ws_connect(f"/ws/{session.id}?secret={session.secret}")
             await _state(ws, "first_hakem")
             await ws.send_json({"type": "next"})
             me = BotSeat("You", strategy("longest"))
@@ -373,8 +380,10 @@ def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path):
                 )
                 await ws.send_json(msg)
             assert "raised ValueError: boom" in st["message"] and "East" in st["message"]
+            assert st["seed"] == str(SEED)  # the game is over
             await ws.send_json({"type": "card", "card": "AS", "step": st["step"]})
             assert (await _next(ws, "refused"))["message"] == "The game was stopped."
+            assert (await client.get("/games")).status == 200
         server.close()
         return session.id
 

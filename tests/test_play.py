@@ -218,8 +218,17 @@ def test_a_bot_fault_stops_the_hand_with_a_message():
             else:
                 game.act(answer)
     assert game.phase == "fault" and game.result() == "fault" and game.due() is None
-    assert "East (" in game.fault and "not a legal card" in game.fault and "trick 3" in game.fault
-    assert "fault" in game.records[-1] and game.records[-1]["fault"]["seat"] == 1
+    rec = game.records[-1]
+    assert "fault" in rec and rec["fault"]["seat"] == 1
+    # named as every fault line of hokm-sim names it (run's: StrategyFault): the hand
+    # counted from 0 as in the record and hokm-sim show --hand, the trick from 1
+    assert re.fullmatch(
+        rf"strategy '\S*pyfaulty.py\(mode=2\)' played \w\w, which is not a legal card "
+        rf"\(seat 1, East\) at seed {SEED}, match 0, hand {rec['hand']}, "
+        rf"trick {rec['fault']['trick'] + 1}; the hand is stopped, and the game with it",
+        game.fault,
+    ), game.fault
+    assert rec["fault"]["trick"] + 1 == 3
     assert game.submit(0, "card", "AS") == "The game was stopped."
 
 
@@ -356,9 +365,13 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
     assert row[0] in ("won", "lost") and row[1:] == (str(SEED), "longest", "random", 3)
 
 
-def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path):
+@pytest.mark.parametrize("mode, what", [(1, "raised ValueError: boom"), (6, "called sys.exit(3)")])
+def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path, mode, what):
+    """A bot that raises, or even calls sys.exit(), stops its game with one fault line;
+    the server goes on serving the page."""
+
     async def go():
-        server = _server(tmp_path, opponents=f"{PYFAULTY}(mode=1)")
+        server = _server(tmp_path, opponents=f"{PYFAULTY}(mode={mode})")
         session = server.new_game(SEED)
         async with TestClient(TestServer(server.app())) as client:
             ws = await client.ws_connect(f"/ws/{session.id}?secret={session.secret}")
@@ -379,7 +392,7 @@ def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path):
                     game, me.decide(game.table)
                 )
                 await ws.send_json(msg)
-            assert "raised ValueError: boom" in st["message"] and "East" in st["message"]
+            assert f"{what} (seat 1, East) at seed {SEED}, match 0, hand " in st["message"]
             assert st["seed"] == str(SEED)  # the game is over
             await ws.send_json({"type": "card", "card": "AS", "step": st["step"]})
             assert (await _next(ws, "refused"))["message"] == "The game was stopped."
@@ -389,7 +402,7 @@ def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path):
 
     gid = _run(go())
     store = Store(tmp_path)
-    assert store.game(gid)["result"] == "fault" and "boom" in store.game(gid)["message"]
+    assert store.game(gid)["result"] == "fault" and what in store.game(gid)["message"]
 
 
 def test_play_serves_until_ctrl_c_and_stops_cleanly(tmp_path):

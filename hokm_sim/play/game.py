@@ -271,12 +271,16 @@ class Game:
         return answer
 
     def fail(self, seat: int, why: str) -> None:
-        """Stop the hand, and the match with it, at a fault of ``seat``'s bot."""
+        """Stop the hand, and the match with it, at a fault of ``seat``'s bot: the fault
+        line names the strategy, the seat, the seed, the match (a game is match 0), the
+        hand (from 0, as ``hokm-sim show --hand`` and the trace count it) and the trick
+        (from 1), as every fault line of hokm-sim does."""
         player = self.seats[seat]
-        where = "calling trump" if self.table.waiting == TRUMP else f"in trick {self._trick_no()}"
+        name = player.strategy.name if isinstance(player, BotSeat) else player.name
+        where = "at trump choice" if self.table.waiting == TRUMP else f"trick {self._trick_no()}"
         self.fault = (
-            f"{player.label} {why} ({where} of hand {self.hand + 1}, seed {self.seed}): "
-            "the hand is stopped, and the game with it."
+            f"strategy {name!r} {why} (seat {seat}, {SEAT_NAMES[seat]}) at seed {self.seed}, "
+            f"match 0, hand {self.hand}, {where}; the hand is stopped, and the game with it"
         )
         with contextlib.suppress(InputError):  # the engine books the hand as stopped
             self.table.act(-1)

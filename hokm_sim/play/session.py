@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from hokm_sim.bots.faults import raised
 from hokm_sim.play import review
 from hokm_sim.play.game import Game
 from hokm_sim.play.seats import BotSeat
@@ -175,8 +176,8 @@ class Session:
                 else:
                     try:
                         hint = await self.bots.run(self.game.hint, seat, self.adviser)
-                    except Exception as exc:  # the adviser's fault: no hint, game goes on
-                        hint = f"{self.adviser.label} raised {type(exc).__name__}: {exc}"
+                    except (Exception, SystemExit) as exc:  # the adviser's: no hint
+                        hint = f"{self.adviser.label} {raised(exc)}: no hint."
             if isinstance(hint, str):
                 await self._send(ws, {"type": "refused", "message": hint})
             else:
@@ -225,8 +226,8 @@ class Session:
                     )
                 except TimeoutError:
                     self.game.fail(seat, f"took longer than {BOT_TIMEOUT:g} s to decide")
-                except Exception as exc:
-                    self.game.fail(seat, f"raised {type(exc).__name__}: {exc}")
+                except (Exception, SystemExit) as exc:  # a bot's sys.exit() ends no table
+                    self.game.fail(seat, raised(exc))
                 else:
                     answer = self.game.bot_answer(raw)
                     if isinstance(answer, str):

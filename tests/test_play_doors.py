@@ -113,9 +113,14 @@ def test_another_sites_page_cannot_sit_at_the_table(tmp_path):
         for path in (f"/play/{session.id}", f"/api/games/{session.id}/hands", "/games", "/",
                      "/static/table.js", f"/games/{session.id}/hands/0"):  # fmt: skip
             await _refused(await client.get(path, headers=evil_host), 403, "evil.example")
-        # no Host at all (HTTP/1.0), or a Host with the table's name at another port
+        # a Host with the table's name at another port, or no Host at all (HTTP/1.0)
         other = {"Host": f"127.0.0.1:{port + 1}"}
         await _refused(await client.get("/games", headers=other), 403, "address")
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /games HTTP/1.0\r\n\r\n")
+        answer = (await asyncio.wait_for(reader.read(), 30)).decode()
+        writer.close()
+        assert answer.startswith("HTTP/1.0 403") and "Host '(none)'" in answer, answer
         # a browser's request from another site without Origin: an <img>, a <script>
         cross = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"}
         await _refused(await client.get("/", headers=cross), 403, "another site")

@@ -218,8 +218,17 @@ def test_a_bot_fault_stops_the_hand_with_a_message():
             else:
                 game.act(answer)
     assert game.phase == "fault" and game.result() == "fault" and game.due() is None
-    assert "East (" in game.fault and "not a legal card" in game.fault and "trick 3" in game.fault
-    assert "fault" in game.records[-1] and game.records[-1]["fault"]["seat"] == 1
+    rec = game.records[-1]
+    assert "fault" in rec and rec["fault"]["seat"] == 1
+    # named as every fault line of hokm-sim names it (run's: StrategyFault): the hand
+    # counted from 0 as in the record and hokm-sim show --hand, the trick from 1
+    assert re.fullmatch(
+        rf"strategy '\S*pyfaulty.py\(mode=2\)' played \w\w, which is not a legal card "
+        rf"\(seat 1, East\) at seed {SEED}, match 0, hand {rec['hand']}, "
+        rf"trick {rec['fault']['trick'] + 1}; the hand is stopped, and the game with it",
+        game.fault,
+    ), game.fault
+    assert rec["fault"]["trick"] + 1 == 3
     assert game.submit(0, "card", "AS") == "The game was stopped."
 
 
@@ -284,7 +293,7 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
             page = await client.get(f"/play/{session.id}")
             assert "table.js" in await page.text()
             assert (await client.get("/static/table.js")).status == 200
-            ws = await client.ws_connect(f"/ws/{session.id}")
+            ws = await client.ws_connect(f"/ws/{session.id}?secret={session.secret}")
             first = await _state(ws)
             assert first["phase"] == "first_hakem" and first["draw"][-1]["card"][0] == "A"
             await ws.send_json({"type": "card", "card": "AS", "step": 0})
@@ -298,6 +307,7 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
                 st = await _settle(ws)
                 if st["phase"] == "match_over":
                     break
+                assert st["seed"] is None  # the match is live: no seed
                 if st["phase"] == "hand_over":
                     await ws.send_json({"type": "next"})
                     continue
@@ -305,7 +315,7 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
                 if tab2 is None and st["phase"] == "play" and fresh:
                     # a second tab (or a reload) gets the same position, and its stale
                     # decision is refused without harm
-                    tab2 = await client.ws_connect(f"/ws/{session.id}")
+                    tab2 = await client.ws_connect(f"/ws/{session.id}?secret={session.secret}")
                     again = await _state(tab2)
                     assert {k: again[k] for k in ("step", "hand", "legal", "trick")} == {
                         k: st[k] for k in ("step", "hand", "legal", "trick")
@@ -321,18 +331,24 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
                 msg["card" if kind == "card" else "suit"] = _answer_text(game, answer)
                 await ws.send_json(msg)
             await ws.close()
-            hands = await (await client.get(f"/api/games/{session.id}/hands")).json()
+            assert st["seed"] == str(SEED)  # shown once the match is over
+            key = {"X-Hokm-Secret": session.secret}
+            hands = await (await client.get(f"/api/games/{session.id}/hands", headers=key)).json()
             assert [json.dumps(h) for h in hands] == traced
             games = await (await client.get("/games")).text()
             assert "partner longest, opponents random" in games and "won share" in games
-            viewer = await client.get(f"/games/{session.id}/hands/0")
+            assert f"--seed {SEED}" in games
+            viewer = await client.get(f"/games/{session.id}/hands/0?secret={session.secret}")
             text = await viewer.text()
             assert viewer.status == 200 and '"grade"' in text and "hand-data" in text
-            assert (await client.get(f"/games/{session.id}/hands/99")).status == 404
+            assert f"/games/{session.id}/hands/0?secret={session.secret}" in games
+            late = await client.get(f"/games/{session.id}/hands/99?secret={session.secret}")
+            assert late.status == 404
             assert (await client.get("/play/999")).status == 404
-            bad = await client.post("/api/new", json={"seed": "x"})
+            bad = await client.post("/api/new", json={"seed": "x"}, headers=key)
             assert bad.status == 400 and "seed" in (await bad.json())["error"]
-            new = await (await client.post("/api/new", json={"daily": True})).json()
+            new = await client.post("/api/new", json={"daily": True}, headers=key)
+            new = await new.json()
             assert server.sessions[new["id"]].game.daily == daily_seed()[1]
         await server.bots.run(lambda: None)
         for s in server.sessions.values():
@@ -349,12 +365,16 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
     assert row[0] in ("won", "lost") and row[1:] == (str(SEED), "longest", "random", 3)
 
 
-def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path):
+@pytest.mark.parametrize("mode, what", [(1, "raised ValueError: boom"), (6, "called sys.exit(3)")])
+def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path, mode, what):
+    """A bot that raises, or even calls sys.exit(), stops its game with one fault line;
+    the server goes on serving the page."""
+
     async def go():
-        server = _server(tmp_path, opponents=f"{PYFAULTY}(mode=1)")
+        server = _server(tmp_path, opponents=f"{PYFAULTY}(mode={mode})")
         session = server.new_game(SEED)
         async with TestClient(TestServer(server.app())) as client:
-            ws = await client.ws_connect(f"/ws/{session.id}")
+            ws = await client.ws_connect(f"/ws/{session.id}?secret={session.secret}")
             await _state(ws, "first_hakem")
             await ws.send_json({"type": "next"})
             me = BotSeat("You", strategy("longest"))
@@ -372,15 +392,17 @@ def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path):
                     game, me.decide(game.table)
                 )
                 await ws.send_json(msg)
-            assert "raised ValueError: boom" in st["message"] and "East" in st["message"]
+            assert f"{what} (seat 1, East) at seed {SEED}, match 0, hand " in st["message"]
+            assert st["seed"] == str(SEED)  # the game is over
             await ws.send_json({"type": "card", "card": "AS", "step": st["step"]})
             assert (await _next(ws, "refused"))["message"] == "The game was stopped."
+            assert (await client.get("/games")).status == 200
         server.close()
         return session.id
 
     gid = _run(go())
     store = Store(tmp_path)
-    assert store.game(gid)["result"] == "fault" and "boom" in store.game(gid)["message"]
+    assert store.game(gid)["result"] == "fault" and what in store.game(gid)["message"]
 
 
 def test_play_serves_until_ctrl_c_and_stops_cleanly(tmp_path):

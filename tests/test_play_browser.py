@@ -4,7 +4,8 @@ A whole match played by clicking and with the keyboard: trump called as
 Hakem with the suit buttons, a dimmed card that cannot be played, a reload
 in the middle of a hand that resumes it, the analysis of a hand with its
 grades, the table at a phone's width; and every message the page received,
-read back: no card of another seat before its hand was over. Fast bots
+read back: no card of another seat before its hand was over, no seed before
+the match was over (until the person asks for it, which the page records). Fast bots
 (``longest``, ``random``), no pause, a match to 3.
 """
 
@@ -167,12 +168,22 @@ def test_a_whole_match_by_clicking(table, browser):
     assert page.inner_text("#errors") == ""
 
     # every message the page received: no card of another seat before its hand ended
-    hands = json.loads(page.evaluate(f"fetch('/api/games/{gid}/hands').then(r => r.text())"))
+    # (the page's secret goes with the call: without it the server refuses)
+    fetch = """(path) => fetch(path, {headers: {'X-Hokm-Secret':
+        document.querySelector('meta[name=hokm-secret]').content}}).then(r => r.text())"""
+    hands = json.loads(page.evaluate(fetch, f"/api/games/{gid}/hands"))
+    assert (
+        "secret"
+        in json.loads(page.evaluate(f"fetch('/api/games/{gid}/hands').then(r => r.text())"))[
+            "error"
+        ]
+    )
     assert hands[0]["hakem"] == 0 and hands[0]["trump"] == "H"
     states = [json.loads(f) for f in frames]
     states = [m for m in states if m["type"] == "state"]
     assert len(states) > 50
     for m in states:
+        assert (m["seed"] is None) == (m["phase"] != "match_over"), m["phase"]  # never live
         if m["phase"] not in ("trump", "play"):
             continue
         rec = hands[m["hand_no"]]
@@ -194,4 +205,31 @@ def test_the_table_fits_a_phone(table, browser):
     assert width <= 375, width
     page.goto(f"{base}/games")
     assert page.inner_text("#status") == "ok" and "longest" in page.content()
+    page.close()
+
+
+def test_a_new_game_hides_its_seed_until_the_person_asks(table, browser):
+    """A new game from the page (its secret sent along) shows no seed; Show seed, once
+    confirmed, shows it and records it with the game."""
+    base, server, gid = table
+    page = browser.new_page(viewport={"width": 1100, "height": 850})
+    page.goto(f"{base}/play/{gid}")
+    page.wait_for_selector("body[data-phase]")
+    page.evaluate("document.getElementById('new-game').click()")  # (under a panel or not)
+    page.wait_for_url(lambda url: not url.endswith(f"/play/{gid}"))
+    new = int(page.url.rsplit("/", 1)[1])
+    assert new != gid and server.sessions[new].game.seed_shown is False
+    page.wait_for_selector("#show-seed")
+    assert "Seed hidden until the match ends" in page.inner_text("#seedline")
+    page.once("dialog", lambda d: d.dismiss())
+    page.dispatch_event("#show-seed", "click")  # (under the first Hakem's panel)
+    page.wait_for_timeout(300)
+    assert page.locator("#seed").count() == 0 and not server.sessions[new].game.seed_shown
+    page.once("dialog", lambda d: d.accept())
+    page.dispatch_event("#show-seed", "click")  # (under the first Hakem's panel)
+    page.wait_for_selector("#seed")
+    assert page.inner_text("#seed") == str(server.sessions[new].game.seed)
+    assert "(shown during play)" in page.inner_text("#seedline")
+    assert server.store.game(new)["seed_shown"] is True
+    assert page.inner_text("#errors") == ""
     page.close()

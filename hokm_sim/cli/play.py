@@ -45,6 +45,11 @@ data_option = click.option(
 )  # fmt: skip
 @click.option("--no-open", is_flag=True, help="Do not open the browser; print the address.")
 @click.option(
+    "--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+    help="Also let pages from ORIGIN (e.g. http://localhost:9000, a tunnel to the table) use "
+    "it; repeat for more [default: only the table's own address].",
+)  # fmt: skip
+@click.option(
     "--pause", type=click.FloatRange(0, 10), default=0.7, show_default=True,
     help="Seconds before each bot's card shows (twice that after a full trick).",
 )  # fmt: skip
@@ -59,6 +64,7 @@ def play(
     seed: int | None,
     port: int | None,
     no_open: bool,
+    allow_origins: tuple[str, ...],
     pause: float,
     first_hakem: str | None,
     data: Path | None,
@@ -74,6 +80,8 @@ def play(
     `hokm-sim trace --seed S --matches 1 --a PARTNER --b OPPONENTS` plays,
     with you in seat 0 (docs/play.md); --first-hakem chooses the house rule
     for the first Hakem (first-ace, the default, highest-card, highest-two).
+    Only the table's own pages may use it (other sites' pages are refused);
+    the seed is shown when the match ends, or when you ask for it.
 
     \b
     Example:
@@ -90,7 +98,8 @@ def play(
     with held_to(bot_timeout):
         serve(
             partner, opponents, target=int(target), seed=seed, daily=daily, port=port,
-            open_browser=not no_open, pause=pause, data=data, announce=click.echo,
+            open_browser=not no_open, pause=pause, data=data, allow_origins=allow_origins,
+            announce=click.echo,
             **({"first_hakem": first_hakem} if first_hakem else {}),
         )  # fmt: skip
     click.echo("hokm-sim play: stopped")

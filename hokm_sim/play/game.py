@@ -12,7 +12,9 @@ message, changing nothing) a decision that is not due, comes from the wrong
 seat, answers an earlier position (``step``) or is not legal. What a seat
 may see is :meth:`Game.state_for`: its own cards (during the trump call, the
 Hakem's first five, nobody else's), the cards played, the scores; the other
-hands only once the hand is over.
+hands only once the hand is over; the seed only once the match is over (with
+it, ``hokm-sim trace`` deals every hand to come), or when the person asks
+for it (:meth:`Game.show_seed`, recorded).
 """
 
 from __future__ import annotations
@@ -128,6 +130,8 @@ class Game:
         self.last_trick: Trick | None = None
         self.hints: list[Hint] = []
         self.fault: str | None = None
+        self.seed_shown = False
+        """The person asked to see the seed before the match was over."""
         self.analyses: dict[int, dict] = {}
         """Graded hands (:func:`hokm_sim.api.analyse_hand`) by hand number, as they come."""
 
@@ -141,6 +145,16 @@ class Game:
     def over(self) -> bool:
         """The match is finished (or stopped by a bot's fault)."""
         return self.fault is not None or self.table.waiting is None
+
+    @property
+    def seed_visible(self) -> bool:
+        """The seed may be shown: the match is over, or the person asked for it."""
+        return self.over or self.seed_shown
+
+    def show_seed(self) -> None:
+        """The person asks to see the seed now (recorded with the game)."""
+        if not self.over:
+            self.seed_shown = True
 
     @property
     def phase(self) -> str:
@@ -257,12 +271,16 @@ class Game:
         return answer
 
     def fail(self, seat: int, why: str) -> None:
-        """Stop the hand, and the match with it, at a fault of ``seat``'s bot."""
+        """Stop the hand, and the match with it, at a fault of ``seat``'s bot: the fault
+        line names the strategy, the seat, the seed, the match (a game is match 0), the
+        hand (from 0, as ``hokm-sim show --hand`` and the trace count it) and the trick
+        (from 1), as every fault line of hokm-sim does."""
         player = self.seats[seat]
-        where = "calling trump" if self.table.waiting == TRUMP else f"in trick {self._trick_no()}"
+        name = player.strategy.name if isinstance(player, BotSeat) else player.name
+        where = "at trump choice" if self.table.waiting == TRUMP else f"trick {self._trick_no()}"
         self.fault = (
-            f"{player.label} {why} ({where} of hand {self.hand + 1}, seed {self.seed}): "
-            "the hand is stopped, and the game with it."
+            f"strategy {name!r} {why} (seat {seat}, {SEAT_NAMES[seat]}) at seed {self.seed}, "
+            f"match 0, hand {self.hand}, {where}; the hand is stopped, and the game with it"
         )
         with contextlib.suppress(InputError):  # the engine books the hand as stopped
             self.table.act(-1)
@@ -343,7 +361,8 @@ class Game:
             "phase": phase,
             "seat": seat,
             "step": self.step,
-            "seed": str(self.seed),
+            "seed": str(self.seed) if self.seed_visible else None,
+            "seed_shown": self.seed_shown,
             "daily": self.daily,
             "target": self.target,
             "hand_no": self.hand,

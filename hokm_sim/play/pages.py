@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 from collections import defaultdict
+from collections.abc import Collection
+from urllib.parse import quote
 
 from hokm_sim.commands import shell
 from hokm_sim.house import DEFAULT_FIRST_HAKEM
@@ -56,8 +58,16 @@ def _tally_table(rows, head: str) -> str:
     )
 
 
-def games_page(games: list[dict], graded: dict[int, list[dict]]) -> str:
-    """Every game, newest first, with links to its hands in the hand viewer."""
+def games_page(
+    games: list[dict],
+    graded: dict[int, list[dict]],
+    secrets: dict[int, str],
+    hidden: Collection[int] = (),
+) -> str:
+    """Every game, newest first, with links to its hands in the hand viewer (each carrying
+    its game's secret, from ``secrets`` by game id). The seed and the command that plays a
+    game again are left out for the games in ``hidden`` (being played, their seed not
+    asked for)."""
     by_bot = _tally(games, lambda g: f"partner {g['partner']}, opponents {g['opponents']}")
     by_day = _tally(games, lambda g: g["daily"])
     rows = []
@@ -71,8 +81,10 @@ def games_page(games: list[dict], graded: dict[int, list[dict]]) -> str:
             return "-" if v is None else f"{v:.2f} ({a['blunders']} bl.)"
 
         opp_text = "-" if opp[0] is None else f"{(opp[0] + opp[1]) / 2:.2f}"
+        key = quote(secrets.get(g["id"], ""), safe="")
         links = " ".join(
-            f'<a href="/games/{g["id"]}/hands/{h}">hand {h + 1}</a>' for h in range(g["hands"])
+            f'<a href="/games/{g["id"]}/hands/{h}?secret={key}">hand {h + 1}</a>'
+            for h in range(g["hands"])
         )
         rule = ["--first-hakem", g["first_hakem"]]
         if g["first_hakem"] == DEFAULT_FIRST_HAKEM:
@@ -81,10 +93,15 @@ def games_page(games: list[dict], graded: dict[int, list[dict]]) -> str:
             "hokm-sim", "play", "--seed", g["seed"], "--partner", g["partner"],
             "--opponents", g["opponents"], "--target", g["target"], *rule,
         ])  # fmt: skip
+        seed = f"<code>{html.escape(g['seed'])}</code>"
+        if g["seed_shown"]:
+            seed += " (shown during play)"
+        if g["id"] in hidden:
+            seed, replay = "hidden until the match ends", ""
         rows.append(
             f"<tr><td>{g['id']}</td><td>{html.escape(g['started'])}</td>"
             f"<td>{html.escape(g['daily'] or '')}</td>"
-            f"<td><code>{html.escape(g['seed'])}</code></td>"
+            f"<td>{seed}</td>"
             f"<td>{html.escape(g['partner'])}</td><td>{html.escape(g['opponents'])}</td>"
             f"<td>{g['target']}</td><td>{_result(g)}</td><td>{g['score0']}-{g['score1']}</td>"
             f"<td>{len(g['hints'])}</td><td>{per_hand(you)}</td><td>{per_hand(partner)}</td>"

@@ -85,5 +85,5 @@ def warm(seats: list[Seat], hint: BotSeat | None = None) -> None:
             if hint is not None and isinstance(seats[table.seat], HumanSeat):
                 hint.advise(table)
             table.act(players[table.seat].decide(table))
-    except Exception:  # noqa: S110 - a faulty bot faults again in the game, which says so
+    except (Exception, SystemExit):  # noqa: S110 - a faulty bot faults again in the game
         return

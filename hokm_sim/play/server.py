@@ -3,32 +3,38 @@
 aiohttp is the server, the WebSocket endpoint and (in the tests) the client,
 in one dependency with no server process of its own to manage. Routes:
 
-- ``/`` the table of the latest game; ``/play/{id}`` the table of game ``id``;
-- ``/ws/{id}`` the WebSocket of a page at that table (seat 0, the person);
-- ``POST /api/new`` a new game (fresh seed, ``seed``, or the daily deal);
+- ``/`` the table of the latest game; ``/play/{id}`` the table of game ``id``,
+  its page carrying the game's secret;
+- ``/ws/{id}?secret=S`` the WebSocket of a page at that table (seat 0, the person);
+- ``POST /api/new`` a new game (fresh seed, ``seed``, or the daily deal), asked
+  by the page of a game at this table (its secret in ``X-Hokm-Secret``);
 - ``/games`` every game played, results per bot and per daily deal;
-- ``/games/{id}/hands/{h}`` hand ``h`` in the hand viewer, graded double dummy;
-- ``/api/games/{id}/hands`` the finished hands of a game (trace records);
+- ``/games/{id}/hands/{h}?secret=S`` hand ``h`` in the hand viewer, graded double dummy;
+- ``/api/games/{id}/hands`` the finished hands of a game (trace records; the secret
+  in ``X-Hokm-Secret`` or ``?secret=``);
 - ``/static/...`` the page's script and style.
 
-Pages get only what their seat may see (:meth:`hokm_sim.play.game.Game.state_for`);
-every decision is checked by the game. The bots decide in a worker thread,
-the double-dummy grading in another.
+Every request passes the doors first (:mod:`.doors`: its ``Host`` and ``Origin``
+are the table's own); every call that acts on a game or reads one carries the
+game's secret. Pages get only what their seat may see
+(:meth:`hokm_sim.play.game.Game.state_for`), and no page gets a live game's
+seed unless the person asked for it; every decision is checked by the game.
+The bots decide in a worker thread, the double-dummy grading in another.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import signal
 import socket
 import threading
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
+from numbers import Real
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
@@ -37,7 +43,9 @@ from hokm_sim.api import analyse_hand, fresh_seed, strategy
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import InputError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
-from hokm_sim.play import pages, review
+from hokm_sim.jsontext import loads
+from hokm_sim.play import fields, pages, review
+from hokm_sim.play.doors import Doors, allowed_origin, given_secret, refused, same_secret
 from hokm_sim.play.game import SEAT_NAMES, TARGETS, Game
 from hokm_sim.play.seats import BotSeat, HumanSeat, warm
 from hokm_sim.play.session import Session, Worker
@@ -49,6 +57,8 @@ HOST = "127.0.0.1"
 DEFAULT_PORT = 8727
 PAUSE = 0.7
 """Seconds a bot waits before its card shows (twice that after a full trick)."""
+MAX_PAUSE = 10.0
+"""The longest pause ``--pause`` takes."""
 
 
 def daily_seed(day: datetime | None = None) -> tuple[int, str]:
@@ -71,6 +81,8 @@ class Settings:
     first_hakem: str = DEFAULT_FIRST_HAKEM
     open_browser: bool = True
     port: int | None = None
+    allow_origins: tuple[str, ...] = ()
+    """Origins besides the table's own that may use it (``--allow-origin``)."""
     analyse: Callable[[dict, list[str]], dict] = field(default=analyse_hand)
 
 
@@ -79,6 +91,7 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.doors = Doors(settings.allow_origins)
         self.store = Store(settings.data)
         self.store.close_unfinished()
         self.sessions: dict[int, Session] = {}
@@ -115,6 +128,7 @@ class Server:
             game, gid, self.store, self.bots, self.grader,
             adviser=BotSeat("Hint", s.partner), ready=self._ready, pause=s.pause,
             analyse=s.analyse, teams=review.teams(s.partner.name, s.opponents.name),
+            secret=self.store.secret(gid),
         )  # fmt: skip
         self.sessions[gid] = session
         self.latest = gid
@@ -124,7 +138,7 @@ class Server:
     # --- the application ----------------------------------------------------------------
 
     def app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self.doors.middleware])
         static = resources.files("hokm_sim.play") / "static"
         app.router.add_get("/", self.index)
         app.router.add_get("/play/{id:\\d+}", self.table)
@@ -134,6 +148,7 @@ class Server:
         app.router.add_get("/games", self.games_page)
         app.router.add_get("/games/{id:\\d+}/hands/{hand:\\d+}", self.hand_viewer)
         app.router.add_static("/static/", Path(str(static)))
+        app.on_response_prepare.append(Doors.headers)
         app.on_shutdown.append(self._on_shutdown)
         return app
 
@@ -143,18 +158,40 @@ class Server:
         raise web.HTTPFound(f"/play/{self.latest}")
 
     def _session(self, request: web.Request) -> Session:
-        session = self.sessions.get(int(request.match_info["id"]))
+        """The session of the path's game (else a 400 or 404)."""
+        gid = fields.path_number(request.match_info["id"], "game")
+        session = self.sessions.get(gid)
         if session is None:
-            raise web.HTTPNotFound(text="no such game at this table (see /games)")
+            raise refused(404, f"no game {gid} at this table (see /games)")
         return session
 
+    def _check_secret(self, request: web.Request, gid: int) -> None:
+        """A 404 for no game ``gid``, a 403 unless ``request`` carries its secret."""
+        secret = self.store.secret(gid)
+        if secret is None:
+            raise refused(404, f"no game {gid} (see /games)")
+        if not same_secret(given_secret(request), secret):
+            raise refused(
+                403, f"game {gid}'s secret is missing or wrong: open it from its table or /games"
+            )
+
+    def seed_hidden(self, gid: int) -> bool:
+        """Game ``gid`` is being played and the person has not asked to see its seed (a
+        game not of this server's sessions is over or was left)."""
+        session = self.sessions.get(gid)
+        return session is not None and not session.game.seed_visible
+
     async def table(self, request: web.Request) -> web.StreamResponse:
-        self._session(request)
+        session = self._session(request)
         page = resources.files("hokm_sim.play") / "static" / "table.html"
-        return web.Response(text=page.read_text(encoding="utf-8"), content_type="text/html")
+        text = page.read_text(encoding="utf-8").replace("{{secret}}", session.secret)
+        return web.Response(
+            text=text, content_type="text/html", headers={"Cache-Control": "no-store"}
+        )
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         session = self._session(request)
+        self._check_secret(request, session.id)
         ws = web.WebSocketResponse(heartbeat=30)
         await ws.prepare(request)
         await session.join(ws, 0)
@@ -163,8 +200,8 @@ class Server:
                 if msg.type != WSMsgType.TEXT:
                     continue
                 try:
-                    data = json.loads(msg.data)
-                except json.JSONDecodeError:
+                    data = loads(msg.data)
+                except ValueError:
                     data = None
                 if not isinstance(data, dict):
                     await ws.send_json({"type": "refused", "message": "not a JSON object"})
@@ -175,48 +212,53 @@ class Server:
         return ws
 
     async def api_new(self, request: web.Request) -> web.Response:
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            body = {}
-        body = body if isinstance(body, dict) else {}
-        seed = body.get("seed")
-        try:
-            if seed is not None:
-                seed = int(str(seed).strip(), 0)
-                if not 0 <= seed < 2**64:
-                    raise ValueError
-            target = int(body["target"]) if body.get("target") is not None else None
-            session = self.new_game(seed, bool(body.get("daily")), target)
-        except (ValueError, InputError) as exc:
-            msg = str(exc) if isinstance(exc, InputError) else "a seed is a whole number 0..2**64-1"
-            return web.json_response({"error": msg}, status=400)
+        given = given_secret(request)
+        if not any(same_secret(given, s.secret) for s in self.sessions.values()):
+            raise refused(403, "a new game is asked for by the page of a game at this table")
+        if request.content_type != "application/json":
+            raise refused(400, "send the body as application/json")
+        session = self.new_game(**fields.new_game(await request.read()))
         return web.json_response({"id": session.id, "url": f"/play/{session.id}"})
 
     async def api_hands(self, request: web.Request) -> web.Response:
-        gid = int(request.match_info["id"])
-        return web.json_response([h["record"] for h in self.store.hands(gid)])
+        gid = fields.path_number(request.match_info["id"], "game")
+        self._check_secret(request, gid)
+        records = [h["record"] for h in self.store.hands(gid)]
+        if self.seed_hidden(gid):
+            records = [{k: v for k, v in r.items() if k != "seed"} for r in records]
+        return web.json_response(records)
 
     async def games_page(self, request: web.Request) -> web.Response:
         games = self.store.games()
         graded = {g["id"]: [h["graded"] for h in self.store.hands(g["id"]) if h["graded"]]
                   for g in games}  # fmt: skip
-        return web.Response(text=pages.games_page(games, graded), content_type="text/html")
+        secrets = {g["id"]: self.store.secret(g["id"]) or "" for g in games}
+        hidden = {g["id"] for g in games if self.seed_hidden(g["id"])}
+        return web.Response(
+            text=pages.games_page(games, graded, secrets, hidden), content_type="text/html",
+            headers={"Cache-Control": "no-store"},
+        )  # fmt: skip
 
     async def hand_viewer(self, request: web.Request) -> web.Response:
-        gid, h = int(request.match_info["id"]), int(request.match_info["hand"])
+        gid = fields.path_number(request.match_info["id"], "game")
+        h = fields.path_number(request.match_info["hand"], "hand")
+        self._check_secret(request, gid)
         hands = {x["hand"]: x for x in self.store.hands(gid)}
         if h not in hands:
-            raise web.HTTPNotFound(text=f"game {gid} has no finished hand {h}")
+            raise refused(404, f"game {gid} has no finished hand {h}")
         graded = hands[h]["graded"]
         if graded is None:
             if "fault" in hands[h]["record"]:
-                raise web.HTTPNotFound(text="that hand was stopped by a bot's fault")
+                raise refused(404, "that hand was stopped by a bot's fault")
             game = self.store.game(gid)
             teams = review.teams(game["partner"], game["opponents"])
             graded = await self.grader.run(self.settings.analyse, hands[h]["record"], teams)
             self.store.add_grading(gid, h, graded)
-        title = f"hokm-sim game {gid}, hand {h + 1} (seed {hands[h]['record']['seed']})"
+        title = f"hokm-sim game {gid}, hand {h + 1}"
+        if self.seed_hidden(gid):
+            graded = {k: v for k, v in graded.items() if k != "seed"}
+        else:
+            title += f" (seed {hands[h]['record']['seed']})"
         return web.Response(text=hand_page(graded, title), content_type="text/html")
 
     async def _on_shutdown(self, app: web.Application) -> None:
@@ -294,22 +336,26 @@ def play(
     pause: float = PAUSE,
     data: str | Path | None = None,
     first_hakem: str = DEFAULT_FIRST_HAKEM,
+    allow_origins: Sequence[str] = (),
     announce: Callable[[str], None] = print,
 ) -> None:
     """Serve a table on 127.0.0.1 until Ctrl-C: you and ``partner`` against two
     ``opponents``, matches to ``target`` whose first Hakem is found by house rule
-    ``first_hakem``, every game saved (see :mod:`.store`)."""
+    ``first_hakem``, every game saved (see :mod:`.store`). Only pages of the table
+    itself (and of ``allow_origins``, such as a tunnel's address) may use it
+    (:mod:`.doors`)."""
     if target not in TARGETS:
         raise InputError(f"--target: a game is played to {', '.join(map(str, TARGETS))}")
     if seed is not None and daily:
         raise InputError("give --daily or --seed N, not both")
-    if pause < 0:
-        raise InputError("--pause: expected seconds >= 0")
+    if isinstance(pause, bool) or not isinstance(pause, Real) or not 0 <= pause <= MAX_PAUSE:
+        raise InputError(f"{pause!r} is not a number of seconds from 0 to {MAX_PAUSE:g}", "--pause")
     first_hakem_code(first_hakem)
+    allowed = tuple(allowed_origin(o) for o in allow_origins)
     settings = Settings(
         partner=strategy(partner, "--partner"), opponents=strategy(opponents, "--opponents"),
-        target=target, pause=pause, data=Path(data) if data else None,
-        open_browser=open_browser, port=port, first_hakem=first_hakem,
+        target=target, pause=float(pause), data=Path(data) if data else None,
+        open_browser=open_browser, port=port, first_hakem=first_hakem, allow_origins=allowed,
     )  # fmt: skip
     server = Server(settings)
     asyncio.run(serve(server, seed=seed, daily=daily, announce=announce))

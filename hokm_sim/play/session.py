@@ -9,6 +9,8 @@ loop: ``pimc`` takes ~20 ms a decision and its first call compiles for a
 minute). One lock serialises everything that touches the game's table, so a
 second tab, a hint and a bot's turn never interleave. Each finished hand is
 saved and graded double dummy in another worker; the page gets a link to it.
+The game's seed stays out of every message until the match is over, unless
+the person asks to see it (``show_seed``, recorded with the game).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from hokm_sim.bots.faults import raised
 from hokm_sim.play import review
 from hokm_sim.play.game import Game
 from hokm_sim.play.seats import BotSeat
@@ -89,6 +92,7 @@ class Session:
         pause: float,
         analyse: Callable[[dict, list[str]], dict],
         teams: list[str],
+        secret: str,
     ) -> None:
         self.game = game
         self.id = game_id
@@ -102,6 +106,8 @@ class Session:
         self._analyse = analyse
         self.teams = teams
         """The names by team a graded hand carries."""
+        self.secret = secret
+        """The game's secret: its page shows it, its socket and API calls carry it."""
         self._lock = asyncio.Lock()
         self._clients: dict[Any, int] = {}
         self._driver: asyncio.Task | None = None
@@ -146,7 +152,7 @@ class Session:
     # --- messages from a page -----------------------------------------------------------
 
     async def message(self, ws, msg: dict) -> None:
-        """A message from a page: ``card``, ``trump``, ``hint`` or ``next``."""
+        """A message from a page: ``card``, ``trump``, ``hint``, ``next`` or ``show_seed``."""
         seat = self._clients.get(ws)
         if seat is None:
             return
@@ -170,8 +176,8 @@ class Session:
                 else:
                     try:
                         hint = await self.bots.run(self.game.hint, seat, self.adviser)
-                    except Exception as exc:  # the adviser's fault: no hint, game goes on
-                        hint = f"{self.adviser.label} raised {type(exc).__name__}: {exc}"
+                    except (Exception, SystemExit) as exc:  # the adviser's: no hint
+                        hint = f"{self.adviser.label} {raised(exc)}: no hint."
             if isinstance(hint, str):
                 await self._send(ws, {"type": "refused", "message": hint})
             else:
@@ -181,6 +187,11 @@ class Session:
             async with self._lock:
                 self.game.go_on()
             self._after_change()
+        elif kind == "show_seed":
+            async with self._lock:
+                self.game.show_seed()
+            self._save()
+            self._changed()
         else:
             await self._send(ws, {"type": "refused", "message": f"unknown message {kind!r}"})
 
@@ -215,8 +226,8 @@ class Session:
                     )
                 except TimeoutError:
                     self.game.fail(seat, f"took longer than {BOT_TIMEOUT:g} s to decide")
-                except Exception as exc:
-                    self.game.fail(seat, f"raised {type(exc).__name__}: {exc}")
+                except (Exception, SystemExit) as exc:  # a bot's sys.exit() ends no table
+                    self.game.fail(seat, raised(exc))
                 else:
                     answer = self.game.bot_answer(raw)
                     if isinstance(answer, str):
@@ -242,6 +253,7 @@ class Session:
             scores=game.final_scores(),
             hints=[h.to_dict() for h in game.hints],
             message=game.fault,
+            seed_shown=game.seed_shown,
         )
 
     async def _grade(self, rec: dict) -> None:
@@ -259,5 +271,5 @@ class Session:
         if self.game.result() == "playing":
             self.store.update(
                 self.id, result="unfinished", scores=self.game.final_scores(),
-                hints=[h.to_dict() for h in self.game.hints],
+                hints=[h.to_dict() for h in self.game.hints], seed_shown=self.game.seed_shown,
             )  # fmt: skip

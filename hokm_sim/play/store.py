@@ -4,16 +4,19 @@ The folder is ``--data DIR``, else ``$HOKM_SIM_DATA``, else
 ``$XDG_DATA_HOME/hokm-sim`` (``~/.local/share/hokm-sim`` when XDG_DATA_HOME
 is unset); the database is ``games.sqlite`` in it. A game row holds when it
 was played, its seed, whether it was the daily deal (its UTC date), the
-bots, the target, the result and score, and the hints used; each finished
-hand is stored as the JSON record ``hokm-sim trace`` writes, with its
-double-dummy grading once it is analysed. Seeds go up to 2**64 - 1 and are
-stored as text (SQLite's integers stop at 2**63 - 1).
+bots, the target, the result and score, the hints used, whether the person
+asked to see the seed during play, and the game's secret (the key its pages
+must show the server: docs/play.md); each finished hand is stored as the JSON
+record ``hokm-sim trace`` writes, with its double-dummy grading once it is
+analysed. Seeds go up to 2**64 - 1 and are stored as text (SQLite's integers
+stop at 2**63 - 1).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -38,7 +41,9 @@ CREATE TABLE IF NOT EXISTS games (
     score1 INTEGER NOT NULL DEFAULT 0,
     hints TEXT NOT NULL DEFAULT '[]',
     message TEXT,
-    version TEXT NOT NULL
+    version TEXT NOT NULL,
+    seed_shown INTEGER NOT NULL DEFAULT 0,
+    secret TEXT
 );
 CREATE TABLE IF NOT EXISTS hands (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -51,6 +56,15 @@ CREATE TABLE IF NOT EXISTS hands (
 RESULTS = ("playing", "won", "lost", "fault", "unfinished")
 """A game's result, for the person's team: ``playing`` while it is under way;
 ``unfinished`` for a game left before its end."""
+MAX_ID = 2**63 - 1
+"""The largest game id SQLite can hold; a larger one names no game."""
+_ADDED = {"seed_shown": "INTEGER NOT NULL DEFAULT 0", "secret": "TEXT"}
+"""Columns of ``games`` that databases written before them lack (added on opening)."""
+
+
+def new_secret() -> str:
+    """A game's secret: 192 random bits (:mod:`secrets`), URL-safe text."""
+    return secrets.token_urlsafe(24)
 
 
 def data_dir(given: str | Path | None = None) -> Path:
@@ -81,23 +95,43 @@ class Store:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False)
             self._db.executescript(_SCHEMA)
+            self._upgrade()
         except (OSError, sqlite3.Error) as exc:
             raise InputError(f"cannot open the games database {self.path}: {exc}") from None
         self._db.row_factory = sqlite3.Row
+
+    def _upgrade(self) -> None:
+        """Add the columns an older database lacks, and a secret to every game without one."""
+        have = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        with self._db:
+            for name, kind in _ADDED.items():
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+            for (gid,) in self._db.execute("SELECT id FROM games WHERE secret IS NULL").fetchall():
+                self._db.execute("UPDATE games SET secret = ? WHERE id = ?", (new_secret(), gid))
 
     def close(self) -> None:
         self._db.close()
 
     def start(self, *, seed: int, daily: str | None, partner: str, opponents: str, target: int,
               first_hakem: str, version: str) -> int:  # fmt: skip
-        """Book a game that starts now; its id."""
+        """Book a game that starts now, with a new secret (:meth:`secret`); its id."""
         with self._db:
             cur = self._db.execute(
                 "INSERT INTO games (started, seed, daily, partner, opponents, target, "
-                "first_hakem, result, version) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
-                (_now(), str(seed), daily, partner, opponents, target, first_hakem, version),
-            )
+                "first_hakem, result, version, secret) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?)",
+                (_now(), str(seed), daily, partner, opponents, target, first_hakem, version,
+                 new_secret()),
+            )  # fmt: skip
         return int(cur.lastrowid)
+
+    def secret(self, game: int) -> str | None:
+        """The secret of ``game`` (None if there is no such game): the key its pages show."""
+        if not 0 <= game <= MAX_ID:
+            return None
+        row = self._db.execute("SELECT secret FROM games WHERE id = ?", (game,)).fetchone()
+        return None if row is None else row[0]
 
     def add_hand(self, game: int, record: dict) -> None:
         """A finished hand of ``game`` (a ``hokm-sim trace`` record)."""
@@ -116,15 +150,17 @@ class Store:
             )
 
     def update(self, game: int, *, result: str, scores: list[int], hints: list[dict],
-               message: str | None = None) -> None:  # fmt: skip
-        """The game's result, score and hints so far (``finished`` set once it is over)."""
+               message: str | None = None, seed_shown: bool = False) -> None:  # fmt: skip
+        """The game's result, score and hints so far, and whether the person asked to see
+        the seed (``finished`` set once it is over)."""
         finished = _now() if result not in ("playing", "unfinished") else None
         with self._db:
             self._db.execute(
                 "UPDATE games SET result = ?, score0 = ?, score1 = ?, hints = ?, message = ?, "
-                "finished = COALESCE(finished, ?) WHERE id = ?",
-                (result, scores[0], scores[1], json.dumps(hints), message, finished, game),
-            )
+                "seed_shown = ?, finished = COALESCE(finished, ?) WHERE id = ?",
+                (result, scores[0], scores[1], json.dumps(hints), message, int(seed_shown),
+                 finished, game),
+            )  # fmt: skip
 
     def close_unfinished(self) -> int:
         """Mark games left ``playing`` by an earlier server as ``unfinished``; how many."""
@@ -137,7 +173,8 @@ class Store:
     # --- reading ------------------------------------------------------------------------
 
     def games(self, game: int | None = None) -> list[dict]:
-        """Every game (or the one with id ``game``), newest first, with its hands' count."""
+        """Every game (or the one with id ``game``), newest first, with its hands' count;
+        without its secret."""
         sql = (
             "SELECT g.*, (SELECT COUNT(*) FROM hands h WHERE h.game = g.id) AS hands, "
             "(SELECT COUNT(*) FROM hands h WHERE h.game = g.id AND h.graded IS NOT NULL) "
@@ -145,13 +182,17 @@ class Store:
         )
         args: tuple = ()
         if game is not None:
+            if not 0 <= game <= MAX_ID:
+                return []
             sql += " WHERE g.id = ?"
             args = (game,)
         rows = self._db.execute(sql + " ORDER BY g.id DESC", args).fetchall()
         out = []
         for r in rows:
             d = dict(r)
+            del d["secret"]
             d["hints"] = json.loads(d["hints"])
+            d["seed_shown"] = bool(d["seed_shown"])
             out.append(d)
         return out
 
@@ -164,6 +205,8 @@ class Store:
 
     def hands(self, game: int) -> list[dict]:
         """The stored hands of ``game`` in order: ``{"hand", "record", "graded"}``."""
+        if not 0 <= game <= MAX_ID:
+            return []
         rows = self._db.execute(
             "SELECT hand, record, graded FROM hands WHERE game = ? ORDER BY hand", (game,)
         ).fetchall()

@@ -3,9 +3,11 @@
 Calls clubs and plays the lowest legal card, except in seat 1 on the third
 trick (``trick_no == 2``), where ``mode`` chooses the fault: 1 raise, 2 an
 illegal card (a card it does not hold or may not play), 3 a string, 4 a
-float; with ``mode`` 5 the trump call is 7 (not a suit). ``mode`` 0 plays
-cleanly.
+float, 6 ``sys.exit(3)``; with ``mode`` 5 the trump call is 7 (not a suit).
+``mode`` 0 plays cleanly.
 """
+
+import sys
 
 from hokm_sim.cards import cards_of, lowest
 
@@ -30,4 +32,6 @@ def play_card(obs):
             return "AS"
         if mode == 4:
             return float(lowest(obs.legal))
+        if mode == 6:
+            sys.exit(3)
     return cards_of(obs.legal)[0]

@@ -1,7 +1,9 @@
 // The table page of hokm-sim play: draws the state the server sends, sends decisions back.
 // The server is the only authority: this page never decides what is legal, it only shows
 // the legal cards the server listed and sends the card clicked; a refusal comes back as a
-// message. It never receives another seat's cards before the hand is over.
+// message. It never receives another seat's cards before the hand is over, nor the seed
+// before the match is over unless the person asks for it. The game's secret, written into
+// this page by the server, goes with the socket and every API call.
 (function () {
   'use strict';
   var ERR = document.getElementById('errors');
@@ -10,6 +12,7 @@
     ERR.textContent += 'error: ' + m + ' (line ' + l + ')\n';
   };
   var GAME = location.pathname.split('/').pop();
+  var SECRET = document.querySelector('meta[name="hokm-secret"]').content;
   var SYM = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
   var SUIT_NAME = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
   var RANK_NAME = { T: '10', J: 'jack', Q: 'queen', K: 'king', A: 'ace' };
@@ -54,7 +57,7 @@
 
   function connect() {
     var proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    ws = new WebSocket(proto + '://' + location.host + '/ws/' + GAME);
+    ws = new WebSocket(proto + '://' + location.host + '/ws/' + GAME + '?secret=' + encodeURIComponent(SECRET));
     ws.onopen = function () { retry = 500; };
     ws.onmessage = function (e) {
       var m = JSON.parse(e.data);
@@ -76,10 +79,16 @@
     document.body.dataset.step = S.step;
     document.body.dataset.turn = S.turn === null ? '' : S.turn;
     document.body.dataset.ready = S.ready ? '1' : '0';
-    var seedText = 'Seed <code>' + esc(S.seed) + '</code>' +
-      (S.daily ? ' · daily deal of ' + esc(S.daily) + ' (UTC)' : '') +
-      '<span class="again"> · play it again: <code>hokm-sim play --seed ' + esc(S.seed) + '</code></span>';
-    $('seedline').innerHTML = seedText;
+    var daily = S.daily ? ' · daily deal of ' + esc(S.daily) + ' (UTC)' : '';
+    if (S.seed === null) {
+      $('seedline').innerHTML = 'Seed hidden until the match ends' + daily +
+        ' <button id="show-seed" class="linkish" title="The seed lets hokm-sim trace show every hand of this game; showing it is recorded with the game">Show seed</button>';
+      $('show-seed').onclick = showSeed;
+    } else {
+      $('seedline').innerHTML = 'Seed <code id="seed">' + esc(S.seed) + '</code>' + daily +
+        (S.seed_shown ? ' (shown during play)' : '') +
+        '<span class="again"> · play it again: <code>hokm-sim play --seed ' + esc(S.seed) + '</code></span>';
+    }
     var banner = $('banner');
     if (!S.ready && !S.message) {
       banner.textContent = 'The bots are getting ready (compiled on first use; this can take a minute)…';
@@ -244,7 +253,7 @@
 
   function handLink(h) {
     var done = S.hands[h] && S.hands[h].analysed;
-    return '<a href="/games/' + S.game + '/hands/' + h + '" target="_blank" rel="noopener" class="analyse-link" data-hand="' + h + '">' +
+    return '<a href="/games/' + S.game + '/hands/' + h + '?secret=' + encodeURIComponent(SECRET) + '" target="_blank" rel="noopener" class="analyse-link" data-hand="' + h + '">' +
       (done ? 'Analyse hand ' + (h + 1) : 'Analyse hand ' + (h + 1) + ' (grading…)') + '</a>';
   }
 
@@ -311,6 +320,12 @@
   function play(card) { send({ type: 'card', card: card, step: S.step }); }
   function callTrump(suit) { send({ type: 'trump', suit: suit, step: S.step }); }
   function askHint() { send({ type: 'hint', step: S.step }); }
+  function showSeed() {
+    if (confirm('Show the seed now? With it, hokm-sim trace shows every hand of this game, ' +
+                'the ones still to come included. Showing it is recorded with the game.')) {
+      send({ type: 'show_seed' });
+    }
+  }
 
   function showHint(m) {
     if (m.kind === 'trump') {
@@ -325,7 +340,7 @@
   }
 
   function newGame(body) {
-    fetch('/api/new', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    fetch('/api/new', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Hokm-Secret': SECRET }, body: JSON.stringify(body) })
       .then(function (r) { return r.json(); })
       .then(function (j) { if (j.url) { location.href = j.url; } else { toast(j.error || 'could not start a game'); } });
   }
@@ -343,7 +358,7 @@
   $('new-game').onclick = function () { newGame({}); };
   $('daily-game').onclick = function () { newGame({ daily: true }); };
   $('seed-game').onclick = function () {
-    var seed = prompt('Seed of the game to play (a whole number):', S ? S.seed : '');
+    var seed = prompt('Seed of the game to play (a whole number):', S && S.seed !== null ? S.seed : '');
     if (seed) { newGame({ seed: seed.trim() }); }
   };
 

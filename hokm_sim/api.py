@@ -1111,6 +1111,7 @@ def _trump_report(
     from hokm_sim.report.markdown import verdict
 
     s = ts.summarize(data, play.name)
+    s["table_heuristics"] = ts.table_rows(heur, data)
     table = ts.learn_table(data)
     evaluation = None
     if played is not None:
@@ -1120,11 +1121,20 @@ def _trump_report(
             "b": played.record["b"],
             "deals": played.record["done"],
             "seed": played.record["seed"],
+            "shared_deals": ts.shared_deals(
+                data.seed, len(data.five), played.record["seed"], played.record["done"]
+            ),
+            "points_per_pair": d["points_per_pair"],
             "pair_score": d["pair_score"],
             "elo": d["elo"],
             "verdict": verdict(d),
         }
-    s["table"] = {"classes": len(table["classes"]), "file": "trump_table.json", "eval": evaluation}
+    s["table"] = {
+        "classes": len(table["classes"]),
+        "file": "trump_table.json",
+        "in_sample": ts.learned_in_sample(data, table),
+        "eval": evaluation,
+    }
     s["partial"] = stopped is not None
     s["stopped"] = stopped
     s["asked"] = asked

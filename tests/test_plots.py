@@ -7,25 +7,31 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 pytest.importorskip("matplotlib")
 
 
 def _summary() -> dict:
-    """A small trump-study summary with the keys the figures read (some values missing)."""
+    """A small trump-study summary with the keys the figures read (some values missing, some
+    cells too small for a value: longest suit 5, a corner of the heatmap, 9 trumps)."""
 
-    def est(v, half=0.02):
+    def est(v, half=0.02, n=1000):
         if v is None:
-            return {"value": None, "low": None, "high": None}
-        return {"value": v, "low": v - half, "high": v + half}
+            return {"value": None, "low": None, "high": None, "n": 0}
+        if n < 30:
+            return {"value": v, "low": None, "high": None, "n": n}
+        return {"value": v, "low": v - half, "high": v + half, "n": n}
 
     names = ["longest", "points", "random"]
     by_longest = {
         n: {
             str(L): {
-                "hand_win_rate": est(0.4 + 0.1 * L - 0.05 * i),
-                "points_per_hand": est(None if (L == 1 and i == 0) else 0.1 * L - 0.1 * i),
+                "hand_win_rate": est(0.4 + 0.1 * L - 0.05 * i, n=10 if L == 5 else 1000),
+                "points_per_hand": est(
+                    None if (L == 1 and i == 0) else 0.1 * L - 0.1 * i, n=10 if L == 5 else 1000
+                ),
             }
             for L in range(1, 6)
         }
@@ -38,24 +44,65 @@ def _summary() -> dict:
     heuristics["best in hindsight"] = {"regret": est(0.0), "best_call_rate": {"value": 1.0}}
     heat = [[None if j >= 4 - k else 0.1 * (k - j) for j in range(5)] for k in range(5)]
     counts = [[0 if x is None else 100 * (k + 1) for x in row] for k, row in enumerate(heat)]
-    outcomes = {
-        str(L): {
-            "hakem_kot": 0.01,
-            "loss": 0.6 - 0.06 * L,
-            "win": 0.37 + 0.05 * L,
-            "kot": 0.02 + 0.01 * L,
+    counts[3][0] = 10  # too few for a value
+    outcomes = {}
+    for L in range(10):
+        n = 5 if L == 9 else 1000
+        shares = {"hakem_kot": 0.01, "loss": 0.6 - 0.06 * L, "win": 0.37 + 0.05 * L}
+        shares["kot"] = 1 - sum(shares.values())
+        below = np.cumsum([shares[k] for k in ("hakem_kot", "loss", "win")])
+        outcomes[str(L)] = {
+            "n": n,
+            **shares,
+            "at_most": {
+                k: est(float(b), 0.01, n)
+                for k, b in zip(("hakem_kot", "loss", "win"), below, strict=True)
+            },
         }
-        for L in range(10)
-    }
     return {
         "deals": 1000,
         "seed": 1,
         "player": "expert",
         "by_longest": by_longest,
         "heuristics": heuristics,
-        "ace_vs_length": {"heat": heat, "heat_counts": counts},
+        "ace_vs_length": {
+            "heat": heat,
+            "heat_low": [[None if x is None else x - 0.05 for x in row] for row in heat],
+            "heat_high": [[None if x is None else x + 0.05 for x in row] for row in heat],
+            "heat_counts": counts,
+        },
         "outcomes_by_trump_length": outcomes,
     }
+
+
+def _drawn(monkeypatch, s: dict) -> dict:
+    """Each trump-study figure of ``s``, drawn and not saved, by its name."""
+    from matplotlib.figure import Figure
+
+    from hokm_sim.report import plots
+
+    drawn: dict[str, Figure] = {}
+    monkeypatch.setattr(plots, "_save", lambda fig, folder, name: drawn.update({name: fig}) or [])
+    for fn in (plots.by_longest, plots.regret, plots.ace_heatmap, plots.outcomes_by_length):
+        fn(s, None)
+    assert set(drawn) == set(plots.FIGURES)
+    return drawn
+
+
+def _caption(fig) -> str:
+    return fig.texts[-1].get_text()
+
+
+def _error_bars(ax) -> list:
+    """The drawn error bars of ``ax``: one vertical segment each, finite ones only."""
+    from matplotlib.container import ErrorbarContainer
+
+    segments = []
+    for c in ax.containers:
+        if isinstance(c, ErrorbarContainer):
+            for lines in c.lines[2]:
+                segments += [s for s in lines.get_segments() if np.isfinite(s).all()]
+    return segments
 
 
 def test_import_and_drawing_leave_the_users_backend_and_figures_alone(tmp_path):
@@ -134,3 +181,56 @@ def test_caption_sits_below_the_x_label(monkeypatch):
         for ax in fig.axes:
             box = ax.get_tightbbox(renderer)
             assert cap.y1 <= box.y0, (ax.get_title(), ax.get_xlabel(), cap, box)
+
+
+def test_every_caption_says_what_is_drawn(monkeypatch):
+    """Say what is shown, show what is said: a footer naming error bars has them (one per
+    cell with enough hands), one naming intervals in the cells has them written there."""
+    figs = _drawn(monkeypatch, _summary())
+    for name in ("by_longest", "regret", "outcomes_by_length"):
+        assert "error bars: 95% intervals" in _caption(figs[name]), name
+    # by_longest: 3 heuristics x lengths 1..4 (5 too few); one point per hand has no value
+    assert [len(_error_bars(ax)) for ax in figs["by_longest"].axes] == [12, 11]
+    hollow = [ln for ax in figs["by_longest"].axes for ln in ax.lines
+              if ln.get_markerfacecolor() == "none" and len(ln.get_xdata())]  # fmt: skip
+    drawn = [np.round(ln.get_xdata()[np.isfinite(ln.get_ydata())]).tolist() for ln in hollow]
+    assert drawn == [[5.0]] * 6  # each heuristic's length 5, on each axis
+    assert "hollow markers: fewer than 30 hands, no interval" in _caption(figs["by_longest"])
+    assert len(_error_bars(figs["regret"].axes[0])) == 3
+    assert "fewer than" not in _caption(figs["regret"])  # no small cell, no note of one
+    # outcomes: three boundaries (the fourth is 1) of each length but the small 9
+    ax = figs["outcomes_by_length"].axes[0]
+    bars = _error_bars(ax)
+    assert len(bars) == 3 * 9
+    s = _summary()["outcomes_by_trump_length"]
+    tops = sorted(round(seg[1][1], 6) for seg in bars)
+    want = sorted(round(s[L]["at_most"][k]["high"], 6) for L in map(str, range(9))
+                  for k in ("hakem_kot", "loss", "win"))  # fmt: skip
+    assert tops == want
+    assert "faded: fewer than 30 hands" in _caption(figs["outcomes_by_length"])
+    faded = {round(p.get_x() + p.get_width() / 2) for p in ax.patches if p.get_alpha() == 0.35}
+    assert faded == {9}
+    # the heatmap writes its interval into every cell with enough values
+    heat = figs["ace_heatmap"]
+    cells = [t.get_text() for t in heat.axes[0].texts]
+    assert "in a cell: mean [95% interval] (count); grey: fewer than 30" in _caption(heat)
+    assert "—\n(10)" in cells
+    shown = [c for c in cells if not c.startswith("—")]
+    assert len(shown) == 9 and all(c.count("[") == 1 and c.count("(") == 1 for c in shown)
+    assert "+0.20\n[+0.15, +0.25]\n(300)" in cells
+
+
+def test_a_summary_without_intervals_says_so(monkeypatch):
+    """A summary recorded before the heatmap and the outcome bars had intervals: their
+    figures draw none and their footers say none, rather than "95% intervals"."""
+    s = _summary()
+    for key in ("heat_low", "heat_high"):
+        del s["ace_vs_length"][key]
+    for row in s["outcomes_by_trump_length"].values():
+        del row["at_most"]
+    figs = _drawn(monkeypatch, s)
+    assert "95%" not in _caption(figs["ace_heatmap"])
+    assert "in a cell: mean (count)" in _caption(figs["ace_heatmap"])
+    assert not any("[" in t.get_text() for t in figs["ace_heatmap"].axes[0].texts)
+    assert "no intervals" in _caption(figs["outcomes_by_length"])
+    assert _error_bars(figs["outcomes_by_length"].axes[0]) == []

@@ -8,6 +8,12 @@ Kot and points as Hakem, and breakdowns by the five-card shape. A learned
 table (:func:`learn_table`) maps each abstracted five-card class to the best
 call; the ``table`` bot plays it. All values are the Hakem team's signed
 points of the hand (-3 .. +2).
+
+A table's figures on the deals it was learned from are in-sample: each class's
+call is the one that scored best on those very deals, so they flatter it. The
+study says which figures are in-sample (:func:`learned_in_sample`,
+:func:`table_rows`) and judges the table it learns on fresh deals only, whose
+streams it checks share no deal with the study's (:func:`shared_deals`).
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from numba import njit
 
 from hokm_sim.analysis.summary import rate
 from hokm_sim.bots.botkit import suit_counts_rank_sums
-from hokm_sim.bots.registry import Strategy
+from hokm_sim.bots.registry import BotFile, Strategy
+from hokm_sim.engine.rng import HAND_MUL
 from hokm_sim.errors import StoppedError
 from hokm_sim.sim.backends import Backend, open_backend
 from hokm_sim.sim.interrupt import graceful_interrupt
@@ -231,13 +238,27 @@ def class_codes(keys: np.ndarray) -> np.ndarray:
 
 # --- statistics --------------------------------------------------------------
 
+MIN_CELL = 30
+"""Fewest hands in a cell of the study's tables and figures for its value to be shown.
+
+A mean of fewer hands gets no interval (``low``/``high`` null in ``summary.json``:
+``mean ± 1.96 s / sqrt(n)`` needs many values, and four equal values would give the
+zero-width interval of a certainty), and the report and the figures show such a cell
+as its count only, marked, whatever its estimate."""
+
+
+def too_few(e: dict[str, Any] | None) -> bool:
+    """Whether a cell (an estimate with its count ``n``) holds fewer than
+    :data:`MIN_CELL` hands; one without a count is not judged."""
+    return e is not None and e.get("n") is not None and e["n"] < MIN_CELL
+
 
 def _mean_ci(x: np.ndarray) -> dict[str, Any]:
     n = int(x.size)
     if n == 0:
         return {"value": None, "low": None, "high": None, "n": 0}
     m = float(x.mean())
-    if n < 2:
+    if n < MIN_CELL:
         return {"value": m, "low": None, "high": None, "n": n}
     half = 1.96 * float(x.std(ddof=1)) / math.sqrt(n)
     return {"value": m, "low": m - half, "high": m + half, "n": n}
@@ -349,8 +370,10 @@ def ace_vs_length(data: StudyData) -> dict[str, Any]:
 
     ``heat[k][j]``: mean over deals whose five hold a suit of k cards without
     the ace and the ace in a suit of j cards, of ``points(k-suit) -
-    points(ace suit)``. ``alone``: the ace alone (j = 1) against three or four
-    small cards (nothing above the ten), with a paired interval.
+    points(ace suit)``; ``heat_low``/``heat_high`` its 95% interval (null
+    below :data:`MIN_CELL` values), ``heat_counts`` the values. ``alone``:
+    the ace alone (j = 1) against three or four small cards (nothing above
+    the ten), with a paired interval.
     """
     counts = suit_counts(data.five)
     aces = suit_has(data.five, 12)
@@ -360,18 +383,15 @@ def ace_vs_length(data: StudyData) -> dict[str, Any]:
     has_ace = aces.any(axis=1)
     ace_suit = np.argmax(aces, axis=1)
     ace_len = counts[rows, ace_suit]
-    heat = np.full((5, 5), np.nan)
-    num = np.zeros((5, 5), np.int64)
+    cells: list[list[dict[str, Any]]] = []
     for k in range(1, 6):
+        cells.append([])
         for j in range(1, 6):
             diffs = []
             for s in range(4):
                 sel = has_ace & (counts[:, s] == k) & ~aces[:, s] & (ace_len == j)
                 diffs.append(data.points[sel, s] - data.points[sel, ace_suit[sel]])
-            d = np.concatenate(diffs)
-            num[k - 1, j - 1] = d.size
-            if d.size:
-                heat[k - 1, j - 1] = d.mean()
+            cells[-1].append(_mean_ci(np.concatenate(diffs).astype(float)))
     alone = {}
     for k in (3, 4):
         diffs = []
@@ -387,14 +407,21 @@ def ace_vs_length(data: StudyData) -> dict[str, Any]:
         d = np.concatenate(diffs).astype(float)
         alone[str(k)] = _mean_ci(d)
     return {
-        "heat": [[None if math.isnan(x) else float(x) for x in row] for row in heat],
-        "heat_counts": num.tolist(),
+        "heat": [[c["value"] for c in row] for row in cells],
+        "heat_low": [[c["low"] for c in row] for row in cells],
+        "heat_high": [[c["high"] for c in row] for row in cells],
+        "heat_counts": [[c["n"] for c in row] for row in cells],
         "small_cards_minus_ace_alone": alone,
     }
 
 
 def outcomes_by_length(data: StudyData) -> dict[str, Any]:
-    """Share of Hakem Kot, loss, win and Kot by the trump's length in the Hakem's 13 cards."""
+    """Share of Hakem Kot, loss, win and Kot by the trump's length in the Hakem's 13 cards.
+
+    ``at_most`` holds the Wilson rate of each share summed with those below it
+    (Hakem Kot; lost or worse; anything but Kot): the boundaries of a stacked
+    bar of the four shares, each with its interval.
+    """
     length = suit_counts(data.hand)  # [N, 4]
     out = {}
     for L in range(0, 14):
@@ -402,12 +429,18 @@ def outcomes_by_length(data: StudyData) -> dict[str, Any]:
         v = data.points[sel]
         if v.size == 0:
             continue
+        n = int(v.size)
+        below = np.cumsum([int((v == x).sum()) for x in (-3, -1, 1)])
         out[str(L)] = {
-            "n": int(v.size),
+            "n": n,
             "hakem_kot": float((v == -3).mean()),
             "loss": float((v == -1).mean()),
             "win": float((v == 1).mean()),
             "kot": float((v == 2).mean()),
+            "at_most": {
+                key: rate(int(k), n)
+                for key, k in zip(("hakem_kot", "loss", "win"), below, strict=True)
+            },
         }
     return out
 
@@ -436,6 +469,84 @@ def learn_table(data: StudyData) -> dict[str, Any]:
         "deals": int(len(codes)),
         "classes": [[c, v["best"], v["deals"]] for c, v in sorted(table.items())],
     }
+
+
+def table_calls(table: dict[str, Any], five: np.ndarray) -> np.ndarray:
+    """[N] the suit the ``table`` bot playing ``table`` calls from each five cards: the
+    first suit whose key is its class's best, the longest suit for a class not in it."""
+    longest = longest_suit(five)
+    if not table["classes"]:
+        return longest
+    keys = suit_keys(five)
+    codes = class_codes(keys)
+    rows = np.array([row[:2] for row in table["classes"]], np.int64)
+    at = np.minimum(np.searchsorted(rows[:, 0], codes), len(rows) - 1)
+    match = keys == rows[at, 1][:, None]
+    found = (rows[at, 0] == codes) & match.any(axis=1)
+    return np.where(found, np.argmax(match, axis=1), longest)
+
+
+def learned_in_sample(data: StudyData, table: dict[str, Any]) -> dict[str, Any]:
+    """Points per deal the learned ``table`` gains over the ``longest`` rule on ``data``,
+    the deals it was learned from: an in-sample figure, which flatters the table (each
+    class's call is the one that scored best on these very deals)."""
+    rows = np.arange(len(data.five))
+    learned = data.points[rows, table_calls(table, data.five)]
+    return _mean_ci((learned - data.points[rows, longest_suit(data.five)]).astype(float))
+
+
+def shared_deals(seed_a: int, n_a: int, seed_b: int, n_b: int) -> int:
+    """How many of deals ``0 .. n_a - 1`` of seed ``seed_a`` are among deals
+    ``0 .. n_b - 1`` of seed ``seed_b``, exactly.
+
+    Deal ``i`` of seed ``s`` is shuffled from the stream keyed ``s + i * HAND_MUL``
+    (mod 2**64, :func:`hokm_sim.engine.rng.seed_stream`): the same key, the same cards
+    (the Hakem's seat may differ, the deal as the Hakem sees it does not). Deal ``i`` of
+    ``seed_a`` is deal ``j`` of ``seed_b`` exactly when ``i - j`` is ``(seed_b - seed_a)
+    / HAND_MUL`` mod 2**64 (``HAND_MUL`` is odd, so it divides), one offset for every
+    pair of seeds.
+    """
+    m = 1 << 64
+    d = (seed_b - seed_a) * pow(int(HAND_MUL), -1, m) % m
+    t = d - m if d >= m // 2 else d  # i - j: sizes are below 2**62, so no other offset fits
+    return max(0, min(n_b, n_a - t) - max(0, -t))
+
+
+def table_of(bot: BotFile) -> dict[str, Any] | None:
+    """The table a trump bot plays, when it is the ``table`` bot (the built-in one or a
+    study's copy of it): the ``trump_table.json`` beside it, which says the seed and the
+    number of deals it was learned from. None for any other bot."""
+    from hokm_sim.bots.registry import builtin_dir
+
+    if bot.kind != "numba":
+        return None
+    path = Path(bot.path)
+    beside = path.parent / "trump_table.json"
+    if not path.is_file() or not beside.is_file():
+        return None
+    if path.read_bytes() != (builtin_dir() / "table.py").read_bytes():
+        return None
+    return json.loads(beside.read_text())
+
+
+def table_rows(heuristics: list[Strategy], data: StudyData) -> dict[str, Any]:
+    """Per heuristic that calls trump from a learned table: the seed and the number of
+    deals its table was learned from, and how many of the study's deals are among those
+    (``shared_deals``: above 0, the heuristic's row of the study is in-sample; null when
+    the table does not say where it was learned)."""
+    out = {}
+    for h in heuristics:
+        table = table_of(h.trump)
+        if table is None:
+            continue
+        seed, deals = table.get("seed"), table.get("deals")
+        known = isinstance(seed, int) and isinstance(deals, int)
+        out[h.name] = {
+            "seed": seed,
+            "deals": deals,
+            "shared_deals": shared_deals(seed, deals, data.seed, len(data.five)) if known else None,
+        }
+    return out
 
 
 def write_table_bot(folder: Path, table: dict[str, Any]) -> Path:

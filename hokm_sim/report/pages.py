@@ -55,22 +55,30 @@ def sprt_line(data: dict[str, Any]) -> str:
 
 def trump_study(s: dict[str, Any], command: str) -> str:
     """The trump study's ``report.md``."""
+    from hokm_sim.analysis.trumpstudy import MIN_CELL
+
+    tables = s.get("table_heuristics", {})
     lines = [
         f"# Trump study: {s['deals']:,} deals, {s['player']} in every seat",
         "",
         f"Seed {s['seed']}; every deal played with each of the four trumps "
-        f"({s['hands']:,} hands). Values are the Hakem team's signed points.",
+        f"({s['hands']:,} hands). Values are the Hakem team's signed points, with 95% "
+        f"intervals; a cell of fewer than {MIN_CELL} hands shows — and its count: too few "
+        "for a value or an interval.",
         "",
         *_trump_stop(s),
         "| heuristic | best call | regret (points/hand) | hand win | Kot | points/hand |",
         "|---|---|---|---|---|---|",
     ]
     for name, h in s["heuristics"].items():
+        shared = tables.get(name, {}).get("shared_deals")
+        label = f"{name} (in-sample)" if shared else name
         lines.append(
-            f"| {name} | {cell(h['best_call_rate'])} | {cell(h['regret'], True)} | "
-            f"{cell(h['hand_win_rate'])} | {cell(h['kot_rate'])} | "
-            f"{cell(h['points_per_hand'], True)} |"
+            f"| {label} | {_shown(h['best_call_rate'])} | {_shown(h['regret'], True)} | "
+            f"{_shown(h['hand_win_rate'])} | {_shown(h['kot_rate'])} | "
+            f"{_shown(h['points_per_hand'], True)} |"
         )
+    lines += _table_heuristics(tables, s["deals"])
     alone = s["ace_vs_length"]["small_cards_minus_ace_alone"]
     lines += [
         "",
@@ -81,49 +89,129 @@ def trump_study(s: dict[str, Any], command: str) -> str:
         "",
     ]
     for k, e in alone.items():
-        lines.append(f"- {k} small cards: {cell(e, True)} over {e['n']:,} deals")
+        lines.append(f"- {k} small cards: {_shown(e, True)} over {e['n']:,} deals")
     lines += [
         "",
         "## Calling the longest suit, by its length and its high cards",
         "",
         "Points per hand [95%] (deals) of calling the longest of the five cards' suits "
         "(ties as `longest` breaks them), by the count of A K Q J in it and by its ace; "
-        "regret is against the best call in hindsight.",
+        f"regret is against the best call in hindsight; — (deals): fewer than {MIN_CELL} "
+        "deals, too few for a value.",
         "",
         "| length | all | regret | 0 high | 1 high | 2 high | 3 high | 4 high | ace | no ace |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
 
     def pts(c: dict | None) -> str:
-        return "" if c is None else f"{cell(c['points_per_hand'], True, 3)} ({c['n']:,})"
+        return "" if c is None else f"{_shown(c['points_per_hand'], True, 3)} ({c['n']:,})"
 
     for length, row in s["by_longest_honours"].items():
         highs = [pts(row["highs"].get(str(h))) for h in range(5)]
         ace = [pts(row["ace"].get(k)) for k in ("held", "not_held")]
         lines.append(
-            f"| {length} | {pts(row['all'])} | {cell(row['all']['regret'], False, 3)} | "
+            f"| {length} | {pts(row['all'])} | {_shown(row['all']['regret'], False, 3)} | "
             + " | ".join(highs + ace)
             + " |"
         )
     if "table" in s:
-        t, e = s["table"], s["table"].get("eval")
-        lines += ["", "## Learned trump table", ""]
-        learned = f"{t['classes']:,} five-card classes learned from the study's deals"
-        if e is None:
-            lines.append(f"{learned}; not tested on fresh deals.")
-        else:
-            lines += [
-                f"{learned}; held out: `{e['a']}` against `{e['b']}` on {e['deals']:,} "
-                f"fresh deals in duplicate (seed {e['seed']}):",
-                "",
-                f"- pair score {cell(e['pair_score'])}, Elo "
-                f"{cell(e['elo'], True, 1)}: {e['verdict']}",
-            ]
+        lines += ["", "## Learned trump table", "", *_learned_table(s)]
     lines += ["", "## Figures", ""]
     for name in ("by_longest", "regret", "ace_heatmap", "outcomes_by_length"):
         lines += [f"![{name}]({name}.png)", ""]
     lines += ["## Reproduce", "", f"    {command}", "", f"hokm-sim {__version__}", ""]
     return "\n".join(lines)
+
+
+def _shown(e: dict[str, Any] | None, signed: bool = False, digits: int = 4) -> str:
+    """A trump study's cell: ``value [low, high]``, or — when it holds too few hands
+    (:data:`hokm_sim.analysis.trumpstudy.MIN_CELL`) for a value to mean anything."""
+    from hokm_sim.analysis.trumpstudy import too_few
+
+    return "—" if too_few(e) else cell(e, signed, digits)
+
+
+def _table_heuristics(tables: dict[str, Any], deals: int) -> list[str]:
+    """Under the heuristics' table: where each heuristic that plays a learned table
+    learned it, and whether its row is in-sample (some of the study's deals among
+    those it was learned from)."""
+    lines = []
+    for name, t in tables.items():
+        origin = f"`{name}` calls trump from a table learned"
+        if t["shared_deals"] is None:
+            lines.append(
+                f"- {origin} on deals its table file does not name: its row may be in-sample."
+            )
+            continue
+        origin += f" from {t['deals']:,} deals of seed {t['seed']} (not the table learned below)"
+        if t["shared_deals"]:
+            lines.append(
+                f"- {origin}; {t['shared_deals']:,} of this study's {deals:,} deals are among "
+                "them, so its row is in-sample and flatters it: judge it on another seed."
+            )
+        else:
+            lines.append(f"- {origin}; none of this study's deals: its row is held out.")
+    return ["", *lines] if lines else []
+
+
+def _learned_table(s: dict[str, Any]) -> list[str]:
+    """The learned table: its gain over ``longest`` in the study (in-sample) beside its
+    gain on fresh deals (held out), and whether it held up."""
+    t, e = s["table"], s["table"]["eval"]
+    inside = t["in_sample"]
+    lines = [
+        f"{t['classes']:,} five-card classes learned from this study's {s['deals']:,} deals "
+        "(`trump_table.json`, played by `table_bot.py`). Points per deal it gains over "
+        "`longest` (its call's points minus `longest`'s, on the same deal):",
+        "",
+        "| learned table against `longest` | points per deal | deals |",
+        "|---|---|---|",
+        "| in the study (in-sample: the deals it was learned from) | "
+        f"{_shown(inside, True)} | {inside['n']:,} |",
+    ]
+    if e is None:
+        return lines + [
+            "",
+            "The table was not tested on fresh deals: an in-sample figure flatters it (each "
+            "class's call is the one that scored best on these very deals) and says nothing "
+            "of how it plays elsewhere.",
+        ]
+    shared = e["shared_deals"]
+    fresh = "none of them the study's" if shared == 0 else f"{shared:,} of them the study's"
+    pp = e["points_per_pair"]
+    return lines + [
+        f"| on fresh deals (held out: seed {e['seed']}, in duplicate; {fresh}) | "
+        f"{_shown(pp, True)} | {e['deals']:,} |",
+        "",
+        _held_up(inside, pp),
+        "",
+        f"- hand wins on the fresh deals: {e['verdict']}",
+    ]
+
+
+def _held_up(inside: dict[str, Any], fresh: dict[str, Any]) -> str:
+    """Whether the learned table's gain over ``longest`` (``inside``: in the study, on the
+    deals it was learned from) held up on fresh deals (``fresh``)."""
+    if fresh["low"] is None:
+        return "Too few fresh deals for an interval: the in-sample gain is not confirmed."
+    if fresh["low"] > 0:
+        return "The learned table held up: it gains over `longest` on fresh deals too."
+    flattered = inside["value"] is not None and inside["value"] > fresh["high"]
+    overfit = (
+        " Its in-sample gain lies above the held-out interval: judged on the deals it was "
+        "learned from, the table looked better than it plays (an overfit)."
+        if flattered
+        else ""
+    )
+    if fresh["high"] < 0:
+        return (
+            "**The learned table did not hold up**: on fresh deals it loses points to "
+            f"`longest`.{overfit}"
+        )
+    return (
+        "On fresh deals no clear difference from `longest`: the in-sample gain is not "
+        f"confirmed.{overfit}"
+    )
 
 
 def _trump_stop(s: dict[str, Any]) -> list[str]:

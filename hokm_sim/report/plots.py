@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from hokm_sim.writing import atomic_bytes
 
@@ -35,13 +36,22 @@ def _figure(width: float, height: float) -> Figure:
     return fig
 
 
-def _study_caption(fig: Figure, s: dict[str, Any]) -> None:
-    """The trump study's provenance line (:func:`_caption`)."""
+def _study_caption(fig: Figure, s: dict[str, Any], shows: str) -> None:
+    """The trump study's provenance line (:func:`_caption`), ending with what the figure
+    draws of the intervals and of the cells too small for a value (``shows``)."""
     _caption(
         fig,
         f"hokm-sim trump-study: {s['deals']:,} deals x 4 trumps, seed "
-        f"{s['seed']}, bots: {s['player']} in every seat; 95% intervals",
+        f"{s['seed']}, bots: {s['player']} in every seat; {shows}",
     )
+
+
+def _few_note(few: bool, mark: str) -> str:
+    """The caption's words for the cells drawn as ``mark`` (fewer than ``MIN_CELL``
+    hands, no interval), or nothing when the figure has none."""
+    from hokm_sim.analysis.trumpstudy import MIN_CELL
+
+    return f"; {mark}: fewer than {MIN_CELL} hands, no interval" if few else ""
 
 
 def _caption(fig: Figure, text: str) -> None:
@@ -91,18 +101,26 @@ def by_longest(s: dict[str, Any], folder: Path) -> list[Path]:
     fig = _figure(11, 4.3)
     axes = fig.subplots(1, 2)
     lengths = [str(L) for L in range(1, 6)]
+    from hokm_sim.analysis.trumpstudy import too_few
+
+    any_few = False
     for i, (name, rows) in enumerate(s["by_longest"].items()):
         x = np.arange(1, 6) + (i - 1.5) * 0.07
+        color = f"C{i}"
         for ax, key in zip(axes, ("hand_win_rate", "points_per_hand"), strict=True):
-            vals = [_err(rows[L][key]) for L in lengths]
+            few = np.array([too_few(rows[L][key]) for L in lengths])
+            any_few |= bool(few.any())
+            vals = np.array([_err(rows[L][key]) for L in lengths])
             ax.errorbar(
-                x,
-                [v[0] for v in vals],
-                yerr=[[v[1] for v in vals], [v[2] for v in vals]],
+                x[~few],
+                vals[~few, 0],
+                yerr=vals[~few, 1:].T,
                 marker="o",
                 capsize=3,
+                color=color,
                 label=name,
             )
+            ax.plot(x[few], vals[few, 0], "o", mfc="none", color=color)  # no interval
     axes[0].set(
         title="Hand-win rate as Hakem",
         xlabel="longest suit among the five (cards)",
@@ -118,24 +136,31 @@ def by_longest(s: dict[str, Any], folder: Path) -> list[Path]:
         ax.grid(alpha=0.3)
     axes[0].legend(title="trump heuristic")
     fig.suptitle("Does length beat high cards? Hakem results by the five cards' longest suit")
-    _study_caption(fig, s)
+    _study_caption(fig, s, "error bars: 95% intervals" + _few_note(any_few, "hollow markers"))
     return _save(fig, folder, "by_longest")
 
 
 def regret(s: dict[str, Any], folder: Path) -> list[Path]:
     """Points given up against the best call in hindsight, per heuristic."""
+    from hokm_sim.analysis.trumpstudy import too_few
+
     names = [n for n in s["heuristics"] if n != "best in hindsight"]
-    vals = [_err(s["heuristics"][n]["regret"]) for n in names]
+    few = np.array([too_few(s["heuristics"][n]["regret"]) for n in names], bool)
+    vals = np.array([_err(s["heuristics"][n]["regret"]) for n in names]).reshape(-1, 3)
+    vals[few, 1:] = np.nan  # no error bar
     hits = [s["heuristics"][n]["best_call_rate"]["value"] for n in names]
     fig = _figure(7.5, 4.3)
     ax = fig.subplots()
     bars = ax.bar(
         names,
-        [v[0] for v in vals],
-        yerr=[[v[1] for v in vals], [v[2] for v in vals]],
+        vals[:, 0],
+        yerr=vals[:, 1:].T,
         capsize=4,
         color="tab:orange",
     )
+    for b, f in zip(bars, few, strict=True):
+        if f:
+            b.set(alpha=0.35, hatch="//")
     for b, h, v in zip(bars, hits, vals, strict=True):
         top = v[0] + (v[2] if np.isfinite(v[2]) else 0.0)  # above the interval's cap
         ax.annotate(
@@ -154,32 +179,45 @@ def regret(s: dict[str, Any], folder: Path) -> list[Path]:
     )
     ax.grid(axis="y", alpha=0.3)
     ax.margins(y=0.12)  # room for the labels above the tallest bar
-    _study_caption(fig, s)
+    _study_caption(fig, s, "error bars: 95% intervals" + _few_note(any(few), "hatched"))
     return _save(fig, folder, "regret")
 
 
 def ace_heatmap(s: dict[str, Any], folder: Path) -> list[Path]:
-    """Value of calling the suit with k cards instead of the suit holding the ace."""
-    heat = np.array(
-        [[np.nan if x is None else x for x in row] for row in s["ace_vs_length"]["heat"]]
-    )
-    counts = np.array(s["ace_vs_length"]["heat_counts"])
+    """Value of calling the suit with k cards instead of the suit holding the ace.
+
+    Each cell says its mean, its 95% interval (when the summary has them) and its
+    count; a cell of fewer than ``MIN_CELL`` values is grey with its count only, and
+    plays no part in the colour scale.
+    """
+    from hokm_sim.analysis.trumpstudy import MIN_CELL
+
+    av = s["ace_vs_length"]
+
+    def grid(key: str) -> np.ndarray:
+        return np.array([[np.nan if x is None else x for x in row] for row in av[key]])
+
+    counts = np.array(av["heat_counts"])
+    few = (counts > 0) & (counts < MIN_CELL)
+    heat = np.where(few, np.nan, grid("heat"))
+    ranged = "heat_low" in av  # a summary written before the intervals were recorded has none
+    low, high = (grid("heat_low"), grid("heat_high")) if ranged else (heat, heat)
     fig = _figure(6.8, 5.2)
     ax = fig.subplots()
     lim = np.nanmax(np.abs(heat)) if np.isfinite(heat).any() else 1.0
     im = ax.imshow(heat, cmap="RdBu", vmin=-lim, vmax=lim, origin="lower")
     for k in range(5):
         for j in range(5):
-            if counts[k, j] > 0:
-                ax.text(
-                    j,
-                    k,
-                    f"{heat[k, j]:+.2f}\n({counts[k, j]:,})",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if abs(heat[k, j]) > 0.6 * lim else "black",
-                )
+            if few[k, j]:
+                ax.add_patch(Rectangle((j - 0.5, k - 0.5), 1, 1, color="0.88"))
+                text, color = f"—\n({counts[k, j]:,})", "0.35"
+            elif counts[k, j] > 0:
+                interval = f"\n[{low[k, j]:+.2f}, {high[k, j]:+.2f}]" if ranged else ""
+                text = f"{heat[k, j]:+.2f}{interval}\n({counts[k, j]:,})"
+                color = "white" if abs(heat[k, j]) > 0.6 * lim else "black"
+            else:
+                continue
+            ax.text(j, k, text, ha="center", va="center", fontsize=6.5, color=color)
     ax.set_xticks(range(5), [str(j) for j in range(1, 6)])
     ax.set_yticks(range(5), [str(k) for k in range(1, 6)])
     ax.set(
@@ -188,16 +226,30 @@ def ace_heatmap(s: dict[str, Any], folder: Path) -> list[Path]:
         title="Call the length or the ace? Points gained by the suit with k cards",
     )
     fig.colorbar(im, ax=ax, label="points per hand: k-card suit minus ace suit")
-    _study_caption(fig, s)
+    shows = "in a cell: mean [95% interval] (count)" if ranged else "in a cell: mean (count)"
+    if few.any():
+        shows += f"; grey: fewer than {MIN_CELL}, no value"
+    _study_caption(fig, s, shows)
     return _save(fig, folder, "ace_heatmap")
 
 
 def outcomes_by_length(s: dict[str, Any], folder: Path) -> list[Path]:
-    """Distribution of outcomes (Hakem Kot, loss, win, Kot) by the trump's final length."""
+    """Distribution of outcomes (Hakem Kot, loss, win, Kot) by the trump's final length.
+
+    Each boundary between two outcomes is a share of hands (Hakem Kot; lost or worse;
+    anything but Kot): its error bar is that share's 95% interval, when the summary has
+    them. A length of fewer than ``MIN_CELL`` hands is faded, with no error bars; every
+    length's count is under its label.
+    """
+    from hokm_sim.analysis.trumpstudy import too_few
+
     rows = s["outcomes_by_trump_length"]
     lengths = sorted(rows, key=int)
-    fig = _figure(9, 4.3)
+    few = np.array([too_few(rows[L]) for L in lengths])
+    ranged = all("at_most" in rows[L] for L in lengths)
+    fig = _figure(9, 4.6)
     ax = fig.subplots()
+    x = np.arange(len(lengths))
     bottom = np.zeros(len(lengths))
     for key, label, color in (
         ("hakem_kot", "Hakem Kot (-3)", "tab:red"),
@@ -206,15 +258,35 @@ def outcomes_by_length(s: dict[str, Any], folder: Path) -> list[Path]:
         ("kot", "Kot (+2)", "tab:blue"),
     ):
         vals = np.array([rows[L][key] for L in lengths])
-        ax.bar(lengths, vals, bottom=bottom, label=label, color=color)
+        bars = ax.bar(x, vals, bottom=bottom, label=label, color=color)
+        for b, f in zip(bars, few, strict=True):
+            if f:
+                b.set(alpha=0.35)
         bottom += vals
+        if ranged and key != "kot":  # the top boundary is 1, with nothing to estimate
+            at = np.array([_err(rows[L]["at_most"][key]) for L in lengths])
+            ax.errorbar(
+                x[~few],
+                at[~few, 0],
+                yerr=at[~few, 1:].T,
+                fmt="none",
+                ecolor="black",
+                elinewidth=0.9,
+                capsize=3,
+            )
+    ax.set_xticks(x, [f"{L}\n({rows[L]['n']:,})" for L in lengths], fontsize=8)
     ax.set(
         title="Outcome of the hand by the trump's length in the Hakem's 13 cards",
-        xlabel="trumps among the Hakem's 13 cards",
+        xlabel="trumps among the Hakem's 13 cards (hands)",
         ylabel="share of hands",
     )
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)  # beside the bars
-    _study_caption(fig, s)
+    shows = (
+        "error bars: 95% intervals of the share of hands below each boundary"
+        if ranged
+        else "no intervals"
+    )
+    _study_caption(fig, s, shows + _few_note(bool(few.any()), "faded"))
     return _save(fig, folder, "outcomes_by_length")
 
 

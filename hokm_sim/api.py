@@ -1461,6 +1461,7 @@ def show(
     trace: str | Path | None = None,
     line: int | None = None,
     html: str | Path | None = None,
+    force: bool = False,
 ) -> HandResult:
     """One hand card by card: hand ``hand`` of ``seed`` (a deal, or the hand's number
     within ``match``, whose first Hakem is found by house rule ``first_hakem``)
@@ -1471,14 +1472,17 @@ def show(
     A hand a bot stopped is kept up to the faulty card, and the result's
     ``fault`` holds the :class:`~hokm_sim.sim.runner.StrategyFault`. With
     ``html`` a page that replays the hand, every card graded double dummy, is
-    written to that file.
+    written to that file (an existing file only with ``force``; see
+    :class:`~hokm_sim.writing.OutputFile`).
     """
     from hokm_sim.bots.faults import replay_command
     from hokm_sim.bots.host import given_timeout
     from hokm_sim.house import first_hakem_code
     from hokm_sim.sim import trace as tr
     from hokm_sim.sim.runner import Runner
+    from hokm_sim.writing import OutputFile
 
+    page = None if html is None else OutputFile(html, force, "html")
     if trace is not None:
         seeded = {"seed": seed, "hand": hand, "match": match, "a": a, "b": b}
         seeded |= {"target": target, "copy": copy, "first_hakem": first_hakem}
@@ -1522,11 +1526,10 @@ def show(
         command = replay_command(seed, sa.name, sb.name, copy, match, hand, tgt, rule,
                                  given_timeout())  # fmt: skip
         result = HandResult(_with_command({"record": rec, "teams": list(names)}, command), fault)
-    if html is not None and result.fault is None:
+    if page is not None and result.fault is None:
         from hokm_sim.report.viewer import hand_page
-        from hokm_sim.writing import atomic_text
 
-        atomic_text(html, hand_page(analyse_hand(result.record, names)))
+        page.write_text(hand_page(analyse_hand(result.record, names)))
     return result
 
 

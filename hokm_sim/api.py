@@ -48,8 +48,9 @@ from hokm_sim.analysis.results import (
 from hokm_sim.commands import COMMANDS, command_line
 from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.report.folder import ReportFolder, default_folder, read_record
-from hokm_sim.serving import serve
+from hokm_sim.serving import serve as _serve
 from hokm_sim.sim.checks import (
+    BY_NAME,
     DEFAULT_TARGET,
     MAX_SEED,
     check_first_hakem,
@@ -99,6 +100,26 @@ __all__ = [
     "serve",
     "check_bot",
 ]
+
+
+def _checked(fn: Callable) -> Callable:
+    """Check each argument a caller gives to a parameter of :data:`~hokm_sim.sim.checks.BY_NAME`
+    (a thread count, a flag, a callback, a path ...) before ``fn`` runs: a wrong type is an
+    :class:`InputError` naming the parameter. Values left at their defaults are not checked."""
+    sig = inspect.signature(fn)
+    checked = [name for name in sig.parameters if name in BY_NAME]
+    if not checked:
+        return fn
+
+    @functools.wraps(fn)
+    def with_checks(*args: Any, **kwargs: Any) -> Any:
+        given = sig.bind(*args, **kwargs).arguments
+        for name in checked:
+            if name in given and given[name] is not sig.parameters[name].default:
+                BY_NAME[name](given[name], name)
+        return fn(*args, **kwargs)
+
+    return with_checks
 
 
 def _bot_timeout(fn: Callable) -> Callable:
@@ -237,6 +258,7 @@ def _summary(played: Played, command: str) -> Summary:
 # --- run: A against B ---------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def run(
     a: str | Strategy = "expert",
@@ -339,6 +361,7 @@ def run(
     return summary
 
 
+@_checked
 @_bot_timeout
 def resume(
     folder: str | Path,
@@ -448,6 +471,7 @@ def _play(
 # --- tournament -------------------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def tournament(
     strategies: Sequence[str | Strategy],
@@ -511,10 +535,24 @@ def tournament(
 # --- strength against a field, and tuning ---------------------------------------------
 
 
-def _strategies(specs: Sequence[str | Strategy], param: str) -> list[Strategy]:
-    """Each spec resolved; an error names its place in the list and ``param``."""
+def _listed(value: Any, param: str) -> list[Any]:
+    """A list parameter as a list: one string (or strategy) is one item, never a sequence
+    of characters; what is not a list at all is refused, naming ``param``."""
+    from hokm_sim.bots.registry import Strategy
+
+    if isinstance(value, str | Strategy):
+        return [value]
+    try:
+        return list(value)
+    except TypeError:
+        raise InputError(f"expected a list, got {value!r}", param) from None
+
+
+def _strategies(specs: str | Strategy | Sequence[str | Strategy], param: str) -> list[Strategy]:
+    """Each spec resolved (one spec is a list of one); an error names its place in the
+    list and ``param``."""
     out = []
-    for i, spec in enumerate(specs):
+    for i, spec in enumerate(_listed(specs, param)):
         try:
             out.append(strategy(spec))
         except InputError as exc:
@@ -522,6 +560,7 @@ def _strategies(specs: Sequence[str | Strategy], param: str) -> list[Strategy]:
     return out
 
 
+@_checked
 @_bot_timeout
 def field(
     candidate: str | Strategy,
@@ -553,8 +592,7 @@ def field(
     from hokm_sim.sim.runner import check_threads
 
     cand = strategy(candidate, "candidate")
-    given = fld.default_members(cand) if members is None else list(members)
-    strats = _strategies(given, "members")
+    strats = _strategies(fld.default_members(cand) if members is None else members, "members")
     mode, size, target, _ = check_size(hands, matches, target, None, default_hands=100_000)
     seed = check_seed(seed)
     cfg = fld.FieldConfig(
@@ -609,6 +647,7 @@ def field(
     return result
 
 
+@_checked
 @_bot_timeout
 def tune(
     bot: str | Strategy,
@@ -641,17 +680,16 @@ def tune(
     """
     from hokm_sim.analysis import field as fld
     from hokm_sim.analysis import tune as tn
-    from hokm_sim.bots.registry import Strategy
     from hokm_sim.report import pages, plots
     from hokm_sim.sim.runner import check_threads
 
     s = strategy(bot, "bot")
-    specs = [against] if isinstance(against, str | Strategy) else list(against)
+    specs = _listed(against, "against")
     named = [x for spec in specs for x in (fld.default_members(s) if spec == "field" else [spec])]
     if not named:
         raise InputError("give at least one opponent, or field", "against")
     opponents = _strategies(named, "against")
-    parsed = [tn.parse_param(text, s) for text in params]
+    parsed = [tn.parse_param(text, s) for text in _listed(params, "params")]
     tn.check_params(parsed)  # before the report folder is begun
     seed = check_seed(seed)
     check_threads(threads)
@@ -712,6 +750,7 @@ def tune(
 # --- regression checks ---------------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def regress(
     candidate: str | Strategy | None,
@@ -840,6 +879,7 @@ def _match_target(metric: str, target: int | None) -> int:
     return check_target(target)
 
 
+@_checked
 @_bot_timeout
 def calibrate(
     name: str | Strategy,
@@ -927,6 +967,7 @@ def calibrate(
     return CalibrationResult(_with_command(data, command))
 
 
+@_checked
 def sprt(
     wins: Sequence[int] | None = None,
     *,
@@ -955,7 +996,7 @@ def sprt(
     except (TypeError, ValueError, OverflowError):  # 1e23 pairs is no count of pairs
         c = np.zeros(0, np.int64)
     if c.shape != (want,) or (c < 0).any():
-        raise InputError(f"expected {want} non-negative counts, got {list(given)}", metric)
+        raise InputError(f"expected {want} non-negative counts, got {given!r}", metric)
     check_test(elo0, elo1, alpha, beta)
     values = np.array([0.0, 0.5, 1.0]) if metric == "wins" else np.arange(13) / 12.0
     lo, hi = sprt_bounds(alpha, beta)
@@ -987,6 +1028,7 @@ def sprt(
 # --- studies ---------------------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def trump_study(
     player: str | Strategy = "expert",
@@ -1023,7 +1065,7 @@ def trump_study(
     from hokm_sim.sim.runner import check_threads
 
     play = strategy(player, "player")
-    heur = [strategy(h, "heuristics") for h in heuristics]
+    heur = _strategies(heuristics, "heuristics")
     if not heur:
         raise InputError("give at least one heuristic", "heuristics")
     check_positive(hands, "hands")
@@ -1139,6 +1181,7 @@ def _trump_report(
     return result
 
 
+@_checked
 def plot(folder: str | Path) -> list[Path]:
     """Draw the figures of the trump study or the tuning run in report folder ``folder``
     again, from its ``summary.json``; the files written."""
@@ -1154,6 +1197,7 @@ def plot(folder: str | Path) -> list[Path]:
     return plots.draw_all(result.data, Path(folder))
 
 
+@_checked
 @_bot_timeout
 def dd_study(
     heuristics: Sequence[str | Strategy] = ("longest", "points", "weighted", "random"),
@@ -1170,7 +1214,7 @@ def dd_study(
     from hokm_sim.report import pages
     from hokm_sim.sim.runner import check_threads
 
-    heur = [strategy(h, "heuristics") for h in heuristics]
+    heur = _strategies(heuristics, "heuristics")
     if not heur:
         raise InputError("give at least one heuristic", "heuristics")
     check_positive(hands, "hands")
@@ -1189,6 +1233,7 @@ def dd_study(
 # --- double dummy and the analysis of played hands ------------------------------------
 
 
+@_checked
 def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> DDResult:
     """Solve deals double dummy (every hand open, best play), one answer per deal.
 
@@ -1226,6 +1271,7 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
     return DDResult(_with_command({"deals": len(parsed), "answers": answers}, command))
 
 
+@_checked
 @_bot_timeout
 def analyse(
     folder: str | Path | None = None,
@@ -1267,6 +1313,8 @@ def analyse(
     if seed is not None and hands is None:
         raise InputError("give it too (deals 0..N-1 are analysed)", "hands")
     nthreads = check_threads(threads)
+    if isinstance(out, bool):
+        raise InputError(f"expected the folder of the pages (a path), got {out!r}", "out")
     report = ReportFolder.create(Path(out), force) if out is not None else None
     if folder is not None:
         h = an.hands_from_folder(Path(folder), hands)
@@ -1290,6 +1338,7 @@ def analyse(
     return result
 
 
+@_checked
 def analyse_hand(record: dict, teams: Sequence[str] | None = None) -> dict:
     """One hand of ``hokm-sim trace`` (a record) graded card by card: the record
     :func:`hokm_sim.dd.analyse.hand_record` gives, with ``teams`` (names by team)."""
@@ -1305,6 +1354,7 @@ def analyse_hand(record: dict, teams: Sequence[str] | None = None) -> dict:
     return an.hand_record(an.analyse(h), 0)
 
 
+@_checked
 @_bot_timeout
 def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None):
     """Grade a seeded sample of ``deals`` deals (both copies) of the run in report folder
@@ -1360,6 +1410,7 @@ def _analyse_sample(
 # --- experiments -----------------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def experiment(
     file: str | Path,
@@ -1402,6 +1453,7 @@ def experiment(
 # --- single hands, speed, the strategies -------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def trace(
     a: str | Strategy = "longest",
@@ -1447,6 +1499,7 @@ def trace(
     return TraceResult(_with_command(data, command), play)
 
 
+@_checked
 @_bot_timeout
 def show(
     a: str | Strategy | None = None,
@@ -1505,6 +1558,9 @@ def show(
         if seed is None or hand is None:
             raise InputError(f"give {ref('seed')} and {ref('hand')} (or {ref('trace')})")
         seed = check_seed(seed)
+        hand = check_positive(hand, "hand", zero=True)
+        if match is not None:
+            match = check_positive(match, "match", zero=True)
         copy = 0 if copy is None else copy
         if copy not in (0, 1):
             raise InputError(f"expected 0 or 1, got {copy!r}", "copy")
@@ -1533,6 +1589,7 @@ def show(
     return result
 
 
+@_checked
 @_bot_timeout
 def bench(
     a: str | Strategy = "longest",
@@ -1559,6 +1616,7 @@ def bench(
     return BenchResult(_with_command(data, command))
 
 
+@_checked
 def list_strategies() -> StrategiesResult:
     """Every built-in strategy: its name, its one-line description, its parameters (read
     from the bot files, none of which is imported)."""
@@ -1574,6 +1632,7 @@ def list_strategies() -> StrategiesResult:
 # --- reading back ---------------------------------------------------------------
 
 
+@_checked
 def load(folder: str | Path) -> Shown:
     """The result object of any report folder (its ``summary.json``)."""
     data = read_record(Path(folder))
@@ -1585,9 +1644,14 @@ def load(folder: str | Path) -> Shown:
     return result
 
 
-# --- check-bot: is a bot conformant? ----------------------------------------------
+# --- serve and check-bot: a strategy as a protocol bot, a protocol bot checked -----
+
+serve = _checked(_serve)
+"""A strategy answering hokm-bot/1 (:func:`hokm_sim.serving.serve`, which ``hokm-sim serve``
+calls without loading this module), its arguments checked as every API function's are."""
 
 
+@_checked
 def check_bot(
     spec: str,
     *,
@@ -1605,6 +1669,10 @@ def check_bot(
     from hokm_sim.bots.host import timeout_limits
     from hokm_sim.protocol.check import check_bot as check
 
+    if not isinstance(spec, str):
+        raise InputError(
+            f"expected a strategy spec (a name, a bot file or exec:COMMAND), got {spec!r}", "spec"
+        )
     if execspec.is_exec(spec):
         try:
             argv = list(execspec.split_command(spec))

@@ -223,20 +223,28 @@ def _folder(out: str | Path | bool | None, force: bool, what: str, against: str,
     return ReportFolder.create(default_folder(what, against, seed) if out is True else out, force)
 
 
+def _stop(exc: StoppedError) -> dict[str, str]:
+    """What a partial report records of what stopped the work: ``fault``, the line of the
+    bot fault, or ``failure``, the line of the failed cluster."""
+    from hokm_sim.sim.backends import ClusterError
+
+    return {"failure" if isinstance(exc, ClusterError) else "fault": " ".join(str(exc).split())}
+
+
 @contextmanager
 def _partial_kept(
-    folder: ReportFolder | None, report: Callable[[Any], Any] | None
+    folder: ReportFolder | None, report: Callable[[Any, dict[str, str]], Any] | None
 ) -> Iterator[None]:
     """A :class:`StoppedError` (a bot fault, a failed cluster) leaves the report of what
-    finished before it (its ``partial``, written by ``report``) in ``folder``, and says
-    where; a folder with nothing in it (no ``report``, or nothing finished) is not left
-    behind."""
+    finished before it (its ``partial``, written by ``report`` with :func:`_stop`'s record
+    of the fault) in ``folder``, and says where; a folder with nothing in it (no
+    ``report``, or nothing finished) is not left behind."""
     try:
         yield
     except StoppedError as exc:
         if folder is not None:
             if exc.partial is not None and report is not None:
-                report(exc.partial)
+                report(exc.partial, _stop(exc))
                 exc.folder = folder.path
             else:
                 folder.discard()
@@ -452,6 +460,7 @@ def _play(
     except StoppedError as exc:
         if exc.partial is not None:
             partial = _summary(exc.partial, command)
+            partial.data.update(_stop(exc))
             folder.save(partial.to_dict(), run_markdown(partial, command), command)
         exc.folder = folder.path
         from hokm_sim.sim.backends import ClusterError
@@ -521,8 +530,8 @@ def tournament(
     counter = _counter(progress, hands * k * (k - 1) // 2, "deals", 2)
     command = _command("tournament", strategies=[s.name for s in strats], hands=hands, seed=seed)
 
-    def report(t: tour.Tournament) -> TournamentResult:
-        result = TournamentResult(_with_command(t.summary(), command))
+    def report(t: tour.Tournament, stop: dict[str, str] | None = None) -> TournamentResult:
+        result = TournamentResult(_with_command(t.summary() | (stop or {}), command))
         if folder is not None:
             folder.save(result.to_dict(), pages.tournament(result.data, command), command)
             result.folder = folder.path
@@ -636,7 +645,7 @@ def field(
         data = fld.play(cfg, cand, strats, progress=counted, on_pair=paired)
     except StoppedError as exc:
         if folder is not None and exc.partial is not None:
-            partial = FieldResult(_with_command(exc.partial, command))
+            partial = FieldResult(_with_command(exc.partial | _stop(exc), command))
             folder.save(partial.to_dict(), pages.field(partial.data, command), command)
             exc.folder = folder.path
         raise
@@ -738,7 +747,7 @@ def tune(
         data = tn.spsa(s, parsed, opponents, cfg, progress=told)
     except StoppedError as exc:
         if folder is not None and exc.partial is not None:
-            save(TuneResult(_with_command(exc.partial, command)))
+            save(TuneResult(_with_command(exc.partial | _stop(exc), command)))
             exc.folder = folder.path
         raise
     result = TuneResult(_with_command(data, command))
@@ -838,7 +847,7 @@ def regress(
         target=target if metric == "matches" else None,
     )
 
-    def report(res: Any) -> RegressResult:
+    def report(res: Any, stop: dict[str, str] | None = None) -> RegressResult:
         values, counts = np.array(res.values), np.array(res.counts)
         res.estimates = estimates(counts, values)
         res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
@@ -857,7 +866,7 @@ def regress(
             "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
             "version": __version__,
         }
-        result = RegressResult(_with_command(res.to_dict(), command))
+        result = RegressResult(_with_command(res.to_dict() | (stop or {}), command))
         if folder is not None:
             folder.save(result.to_dict(), pages.regress(result.data, command), command)
             result.folder = folder.path
@@ -1430,19 +1439,25 @@ def experiment(
     counter = _counter(progress, exp.deals, "deals", 2)
     command = _command("experiment", file=path)
 
-    def report(played: tuple) -> ExperimentResult:
+    def report(played: tuple, stop: dict[str, str] | None = None) -> ExperimentResult:
         runs, tour = played
         partial = bool(tour and tour.get("partial")) or len(runs or ()) < len(exp.runs)
         partial = partial or any(s.partial for s in runs or ())
+        if stop and runs and runs[-1].partial:
+            runs[-1].data.update(stop)  # the run it stopped
+        if stop and tour:
+            tour = tour | stop
         data = {
             "experiment": exp.spec | {"name": exp.name},
             "runs": [s.to_dict() for s in runs] if runs else None,
             "tournament": tour,
             "partial": partial,
+            **(stop or {}),
         }
         result = ExperimentResult(_with_command(data, command))
         if folder is not None:
-            folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
+            page = pages.experiment(exp, runs, tour, command, result.data)
+            folder.save(result.to_dict(), page, command)
             result.folder = folder.path
         return result
 

@@ -1485,8 +1485,10 @@ def trace(
     ``first_hakem``; ``a`` plays team 0 (seats 0 and 2).
 
     The hands are played as the result's records are read (``records()``,
-    ``lines()``), a block at a time, so a trace of any length fits in memory.
+    ``lines()``), a block at a time, so a trace of any length fits in memory;
+    protocol bots are held to ``bot_timeout`` then too.
     """
+    from hokm_sim.bots.host import bot_timeout, given_timeout
     from hokm_sim.house import first_hakem_code
     from hokm_sim.sim.runner import Runner
     from hokm_sim.sim.trace import trace_records
@@ -1506,10 +1508,18 @@ def trace(
     if mode == "matches":
         data["first_hakem"] = rule
 
-    def play():
-        return trace_records(
+    seconds = given_timeout()  # the limit of this call, for the hands played after it
+
+    def play() -> Iterator[dict]:
+        records = trace_records(
             runner, seed, **counts, target=target, first_hakem=first_hakem_code(rule)
         )
+        while True:
+            with bot_timeout(seconds):
+                rec = next(records, None)
+            if rec is None:
+                return
+            yield rec
 
     return TraceResult(_with_command(data, command), play)
 

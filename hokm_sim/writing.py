@@ -143,7 +143,7 @@ class OutputFile:
       a shell's ``>`` would; a full device is :class:`OutputError` (exit 74);
     - a folder, a block device (a disk) or a socket: refused.
 
-    Errors name the parameter ``param`` (``output`` for ``-o``).
+    Errors name the parameter ``param`` (the CLI's ``-o`` passes ``--output``).
     """
 
     def __init__(self, path: str | Path, force: bool = False, param: str = "output") -> None:
@@ -197,6 +197,7 @@ class OutputFile:
 
 
 def _reason(exc: OSError) -> str:
+    """Why an operating-system call failed, in lower case words."""
     return os.strerror(exc.errno).lower() if exc.errno else str(exc)
 
 

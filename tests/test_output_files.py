@@ -186,3 +186,14 @@ def test_show_html_keeps_an_existing_page_without_force(tmp_path, runner):
     assert e.value.param == "html" and page.read_text() == "mine"
     res = _invoke([*args, "--html", page, "--force"])
     assert res.exit_code == 0 and page.read_text().startswith("<!DOCTYPE html>"), res.output
+
+
+def test_a_socket_is_refused(inputs, tmp_path):
+    import socket
+
+    path = tmp_path / "sock"
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(path))
+        res = _invoke(["games", "--data", inputs, "-o", path])
+    _one_line(res, 2, "--output:", "is a socket")
+    assert stat.S_ISSOCK(os.lstat(path).st_mode)

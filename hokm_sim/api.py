@@ -507,6 +507,7 @@ def tournament(
             "a tournament needs at least two",
             "strategies",
         )
+    strategies = _listed(strategies, "strategies")
     if len(strategies) < 2:
         raise InputError("a tournament needs at least two strategies", "strategies")
     strats: list[Strategy] = []
@@ -1269,7 +1270,7 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
     elif hasattr(deals, "read"):  # an open text file, such as standard input
         parsed = ddapi.parse_lines(deals)
     else:
-        items = list(deals)
+        items = _listed(deals, "deals")
         if all(isinstance(d, ddapi.Deal) for d in items):
             parsed = items
         else:

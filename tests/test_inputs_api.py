@@ -644,6 +644,7 @@ BAD = {
     "check_path": [123, None, True, ""],
     "check_out": [123, 1.5, ""],
     "check_port": [-1, 65536, "x", 1.5],
+    "check_text": [5, "", b"127.0.0.1"],
 }
 """Wrong values of each kind of shared parameter, by the check that refuses them."""
 
@@ -696,6 +697,8 @@ def test_every_function_with_a_shared_parameter_is_covered():
         ("show", {"match": -2}, "match", "0 or more, got -2"),
         ("analyse", {"out": True}, "out", "expected the folder of the pages"),
         ("sprt", {"wins": "1,2,3"}, "wins", "got '1,2,3'"),
+        ("tournament", {"strategies": 5}, "strategies", "expected a list, got 5"),
+        ("solve", {"deals": 123}, "deals", "expected a list, got 123"),
     ],
 )
 def test_the_functions_own_parameters_are_checked(function, kwargs, param, needle):

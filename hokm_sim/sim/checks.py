@@ -151,6 +151,13 @@ def check_out(out: Any, param: str = "out") -> Path | bool | None:
     return check_path(out, param)
 
 
+def check_text(text: Any, param: str) -> str:
+    """A non-empty string (an address, a host name)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"expected a non-empty string, got {text!r}", param)
+    return text
+
+
 def check_port(port: Any, param: str) -> int:
     """A TCP port, 0 (any free one) .. 65535."""
     if isinstance(port, bool) or not isinstance(port, Integral) or not 0 <= port <= 65535:
@@ -174,6 +181,8 @@ BY_NAME: dict[str, Callable[[Any, str], Any]] = {
     "trace": check_path,
     "html": check_path,
     "http": check_port,
+    "host": check_text,
+    "scheduler": check_text,
 }
 """The check of each parameter that means the same in every API function that has it,
 by name: ``hokm_sim.api`` applies it to each value a caller gives (not to a default),

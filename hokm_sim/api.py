@@ -48,8 +48,9 @@ from hokm_sim.analysis.results import (
 from hokm_sim.commands import COMMANDS, command_line
 from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.report.folder import ReportFolder, default_folder, read_record
-from hokm_sim.serving import serve
+from hokm_sim.serving import serve as _serve
 from hokm_sim.sim.checks import (
+    BY_NAME,
     DEFAULT_TARGET,
     MAX_SEED,
     check_first_hakem,
@@ -99,6 +100,26 @@ __all__ = [
     "serve",
     "check_bot",
 ]
+
+
+def _checked(fn: Callable) -> Callable:
+    """Check each argument a caller gives to a parameter of :data:`~hokm_sim.sim.checks.BY_NAME`
+    (a thread count, a flag, a callback, a path ...) before ``fn`` runs: a wrong type is an
+    :class:`InputError` naming the parameter. Values left at their defaults are not checked."""
+    sig = inspect.signature(fn)
+    checked = [name for name in sig.parameters if name in BY_NAME]
+    if not checked:
+        return fn
+
+    @functools.wraps(fn)
+    def with_checks(*args: Any, **kwargs: Any) -> Any:
+        given = sig.bind(*args, **kwargs).arguments
+        for name in checked:
+            if name in given and given[name] is not sig.parameters[name].default:
+                BY_NAME[name](given[name], name)
+        return fn(*args, **kwargs)
+
+    return with_checks
 
 
 def _bot_timeout(fn: Callable) -> Callable:
@@ -202,20 +223,28 @@ def _folder(out: str | Path | bool | None, force: bool, what: str, against: str,
     return ReportFolder.create(default_folder(what, against, seed) if out is True else out, force)
 
 
+def _stop(exc: StoppedError) -> dict[str, str]:
+    """What a partial report records of what stopped the work: ``fault``, the line of the
+    bot fault, or ``failure``, the line of the failed cluster."""
+    from hokm_sim.sim.backends import ClusterError
+
+    return {"failure" if isinstance(exc, ClusterError) else "fault": " ".join(str(exc).split())}
+
+
 @contextmanager
 def _partial_kept(
-    folder: ReportFolder | None, report: Callable[[Any], Any] | None
+    folder: ReportFolder | None, report: Callable[[Any, dict[str, str]], Any] | None
 ) -> Iterator[None]:
     """A :class:`StoppedError` (a bot fault, a failed cluster) leaves the report of what
-    finished before it (its ``partial``, written by ``report``) in ``folder``, and says
-    where; a folder with nothing in it (no ``report``, or nothing finished) is not left
-    behind."""
+    finished before it (its ``partial``, written by ``report`` with :func:`_stop`'s record
+    of the fault) in ``folder``, and says where; a folder with nothing in it (no
+    ``report``, or nothing finished) is not left behind."""
     try:
         yield
     except StoppedError as exc:
         if folder is not None:
             if exc.partial is not None and report is not None:
-                report(exc.partial)
+                report(exc.partial, _stop(exc))
                 exc.folder = folder.path
             else:
                 folder.discard()
@@ -237,6 +266,7 @@ def _summary(played: Played, command: str) -> Summary:
 # --- run: A against B ---------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def run(
     a: str | Strategy = "expert",
@@ -344,6 +374,7 @@ def run(
     return summary
 
 
+@_checked
 @_bot_timeout
 def resume(
     folder: str | Path,
@@ -435,6 +466,7 @@ def _play(
     except StoppedError as exc:
         if exc.partial is not None:
             partial = _summary(exc.partial, command)
+            partial.data.update(_stop(exc))
             folder.save(partial.to_dict(), run_markdown(partial, command), command)
         exc.folder = folder.path
         from hokm_sim.sim.backends import ClusterError
@@ -454,6 +486,7 @@ def _play(
 # --- tournament -------------------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def tournament(
     strategies: Sequence[str | Strategy],
@@ -480,6 +513,7 @@ def tournament(
             "a tournament needs at least two",
             "strategies",
         )
+    strategies = _listed(strategies, "strategies")
     if len(strategies) < 2:
         raise InputError("a tournament needs at least two strategies", "strategies")
     strats: list[Strategy] = []
@@ -503,8 +537,8 @@ def tournament(
     counter = _counter(progress, hands * k * (k - 1) // 2, "deals", 2)
     command = _command("tournament", strategies=[s.name for s in strats], hands=hands, seed=seed)
 
-    def report(t: tour.Tournament) -> TournamentResult:
-        result = TournamentResult(_with_command(t.summary(), command))
+    def report(t: tour.Tournament, stop: dict[str, str] | None = None) -> TournamentResult:
+        result = TournamentResult(_with_command(t.summary() | (stop or {}), command))
         if folder is not None:
             folder.save(result.to_dict(), pages.tournament(result.data, command), command)
             result.folder = folder.path
@@ -517,10 +551,24 @@ def tournament(
 # --- strength against a field, and tuning ---------------------------------------------
 
 
-def _strategies(specs: Sequence[str | Strategy], param: str) -> list[Strategy]:
-    """Each spec resolved; an error names its place in the list and ``param``."""
+def _listed(value: Any, param: str) -> list[Any]:
+    """A list parameter as a list: one string (or strategy) is one item, never a sequence
+    of characters; what is not a list at all is refused, naming ``param``."""
+    from hokm_sim.bots.registry import Strategy
+
+    if isinstance(value, str | Strategy):
+        return [value]
+    try:
+        return list(value)
+    except TypeError:
+        raise InputError(f"expected a list, got {value!r}", param) from None
+
+
+def _strategies(specs: str | Strategy | Sequence[str | Strategy], param: str) -> list[Strategy]:
+    """Each spec resolved (one spec is a list of one); an error names its place in the
+    list and ``param``."""
     out = []
-    for i, spec in enumerate(specs):
+    for i, spec in enumerate(_listed(specs, param)):
         try:
             out.append(strategy(spec))
         except InputError as exc:
@@ -528,6 +576,7 @@ def _strategies(specs: Sequence[str | Strategy], param: str) -> list[Strategy]:
     return out
 
 
+@_checked
 @_bot_timeout
 def field(
     candidate: str | Strategy,
@@ -559,8 +608,7 @@ def field(
     from hokm_sim.sim.runner import check_threads
 
     cand = strategy(candidate, "candidate")
-    given = fld.default_members(cand) if members is None else list(members)
-    strats = _strategies(given, "members")
+    strats = _strategies(fld.default_members(cand) if members is None else members, "members")
     mode, size, target, _ = check_size(hands, matches, target, None, default_hands=100_000)
     seed = check_seed(seed)
     cfg = fld.FieldConfig(
@@ -604,7 +652,7 @@ def field(
         data = fld.play(cfg, cand, strats, progress=counted, on_pair=paired)
     except StoppedError as exc:
         if folder is not None and exc.partial is not None:
-            partial = FieldResult(_with_command(exc.partial, command))
+            partial = FieldResult(_with_command(exc.partial | _stop(exc), command))
             folder.save(partial.to_dict(), pages.field(partial.data, command), command)
             exc.folder = folder.path
         raise
@@ -615,6 +663,7 @@ def field(
     return result
 
 
+@_checked
 @_bot_timeout
 def tune(
     bot: str | Strategy,
@@ -647,17 +696,16 @@ def tune(
     """
     from hokm_sim.analysis import field as fld
     from hokm_sim.analysis import tune as tn
-    from hokm_sim.bots.registry import Strategy
     from hokm_sim.report import pages, plots
     from hokm_sim.sim.runner import check_threads
 
     s = strategy(bot, "bot")
-    specs = [against] if isinstance(against, str | Strategy) else list(against)
+    specs = _listed(against, "against")
     named = [x for spec in specs for x in (fld.default_members(s) if spec == "field" else [spec])]
     if not named:
         raise InputError("give at least one opponent, or field", "against")
     opponents = _strategies(named, "against")
-    parsed = [tn.parse_param(text, s) for text in params]
+    parsed = [tn.parse_param(text, s) for text in _listed(params, "params")]
     tn.check_params(parsed)  # before the report folder is begun
     seed = check_seed(seed)
     check_threads(threads)
@@ -706,7 +754,7 @@ def tune(
         data = tn.spsa(s, parsed, opponents, cfg, progress=told)
     except StoppedError as exc:
         if folder is not None and exc.partial is not None:
-            save(TuneResult(_with_command(exc.partial, command)))
+            save(TuneResult(_with_command(exc.partial | _stop(exc), command)))
             exc.folder = folder.path
         raise
     result = TuneResult(_with_command(data, command))
@@ -718,6 +766,7 @@ def tune(
 # --- regression checks ---------------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def regress(
     candidate: str | Strategy | None,
@@ -805,7 +854,7 @@ def regress(
         target=target if metric == "matches" else None,
     )
 
-    def report(res: Any) -> RegressResult:
+    def report(res: Any, stop: dict[str, str] | None = None) -> RegressResult:
         values, counts = np.array(res.values), np.array(res.counts)
         res.estimates = estimates(counts, values)
         res.estimates["stop_adjusted"] = stop_adjusted(counts, values, cfg)
@@ -824,7 +873,7 @@ def regress(
             "strategies": {"candidate": cand.to_dict(), "baseline": base.to_dict()},
             "version": __version__,
         }
-        result = RegressResult(_with_command(res.to_dict(), command))
+        result = RegressResult(_with_command(res.to_dict() | (stop or {}), command))
         if folder is not None:
             folder.save(result.to_dict(), pages.regress(result.data, command), command)
             result.folder = folder.path
@@ -846,6 +895,7 @@ def _match_target(metric: str, target: int | None) -> int:
     return check_target(target)
 
 
+@_checked
 @_bot_timeout
 def calibrate(
     name: str | Strategy,
@@ -933,6 +983,7 @@ def calibrate(
     return CalibrationResult(_with_command(data, command))
 
 
+@_checked
 def sprt(
     wins: Sequence[int] | None = None,
     *,
@@ -961,7 +1012,7 @@ def sprt(
     except (TypeError, ValueError, OverflowError):  # 1e23 pairs is no count of pairs
         c = np.zeros(0, np.int64)
     if c.shape != (want,) or (c < 0).any():
-        raise InputError(f"expected {want} non-negative counts, got {list(given)}", metric)
+        raise InputError(f"expected {want} non-negative counts, got {given!r}", metric)
     check_test(elo0, elo1, alpha, beta)
     values = np.array([0.0, 0.5, 1.0]) if metric == "wins" else np.arange(13) / 12.0
     lo, hi = sprt_bounds(alpha, beta)
@@ -993,6 +1044,7 @@ def sprt(
 # --- studies ---------------------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def trump_study(
     player: str | Strategy = "expert",
@@ -1029,7 +1081,7 @@ def trump_study(
     from hokm_sim.sim.runner import check_threads
 
     play = strategy(player, "player")
-    heur = [strategy(h, "heuristics") for h in heuristics]
+    heur = _strategies(heuristics, "heuristics")
     if not heur:
         raise InputError("give at least one heuristic", "heuristics")
     check_positive(hands, "hands")
@@ -1155,6 +1207,7 @@ def _trump_report(
     return result
 
 
+@_checked
 def plot(folder: str | Path) -> list[Path]:
     """Draw the figures of the trump study or the tuning run in report folder ``folder``
     again, from its ``summary.json``; the files written."""
@@ -1170,6 +1223,7 @@ def plot(folder: str | Path) -> list[Path]:
     return plots.draw_all(result.data, Path(folder))
 
 
+@_checked
 @_bot_timeout
 def dd_study(
     heuristics: Sequence[str | Strategy] = ("longest", "points", "weighted", "random"),
@@ -1186,7 +1240,7 @@ def dd_study(
     from hokm_sim.report import pages
     from hokm_sim.sim.runner import check_threads
 
-    heur = [strategy(h, "heuristics") for h in heuristics]
+    heur = _strategies(heuristics, "heuristics")
     if not heur:
         raise InputError("give at least one heuristic", "heuristics")
     check_positive(hands, "hands")
@@ -1205,6 +1259,7 @@ def dd_study(
 # --- double dummy and the analysis of played hands ------------------------------------
 
 
+@_checked
 def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> DDResult:
     """Solve deals double dummy (every hand open, best play), one answer per deal.
 
@@ -1231,7 +1286,7 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
     elif hasattr(deals, "read"):  # an open text file, such as standard input
         parsed = ddapi.parse_lines(deals)
     else:
-        items = list(deals)
+        items = _listed(deals, "deals")
         if all(isinstance(d, ddapi.Deal) for d in items):
             parsed = items
         else:
@@ -1242,6 +1297,7 @@ def solve(deals: str | Path | Iterable[Any], *, threads: int | None = None) -> D
     return DDResult(_with_command({"deals": len(parsed), "answers": answers}, command))
 
 
+@_checked
 @_bot_timeout
 def analyse(
     folder: str | Path | None = None,
@@ -1283,6 +1339,8 @@ def analyse(
     if seed is not None and hands is None:
         raise InputError("give it too (deals 0..N-1 are analysed)", "hands")
     nthreads = check_threads(threads)
+    if isinstance(out, bool):
+        raise InputError(f"expected the folder of the pages (a path), got {out!r}", "out")
     report = ReportFolder.create(Path(out), force) if out is not None else None
     if folder is not None:
         h = an.hands_from_folder(Path(folder), hands)
@@ -1306,6 +1364,7 @@ def analyse(
     return result
 
 
+@_checked
 def analyse_hand(record: dict, teams: Sequence[str] | None = None) -> dict:
     """One hand of ``hokm-sim trace`` (a record) graded card by card: the record
     :func:`hokm_sim.dd.analyse.hand_record` gives, with ``teams`` (names by team)."""
@@ -1321,6 +1380,7 @@ def analyse_hand(record: dict, teams: Sequence[str] | None = None) -> dict:
     return an.hand_record(an.analyse(h), 0)
 
 
+@_checked
 @_bot_timeout
 def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None):
     """Grade a seeded sample of ``deals`` deals (both copies) of the run in report folder
@@ -1376,6 +1436,7 @@ def _analyse_sample(
 # --- experiments -----------------------------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def experiment(
     file: str | Path,
@@ -1395,19 +1456,25 @@ def experiment(
     counter = _counter(progress, exp.deals, "deals", 2)
     command = _command("experiment", file=path)
 
-    def report(played: tuple) -> ExperimentResult:
+    def report(played: tuple, stop: dict[str, str] | None = None) -> ExperimentResult:
         runs, tour = played
         partial = bool(tour and tour.get("partial")) or len(runs or ()) < len(exp.runs)
         partial = partial or any(s.partial for s in runs or ())
+        if stop and runs and runs[-1].partial:
+            runs[-1].data.update(stop)  # the run it stopped
+        if stop and tour:
+            tour = tour | stop
         data = {
             "experiment": exp.spec | {"name": exp.name},
             "runs": [s.to_dict() for s in runs] if runs else None,
             "tournament": tour,
             "partial": partial,
+            **(stop or {}),
         }
         result = ExperimentResult(_with_command(data, command))
         if folder is not None:
-            folder.save(result.to_dict(), pages.experiment(exp, runs, tour, command), command)
+            page = pages.experiment(exp, runs, tour, command, result.data)
+            folder.save(result.to_dict(), page, command)
             result.folder = folder.path
         return result
 
@@ -1418,6 +1485,7 @@ def experiment(
 # --- single hands, speed, the strategies -------------------------------------------
 
 
+@_checked
 @_bot_timeout
 def trace(
     a: str | Strategy = "longest",
@@ -1434,8 +1502,10 @@ def trace(
     ``first_hakem``; ``a`` plays team 0 (seats 0 and 2).
 
     The hands are played as the result's records are read (``records()``,
-    ``lines()``), a block at a time, so a trace of any length fits in memory.
+    ``lines()``), a block at a time, so a trace of any length fits in memory;
+    protocol bots are held to ``bot_timeout`` then too.
     """
+    from hokm_sim.bots.host import bot_timeout, given_timeout
     from hokm_sim.house import first_hakem_code
     from hokm_sim.sim.runner import Runner
     from hokm_sim.sim.trace import trace_records
@@ -1455,14 +1525,23 @@ def trace(
     if mode == "matches":
         data["first_hakem"] = rule
 
-    def play():
-        return trace_records(
+    seconds = given_timeout()  # the limit of this call, for the hands played after it
+
+    def play() -> Iterator[dict]:
+        records = trace_records(
             runner, seed, **counts, target=target, first_hakem=first_hakem_code(rule)
         )
+        while True:
+            with bot_timeout(seconds):
+                rec = next(records, None)
+            if rec is None:
+                return
+            yield rec
 
     return TraceResult(_with_command(data, command), play)
 
 
+@_checked
 @_bot_timeout
 def show(
     a: str | Strategy | None = None,
@@ -1477,6 +1556,7 @@ def show(
     trace: str | Path | None = None,
     line: int | None = None,
     html: str | Path | None = None,
+    force: bool = False,
 ) -> HandResult:
     """One hand card by card: hand ``hand`` of ``seed`` (a deal, or the hand's number
     within ``match``, whose first Hakem is found by house rule ``first_hakem``)
@@ -1487,14 +1567,17 @@ def show(
     A hand a bot stopped is kept up to the faulty card, and the result's
     ``fault`` holds the :class:`~hokm_sim.sim.runner.StrategyFault`. With
     ``html`` a page that replays the hand, every card graded double dummy, is
-    written to that file.
+    written to that file (an existing file only with ``force``; see
+    :class:`~hokm_sim.writing.OutputFile`).
     """
     from hokm_sim.bots.faults import replay_command
     from hokm_sim.bots.host import given_timeout
     from hokm_sim.house import first_hakem_code
     from hokm_sim.sim import trace as tr
     from hokm_sim.sim.runner import Runner
+    from hokm_sim.writing import OutputFile
 
+    page = None if html is None else OutputFile(html, force, "html")
     if trace is not None:
         seeded = {"seed": seed, "hand": hand, "match": match, "a": a, "b": b}
         seeded |= {"target": target, "copy": copy, "first_hakem": first_hakem}
@@ -1517,6 +1600,9 @@ def show(
         if seed is None or hand is None:
             raise InputError(f"give {ref('seed')} and {ref('hand')} (or {ref('trace')})")
         seed = check_seed(seed)
+        hand = check_positive(hand, "hand", zero=True)
+        if match is not None:
+            match = check_positive(match, "match", zero=True)
         copy = 0 if copy is None else copy
         if copy not in (0, 1):
             raise InputError(f"expected 0 or 1, got {copy!r}", "copy")
@@ -1538,14 +1624,14 @@ def show(
         command = replay_command(seed, sa.name, sb.name, copy, match, hand, tgt, rule,
                                  given_timeout())  # fmt: skip
         result = HandResult(_with_command({"record": rec, "teams": list(names)}, command), fault)
-    if html is not None and result.fault is None:
+    if page is not None and result.fault is None:
         from hokm_sim.report.viewer import hand_page
-        from hokm_sim.writing import atomic_text
 
-        atomic_text(html, hand_page(analyse_hand(result.record, names)))
+        page.write_text(hand_page(analyse_hand(result.record, names)))
     return result
 
 
+@_checked
 @_bot_timeout
 def bench(
     a: str | Strategy = "longest",
@@ -1581,6 +1667,7 @@ def bench(
     return BenchResult(_with_command(data, command))
 
 
+@_checked
 def list_strategies() -> StrategiesResult:
     """Every built-in strategy: its name, its one-line description, its parameters (read
     from the bot files, none of which is imported)."""
@@ -1596,6 +1683,7 @@ def list_strategies() -> StrategiesResult:
 # --- reading back ---------------------------------------------------------------
 
 
+@_checked
 def load(folder: str | Path) -> Shown:
     """The result object of any report folder (its ``summary.json``)."""
     data = read_record(Path(folder))
@@ -1607,9 +1695,14 @@ def load(folder: str | Path) -> Shown:
     return result
 
 
-# --- check-bot: is a bot conformant? ----------------------------------------------
+# --- serve and check-bot: a strategy as a protocol bot, a protocol bot checked -----
+
+serve = _checked(_serve)
+"""A strategy answering hokm-bot/1 (:func:`hokm_sim.serving.serve`, which ``hokm-sim serve``
+calls without loading this module), its arguments checked as every API function's are."""
 
 
+@_checked
 def check_bot(
     spec: str,
     *,
@@ -1627,6 +1720,10 @@ def check_bot(
     from hokm_sim.bots.host import timeout_limits
     from hokm_sim.protocol.check import check_bot as check
 
+    if not isinstance(spec, str):
+        raise InputError(
+            f"expected a strategy spec (a name, a bot file or exec:COMMAND), got {spec!r}", "spec"
+        )
     if execspec.is_exec(spec):
         try:
             argv = list(execspec.split_command(spec))

@@ -241,6 +241,7 @@ COMMANDS: dict[str, Command] = {
                 _p("copy"),
                 _p("first_hakem"),
                 _p("html", decides=False),
+                _p("force", form=SWITCH, decides=False),
                 _BOT_TIMEOUT,
             ),
         ),

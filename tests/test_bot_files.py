@@ -8,6 +8,8 @@ stepper the suite compiles anyway, so nothing here compiles an engine of its own
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -103,6 +105,29 @@ def test_paths_with_spec_characters_are_given_quoted_or_whole(tmp_path, monkeypa
         resolve("'my.py")
     with pytest.raises(StrategyError, match=r"bot file 'nope\(1\).py' does not exist"):
         resolve("'nope(1).py'")
+
+
+@pytest.mark.parametrize(
+    ("path", "says"),
+    [
+        ("{tmp}/folder.py", "is a folder, not a regular file"),
+        ("{tmp}/pipe.py", "is a named pipe (FIFO), not a regular file"),
+        ("/dev/null", "is a character device, not a regular file"),
+        ("{tmp}/none.py", "does not exist"),
+    ],
+    ids=["folder", "fifo", "device", "missing"],
+)
+@pytest.mark.parametrize("kind", ["bot file", "exec command"])
+def test_a_path_that_is_not_a_file_says_what_it_is(tmp_path, path, says, kind):
+    """``/dev/null`` or ``exec:/tmp`` exist: "does not exist" would send the user looking
+    for a file that is there."""
+    (tmp_path / "folder.py").mkdir()
+    os.mkfifo(tmp_path / "pipe.py")
+    path = path.format(tmp=tmp_path)
+    spec = f"exec:{path}" if kind == "exec command" else path
+    with pytest.raises(StrategyError, match=f"^{kind} '{re.escape(path)}' {re.escape(says)}"):
+        resolve(spec)
+    _fails(["trace", "--seed", 1, "--hands", 1, "--a", spec], f"--a: {kind}", says)
 
 
 def test_the_played_spec_of_a_quoted_path_runs(tmp_path, monkeypatch):

@@ -93,6 +93,11 @@ def test_a_protocol_fault_stops_the_run_in_one_line(tmp_path, mode, what):
     assert f"(partial report: {out})" in line
     summary = json.loads((out / "summary.json").read_text())
     assert summary["partial"] is True
+    fault = line.removeprefix("Error: ").split(" (partial report: ")[0]
+    assert summary["fault"] == fault  # the report says why it is partial
+    report = (out / "report.md").read_text()
+    assert "the run stopped at a bot fault" in report and fault in report
+    assert "interrupted" not in report
     assert no_bots_left(marker), f"bot processes left: {bot_processes(marker)}"
 
 
@@ -139,3 +144,37 @@ def test_bad_exec_specs_are_usage_errors(tmp_path):
                                         "--out", str(tmp_path / "x")])  # fmt: skip
         assert res.exit_code == 2 and what in res.output
     assert not os.path.exists(tmp_path / "x")
+
+
+def _trace_fault(spec: str, *options: str, seat: str = "--a") -> str:
+    """The one line of a ``trace`` stopped by the protocol bot ``spec`` in ``seat``."""
+    other = "--b" if seat == "--a" else "--a"
+    args = ["trace", "--seed", "3", "--hands", "30", seat, spec, other, "random", *options]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 4, res.output
+    line = res.stderr.strip()
+    assert line.count("\n") == 0, line
+    return line
+
+
+@pytest.mark.parametrize(
+    ("mode", "first_of"),
+    [("hello-protocol", False), ("first", True)],
+    ids=["hello", "trump-calls"],
+)
+def test_a_whole_message_fault_at_a_trump_call_is_named_at_trump_choice(tmp_path, mode, first_of):
+    """Hand 0's Hakem is seat 0 (--a): the first request asked of the bot is its trump call.
+    A failed hello is no message of requests: no "first of N requests"."""
+    spec = f"exec:{sys.executable} {PROTOBOT} {mode} {tmp_path / mode}"
+    line = _trace_fault(spec, "--bot-timeout", "5")
+    assert "(seat 0) at seed 3, hand 0, at trump choice; replay it with: " in line, line
+    assert ("requests in the message)" in line) == first_of, line
+
+
+def test_trace_holds_bots_to_its_bot_timeout_and_replays_with_it(tmp_path):
+    """The hands of a trace are played as its lines are written, after the call that took
+    --bot-timeout: they are held to it all the same (the fault says the limit)."""
+    spec = f"exec:{sys.executable} {PROTOBOT} hang {tmp_path / 'hang'}"
+    line = _trace_fault(spec, "--bot-timeout", "1", seat="--b")
+    assert re.search(r"gave no answer to decide within 1(\.\d+)? s", line), line
+    assert line.endswith("--bot-timeout 1.0"), line  # the replay command keeps the limit

@@ -83,6 +83,9 @@ def test_bot_timeout_is_the_limit_an_exec_bot_is_held_to(tmp_path):
     res = CliRunner().invoke(main, [*args, "--bot-timeout", "1", "--out", str(tmp_path / "f")])
     assert res.exit_code == 4, res.output
     assert "gave no answer to hello within 1 s" in res.output, res.output
+    fault = res.stderr.strip().removeprefix("Error: ").split(" (partial report: ")[0]
+    assert json.loads((tmp_path / "f" / "summary.json").read_text())["fault"] == fault
+    assert "the field stopped at a bot fault" in (tmp_path / "f" / "report.md").read_text()
 
 
 def test_a_field_of_matches_scores_match_pairs():

@@ -297,6 +297,18 @@ def test_a_resume_from_another_folder_finds_the_bot_files(tmp_path, monkeypatch)
     assert "pyrandom" in res.stdout
 
 
+FAULT = "strategy 'x' raised, at seed 1, hand 9"
+
+
+def _records_the_fault(folder, what: str) -> None:
+    """A partial report stopped by a bot fault says so and quotes it (not "interrupted")."""
+    import json
+
+    assert json.loads((folder / "summary.json").read_text())["fault"] == FAULT
+    report = (folder / "report.md").read_text()
+    assert f"the {what} stopped at a bot fault" in report and FAULT in report, report
+
+
 def _stopping(module, monkeypatch, *, fault: bool):
     """``module``'s backend plays one batch, then stops: Ctrl-C, or a bot fault."""
     import contextlib
@@ -314,7 +326,7 @@ def _stopping(module, monkeypatch, *, fault: bool):
                 for batch in backend.batches(*a, **k):
                     yield batch
                     if fault:
-                        raise StoppedError("the bot raised, at seed 1, hand 9")
+                        raise StoppedError(FAULT)
                     flag.stop = True
 
             yield types.SimpleNamespace(batches=batches)
@@ -346,6 +358,7 @@ def test_a_stopped_tournament_keeps_a_partial_report(tmp_path, monkeypatch, faul
     if fault:
         assert res.exit_code == 4, res.output
         assert f"(partial report: {out})" in res.stderr
+        _records_the_fault(out, "tournament")
     else:
         assert res.exit_code == 130, res.output
         assert "partial: stopped after" in res.stdout
@@ -370,6 +383,7 @@ def test_a_stopped_regression_check_keeps_a_partial_report(tmp_path, monkeypatch
     if fault:
         assert res.exit_code == 4, res.output
         assert f"(partial report: {out})" in res.stderr
+        _records_the_fault(out, "regression check")
     else:
         assert res.exit_code == 130, res.output
         assert res.stdout.startswith("STOPPED BEFORE A VERDICT")
@@ -409,6 +423,9 @@ def test_a_stopped_experiment_keeps_its_finished_runs_and_stops(tmp_path, monkey
     assert [r["partial"] for r in summary["runs"]] == [False, True]
     if fault:
         assert res.exit_code == 4 and f"(partial report: {out})" in res.stderr, res.output
+        _records_the_fault(out, "experiment")
+        assert summary["runs"][1]["fault"] == FAULT  # the run it stopped says so too
+        assert "[PARTIAL: stopped at a bot fault]" in (out / "report.md").read_text()
     else:
         assert res.exit_code == 130 and "cannot be resumed: run it again" in res.stderr
 
@@ -591,3 +608,126 @@ def test_ctrl_c_before_the_held_out_test_keeps_the_whole_study(tmp_path, monkeyp
     assert summary["partial"] is True and summary["deals"] == 900
     assert summary["table"]["eval"] is None and summary["command"].endswith("--eval-hands 0")
     assert "all 900 deals studied; held-out test 0 of 100,000 deals" in res.stdout
+
+
+# --- wrong types: every public function's shared parameters, and a few of its own -------
+
+REQUIRED = {
+    "run": {"a": "random", "b": "longest", "hands": 10},
+    "resume": {"folder": "results/none"},
+    "tournament": {"strategies": ["random", "longest"], "hands": 10},
+    "field": {"candidate": "random", "members": ["longest"], "hands": 10},
+    "tune": {"bot": "weighted", "params": ["length=2:8"], "against": "random"},
+    "regress": {"candidate": "random", "baseline": "longest"},
+    "calibrate": {"name": "random"},
+    "trump_study": {"hands": 10},
+    "dd_study": {"hands": 4},
+    "solve": {"deals": []},
+    "analyse": {"seed": 1, "hands": 1},
+    "analyse_run": {"folder": "results/none", "deals": 1},
+    "experiment": {"file": "none.toml"},
+    "trace": {"seed": 1, "hands": 1},
+    "show": {"seed": 1, "hand": 0},
+    "bench": {"hands": 10},
+    "load": {"folder": "results/none"},
+    "plot": {"folder": "results/none"},
+    "serve": {"bot": "random"},
+    "check_bot": {"spec": "random"},
+}
+"""Good values of each function's required parameters (and small sizes), so that the
+one bad value is the only thing wrong."""
+
+BAD = {
+    "check_positive": [1.5, "2", True, None, 0],
+    "check_flag": ["yes", 1, None],
+    "check_callable": [5, "print"],
+    "check_path": [123, None, True, ""],
+    "check_out": [123, 1.5, ""],
+    "check_port": [-1, 65536, "x", 1.5],
+    "check_text": [5, "", b"127.0.0.1"],
+}
+"""Wrong values of each kind of shared parameter, by the check that refuses them."""
+
+
+def _shared_cases():
+    import inspect
+
+    from hokm_sim import api
+    from hokm_sim.sim.checks import BY_NAME
+
+    for name in api.__all__:
+        fn = getattr(api, name)
+        if not inspect.isfunction(fn):
+            continue
+        for param, p in inspect.signature(fn).parameters.items():
+            if param in BY_NAME:
+                for bad in BAD[BY_NAME[param].__name__]:
+                    if bad is None and p.default is None:
+                        continue  # None is the default: left out, not wrong
+                    yield pytest.param(name, param, bad, id=f"{name}-{param}={bad!r}")
+
+
+@pytest.mark.parametrize(("function", "param", "bad"), list(_shared_cases()))
+def test_a_wrong_type_is_an_input_error_naming_the_parameter(function, param, bad):
+    """``run(threads=1.5)``, ``resume(None)``, ``serve(http='x')`` ...: the documented
+    error, never a TypeError, AttributeError or OverflowError from deep inside."""
+    kwargs = REQUIRED.get(function, {}) | {param: bad}
+    with pytest.raises(InputError) as e:
+        getattr(hokm_sim, function)(**kwargs)
+    assert e.value.param == param, str(e.value)
+
+
+def test_every_function_with_a_shared_parameter_is_covered():
+    """A new public function gets the same checks, and its required values here."""
+    functions = {p.values[0] for p in _shared_cases()}
+    assert functions <= set(REQUIRED) and {"run", "serve", "show", "check_bot"} <= functions
+
+
+@pytest.mark.parametrize(
+    ("function", "kwargs", "param", "needle"),
+    [
+        ("check_bot", {"spec": 123}, "spec", "expected a strategy spec"),
+        ("tune", {"iterations": 1.5}, "iterations", "positive whole number"),
+        ("tune", {"rate": float("inf")}, "rate", "finite number, got inf"),
+        ("tune", {"rate": float("nan")}, "rate", "finite number, got nan"),
+        ("tune", {"c": float("inf")}, "c", "finite number"),
+        ("tune", {"check": -1}, "check", "0 or more"),
+        ("show", {"hand": -1}, "hand", "0 or more, got -1"),
+        ("show", {"hand": 1.5}, "hand", "whole number"),
+        ("show", {"match": -2}, "match", "0 or more, got -2"),
+        ("analyse", {"out": True}, "out", "expected the folder of the pages"),
+        ("sprt", {"wins": "1,2,3"}, "wins", "got '1,2,3'"),
+        ("tournament", {"strategies": 5}, "strategies", "expected a list, got 5"),
+        ("solve", {"deals": 123}, "deals", "expected a list, got 123"),
+    ],
+)
+def test_the_functions_own_parameters_are_checked(function, kwargs, param, needle):
+    with pytest.raises(InputError) as e:
+        getattr(hokm_sim, function)(**(REQUIRED.get(function, {}) | kwargs))
+    assert e.value.param == param and needle in e.value.message, str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("function", "kwargs", "param"),
+    [
+        ("field", {"candidate": "random", "members": "nosuch"}, "members"),
+        ("trump_study", {"heuristics": "nosuch"}, "heuristics"),
+        ("dd_study", {"heuristics": "nosuch"}, "heuristics"),
+        ("tune", {"bot": "weighted", "params": "nosuch=2:8", "against": "random"}, "params"),
+    ],
+)
+def test_a_lone_string_is_one_item_of_a_list(function, kwargs, param):
+    """``field("random", "longest")`` is a field of one, not of the letters l, o, n ..."""
+    with pytest.raises(InputError) as e:
+        getattr(hokm_sim, function)(**kwargs)
+    assert e.value.param == param and "nosuch" in e.value.message, str(e.value)
+    assert "'n'" not in e.value.message
+
+
+def test_a_tune_rate_that_is_not_finite_is_refused_on_the_command_line():
+    _fails(["tune", "weighted", "--param", "length=2:8", "--against", "random", "--rate",
+            "inf"], "--rate: expected a finite number, got inf")  # fmt: skip
+
+
+def test_a_game_number_past_sqlite_integers_is_refused(tmp_path):
+    _fails(["games", "--data", tmp_path, "--game", "99999999999999999999"], "--game")

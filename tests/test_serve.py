@@ -231,6 +231,8 @@ def test_a_served_bot_that_raises_or_exits_is_an_error_line_not_a_crash(tmp_path
         assert serve_lines(Served(resolve(bot)), lines, out) == 0
         first, bye = (json.loads(x) for x in out.getvalue().splitlines())
         assert first["type"] == "error" and what in first["message"], first
+        # the host names the bot it runs (exec:... serve BOT): the message does not again
+        assert first["message"].startswith("the strategy ") and bot not in first["message"]
         assert bye == {"type": "bye"}
 
 

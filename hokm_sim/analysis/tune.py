@@ -47,6 +47,7 @@ from hokm_sim.analysis.results import estimate_text
 from hokm_sim.analysis.scores import PairStats
 from hokm_sim.bots.registry import BotFile, Strategy, StrategyError
 from hokm_sim.errors import InputError, StoppedError
+from hokm_sim.sim.checks import check_finite, check_positive
 from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
 from hokm_sim.sim.runner import Runner
 
@@ -203,20 +204,18 @@ class TuneConfig:
     check: int = 0
 
     def __post_init__(self) -> None:
-        if self.iterations < 1:
-            raise InputError(f"expected at least 1, got {self.iterations}", "iterations")
-        if self.pairs < 2:
+        check_positive(self.iterations, "iterations")
+        if check_positive(self.pairs, "pairs") < 2:
             raise InputError(f"expected at least 2, got {self.pairs}", "pairs")
-        if not 0 < self.c <= 0.5:
+        if not 0 < check_finite(self.c, "c") <= 0.5:
             raise InputError(f"expected a share of the range in (0, 0.5], got {self.c}", "c")
-        if not self.rate > 0:
+        if not check_finite(self.rate, "rate") > 0:
             raise InputError(f"expected a positive number, got {self.rate}", "rate")
         if self.metric not in TUNE_METRICS:
             raise InputError(
                 f"unknown metric {self.metric!r}; valid: {', '.join(TUNE_METRICS)}", "metric"
             )
-        if self.check < 0:
-            raise InputError(f"expected 0 or more deals, got {self.check}", "check")
+        check_positive(self.check, "check", zero=True)
 
     def c_k(self, k: int) -> float:
         """The perturbation of iteration ``k``, in units of the range."""

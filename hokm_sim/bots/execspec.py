@@ -22,6 +22,8 @@ import shlex
 import shutil
 from pathlib import Path
 
+from hokm_sim.paths import not_a_file
+
 PREFIX = "exec:"
 
 
@@ -48,8 +50,9 @@ def split_command(text: str) -> tuple[str, ...]:
     program = argv[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         p = Path(program).expanduser()
-        if not p.is_file():
-            raise CommandError(f"exec command {program!r} does not exist")
+        problem = not_a_file(p)
+        if problem is not None:
+            raise CommandError(f"exec command {program!r} {problem}")
         if not os.access(p, os.X_OK):
             raise CommandError(f"exec command {program!r} is not executable (chmod +x it)")
     elif shutil.which(program) is None:

@@ -243,22 +243,30 @@ class Lease:
             if b in self._failed:  # its process failed: nothing more is asked of it
                 ctl[idx, st.K_STATE] = st.S_IDLE
                 continue
+            proc = None
             try:
-                failures += self._ask(b, bot, idx, cards, slots, wait)
+                proc = self._process(b, bot)
+                failures += self._ask(proc, idx, cards, slots, wait)
             except (ChildFault, AnswerError) as fault:
                 self._failed.add(b)
                 first = idx[np.argmin(ctl[idx, st.K_JOB])]
                 what = fault.what
-                if idx.size > 1:
+                if proc is not None and idx.size > 1:  # the message failed, not the hello
                     what += f" (first of {idx.size} requests in the message)"
                 failures.append((int(first), int(wait[first]), what))
-                ctl[idx, st.K_STATE] = st.S_IDLE
+                # the others stop here; the first's state still says what it was asked
+                # (a trump call or a card), for the fault's line, until the stepper stops it
+                ctl[idx[idx != first], st.K_STATE] = st.S_IDLE
         return failures
 
-    def _ask(self, b: int, bot: _Bot, idx, cards, slots: tuple, wait: np.ndarray):
+    def _process(self, b: int, bot: _Bot) -> BotProcess:
+        """The lease's process of bot ``b``, started (and greeted) if it has none yet."""
         proc = self._procs.get(b)
         if proc is None:
             proc = self._procs[b] = self.host._checkout(bot)
+        return proc
+
+    def _ask(self, proc: BotProcess, idx, cards, slots: tuple, wait: np.ndarray):
         view = slots.bot_view
         self._buf = buffer_for(idx.size, self._buf)
         n = write_decide(slots, idx, STREAM in proc.extensions, self._buf)

@@ -54,6 +54,7 @@ from hokm_sim.bots import execspec
 from hokm_sim.bots.faults import shown
 from hokm_sim.bots.pyrules import is_compiled, python_arity_problem
 from hokm_sim.errors import InputError
+from hokm_sim.paths import not_a_file
 from hokm_sim.sources import strategies_dir
 
 if TYPE_CHECKING:
@@ -585,9 +586,10 @@ def _find_bot(token: str, names: list[str], base: Path | None) -> BotFile:
         p = Path(token).expanduser()
         if base is not None and not p.is_absolute():
             p = base / p
-        if not p.is_file():
+        problem = not_a_file(p)
+        if problem is not None:
             where = f" (in {base})" if base is not None else ""
-            raise StrategyError(f"bot file {token!r} does not exist{where}")
+            raise StrategyError(f"bot file {token!r} {problem}{where}")
         return BotFile.load(p, builtin=False)
     close = difflib.get_close_matches(token, names, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""

@@ -12,7 +12,9 @@ from hokm_sim.cli.options import (
     SIZE,
     bot_timeout_option,
     emit_lines,
+    force_option,
     output_option,
+    output_to,
     strategy_options,
     threads_option,
 )
@@ -52,7 +54,7 @@ from hokm_sim.cli.options import (
     help="Also write HTML pages to DIR: an index of the worst swings and blunders and a "
     "page per hand they name.",
 )
-@click.option("--force", is_flag=True, help="Overwrite an existing --html folder.")
+@force_option("-o file or --html folder")
 @threads_option
 @bot_timeout_option
 def analyse(
@@ -90,6 +92,7 @@ def analyse(
     from hokm_sim import api
     from hokm_sim.dd.analyse import format_accuracy, format_hand
 
+    out = output_to(output, force)
     result = api.analyse(
         folder,
         trace=trace_file,
@@ -112,7 +115,7 @@ def analyse(
                 yield format_hand(rec) + "\n"
         yield format_accuracy(result.accuracy())
 
-    emit_lines(lines(), output)
+    emit_lines(lines(), out)
     if result.folder is not None:
         click.echo(f"html: {result.folder / 'analysis' / 'index.html'}", err=output is None)
 

@@ -13,8 +13,12 @@ from hokm_sim.cli.options import (
     SIZE,
     SPECS,
     bot_timeout_option,
+    emit_lines,
+    force_option,
     interrupted,
     out_options,
+    output_option,
+    output_to,
     seed_option,
     threads_option,
 )
@@ -27,7 +31,9 @@ from hokm_sim.cli.options import (
     default="-",
 )
 @threads_option
-def dd(file: Path, threads: int | None) -> None:
+@output_option
+@force_option("-o file")
+def dd(file: Path, threads: int | None, output: Path | None, force: bool) -> None:
     """Solve deals double dummy (every hand open, best play): one JSON line in, one out.
 
     Each input line is {"hands": [4 lists of cards by seat], "trump": "H",
@@ -41,15 +47,15 @@ def dd(file: Path, threads: int | None) -> None:
     \b
     Example:
         hokm-sim dd deals.jsonl
-        hokm-sim dd deals.jsonl --threads 2
+        hokm-sim dd deals.jsonl --threads 2 -o solved.jsonl
     """
     from hokm_sim import api
 
+    out = output_to(output, force)
     deals: Path | io.TextIOWrapper = file
     if str(file) == "-":  # read as UTF-8 whatever the locale: bytes that are not text are refused
         deals = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
-    for line in api.solve(deals, threads=threads).lines():
-        click.echo(line)
+    emit_lines(api.solve(deals, threads=threads).lines(), out)
     sys.stdout.flush()
 
 

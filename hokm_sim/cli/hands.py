@@ -13,8 +13,10 @@ from hokm_sim.cli.options import (
     bot_timeout_option,
     emit_lines,
     first_hakem_option,
+    force_option,
     given,
     output_option,
+    output_to,
     strategy_options,
     target_option,
 )
@@ -28,6 +30,7 @@ from hokm_sim.cli.options import (
 @target_option
 @first_hakem_option
 @output_option
+@force_option("-o file")
 @bot_timeout_option
 def trace(
     seed: int,
@@ -38,6 +41,7 @@ def trace(
     target: int | None,
     first_hakem: str | None,
     output: Path | None,
+    force: bool,
     bot_timeout: float | None,
 ) -> None:
     """Write every card of seeded hands as JSON Lines, one line per hand.
@@ -55,6 +59,7 @@ def trace(
     """
     from hokm_sim import api
 
+    out = output_to(output, force)
     result = api.trace(
         a,
         b,
@@ -65,7 +70,7 @@ def trace(
         first_hakem=first_hakem,
         bot_timeout=bot_timeout,
     )
-    emit_lines(result.lines(), output)
+    emit_lines(result.lines(), out)
 
 
 @click.command(context_settings=CONTEXT)
@@ -106,6 +111,7 @@ def trace(
     help="Also write a self-contained HTML page to FILE that replays the hand trick by trick, "
     "every card graded double dummy (hokm-sim analyse).",
 )
+@force_option("--html file")
 @bot_timeout_option
 def show(
     seed: int | None,
@@ -119,6 +125,7 @@ def show(
     line: int,
     copy: int,
     html: Path | None,
+    force: bool,
     bot_timeout: float | None,
 ) -> None:
     """Print one hand for people: the four hands, trump, every trick, the result.
@@ -147,6 +154,7 @@ def show(
         first_hakem=first_hakem,
         trace=trace_file,
         html=html,
+        force=force,
         bot_timeout=bot_timeout,
         **typed,
     )

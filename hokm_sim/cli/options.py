@@ -6,12 +6,16 @@ import re
 from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from hokm_sim.house import FIRST_HAKEM_METHODS, MAX_TARGET
 from hokm_sim.inlining import ENGINES
 from hokm_sim.sim.checks import MAX_SEED, MAX_SIZE
+
+if TYPE_CHECKING:
+    from hokm_sim.writing import OutputFile
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -203,21 +207,33 @@ def _dash_is_stdout(ctx: click.Context, param: click.Parameter, value: Path | No
 output_option = click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    type=click.Path(allow_dash=True, path_type=Path),
     callback=_dash_is_stdout,
-    help="Write to FILE (atomically) instead of standard output (- for it).",
+    help="Write to FILE instead of standard output (- for it): a new file appears whole or "
+    "not at all; an existing one is replaced only with --force; a device or a named pipe "
+    "(/dev/stdout) is written to.",
 )
 
 
-def emit_lines(lines: Iterable[str], output: Path | None) -> None:
-    """Lines to standard output, or to ``output`` (``-o``), written atomically."""
+def force_option(what: str):
+    """``--force``: replace an existing ``what`` (an output file, a folder)."""
+    return click.option("--force", is_flag=True, help=f"Overwrite an existing {what}.")
+
+
+def output_to(output: Path | None, force: bool) -> OutputFile | None:
+    """The ``-o`` file, checked before any work is done (None: standard output)."""
+    from hokm_sim.writing import OutputFile
+
+    return None if output is None else OutputFile(output, force, "--output")
+
+
+def emit_lines(lines: Iterable[str], output: OutputFile | None) -> None:
+    """Lines to standard output, or to ``output`` (``-o``, see :func:`output_to`)."""
     if output is None:
         for line in lines:
             click.echo(line)
         return
-    from hokm_sim.writing import AtomicWriter
-
-    with AtomicWriter(output, "--output") as f:
+    with output.open() as f:
         for line in lines:
             f.write(line + "\n")
 

@@ -12,10 +12,14 @@ from hokm_sim.cli.options import (
     bot_timeout_option,
     emit_lines,
     first_hakem_option,
+    force_option,
     output_option,
+    output_to,
 )
 
 TARGET_CHOICES = ("3", "5", "7", "10")
+GAME_IDS = 2**63 - 1
+"""The largest game number (SQLite's largest row id)."""
 data_option = click.option(
     "--data",
     type=click.Path(file_okay=False, path_type=Path),
@@ -113,10 +117,13 @@ def play(
     help="table: one line per game; json: the games with their hands; jsonl: every finished "
     "hand as a hokm-sim trace line (hokm-sim analyse --trace reads it).",
 )  # fmt: skip
-@click.option("--game", "game_ids", type=click.IntRange(min=1), multiple=True,
+@click.option("--game", "game_ids", type=click.IntRange(1, GAME_IDS), multiple=True,
               help="Only this game (repeat for more).")  # fmt: skip
 @output_option
-def games(data: Path | None, fmt: str, game_ids: tuple[int, ...], output: Path | None) -> None:
+@force_option("-o file")
+def games(
+    data: Path | None, fmt: str, game_ids: tuple[int, ...], output: Path | None, force: bool
+) -> None:
     """List the games played with hokm-sim play, or export them.
 
     --format jsonl writes every finished hand as hokm-sim trace writes it:
@@ -130,7 +137,8 @@ def games(data: Path | None, fmt: str, game_ids: tuple[int, ...], output: Path |
     """
     from hokm_sim.play.export import lines
 
-    emit_lines(lines(data, fmt, list(game_ids) or None), output)
+    out = output_to(output, force)
+    emit_lines(lines(data, fmt, list(game_ids) or None), out)
 
 
 COMMANDS = (play, games)

@@ -101,8 +101,38 @@ def headline(data: dict[str, Any]) -> str:
         )
     else:
         size = f"{cfg.get('done', 0):,} deals {dup} ({data['hands']:,} hands)"
-    partial = "  [PARTIAL: interrupted]" if data.get("partial") else ""
+    partial = f"  [PARTIAL: {_why(data)}]" if data.get("partial") else ""
     return f"{a} (A) vs {b} (B): {size}, seed {cfg['seed']}{partial}"
+
+
+def _why(data: dict[str, Any]) -> str:
+    """Why partial work stopped, in a few words."""
+    if data.get("fault"):
+        return "stopped at a bot fault"
+    if data.get("failure"):
+        return "stopped when the cluster failed"
+    return "interrupted"
+
+
+def stopped(data: dict[str, Any], what: str) -> list[str]:
+    """The lines that open the report of partial work (none for whole work): that the
+    ``what`` (run, tournament ...) was interrupted, or stopped at a bot fault or a failed
+    cluster, quoting its line (``fault`` or ``failure`` in the record), and covers only
+    what finished before it."""
+    if not data.get("partial"):
+        return []
+    line = data.get("fault") or data.get("failure")
+    if line is None:
+        note = f"**Partial report**: the {what} was interrupted; it covers only what finished."
+        return [note, ""]
+    return [
+        f"**Partial report**: the {what} {_why(data)}; it covers only what finished before:",
+        "",
+        "```",
+        line,
+        "```",
+        "",
+    ]
 
 
 def table(summary: Summary) -> str:
@@ -137,8 +167,7 @@ def markdown(summary: Summary, command: str) -> str:
     d = summary.data
     a, b = d["a"], d["b"]
     out = [f"# {a['name']} vs {b['name']}", ""]
-    if d.get("partial"):
-        out += ["**Partial report**: the run was interrupted; it covers only what finished.", ""]
+    out += stopped(d, "run")
     out += [headline(d), "", f"**Verdict:** {verdict(d)}", ""]
     out += [f"| statistic | {a['name']} (A) | {b['name']} (B) |", "|---|---|---|"]
     for key, label in ROWS:

@@ -8,16 +8,24 @@ from typing import Any
 from hokm_sim.analysis.experiment import Experiment
 from hokm_sim.analysis.summary import Summary
 from hokm_sim.analysis.tournament import format_summary as format_tournament
-from hokm_sim.report.markdown import cell, headline, table
+from hokm_sim.report.markdown import cell, headline, stopped, table
 from hokm_sim.version import __version__
 
 
 def tournament(s: dict[str, Any], command: str) -> str:
     """The tournament's ``report.md``: ranking, crosstable and LOS as in the terminal."""
     return (
-        f"# Tournament\n\n```\n{format_tournament(s)}\n```\n\n## Reproduce\n\n"
-        f"    {command}\n\nhokm-sim {__version__}\n"
+        f"# Tournament\n\n{_stop(s, 'tournament')}```\n{format_tournament(s)}\n```\n\n"
+        f"## Reproduce\n\n    {command}\n\nhokm-sim {__version__}\n"
     )
+
+
+def _stop(data: dict[str, Any], what: str) -> str:
+    """The opening lines of work stopped by a bot fault or a failed cluster (quoting its
+    line); none for work interrupted by Ctrl-C, which its own table says."""
+    if not (data.get("fault") or data.get("failure")):
+        return ""
+    return "".join(line + "\n" for line in stopped(data, what))
 
 
 def regress(data: dict[str, Any], command: str) -> str:
@@ -25,6 +33,7 @@ def regress(data: dict[str, Any], command: str) -> str:
     cfg = data.get("config", {})
     return (
         f"# Regression check: {cfg.get('candidate')} against {cfg.get('baseline')}\n\n"
+        f"{_stop(data, 'regression check')}"
         f"**{sprt_line(data)}**\n\n```\n{json.dumps(data, indent=1)}\n```\n\n"
         f"## Reproduce\n\n    {command}\n"
     )
@@ -272,9 +281,15 @@ def dd_study(summary: dict[str, Any], command: str) -> str:
     return "\n".join(lines)
 
 
-def experiment(exp: Experiment, runs: list[Summary] | None, tour: dict | None, command: str) -> str:
-    """The experiment's ``report.md``."""
-    lines = [f"# {exp.name}", ""]
+def experiment(
+    exp: Experiment,
+    runs: list[Summary] | None,
+    tour: dict | None,
+    command: str,
+    data: dict[str, Any] | None = None,
+) -> str:
+    """The experiment's ``report.md`` (``data``: its record, for what stopped it)."""
+    lines = [f"# {exp.name}", "", *_stop(data or {}, "experiment").splitlines()]
     if exp.spec.get("question"):
         lines += [f"**Question:** {exp.spec['question']}", ""]
     if exp.spec.get("description"):
@@ -314,7 +329,7 @@ def field(d: dict[str, Any], command: str) -> str:
 
     return (
         f"# Field: {d['candidate']} against {len(d['members'])} bots\n\n"
-        f"```\n{format_field(d)}\n```\n\n"
+        f"{_stop(d, 'field')}```\n{format_field(d)}\n```\n\n"
         "Each line is the `hokm-sim run` of the candidate against that bot with the same "
         "seed and size; pair scores are the candidate's, with 95% intervals.\n\n"
         f"## Reproduce\n\n    {command}\n\nhokm-sim {__version__}\n"
@@ -327,6 +342,7 @@ def tune(d: dict[str, Any], command: str) -> str:
 
     figure = "![tune](tune.png)\n\n" if d["history"] else ""
     return (
-        f"# SPSA: {d['bot']}\n\n```\n{format_tune(d)}\n```\n\n{figure}"
+        f"# SPSA: {d['bot']}\n\n{_stop(d, 'tuning run')}"
+        f"```\n{format_tune(d)}\n```\n\n{figure}"
         f"## Reproduce\n\n    {command}\n\nhokm-sim {__version__}\n"
     )

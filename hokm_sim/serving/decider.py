@@ -52,7 +52,11 @@ CACHE = 1 << 16
 
 
 class ServedFault(ValueError):
-    """The served strategy broke the rules (an illegal card, no suit) or raised."""
+    """The served strategy broke the rules (an illegal card, no suit) or raised.
+
+    Its text is the answer's ``error`` message, which the host puts after the name
+    of the bot it ran (``exec:hokm-sim serve NAME`` names the strategy already), so it
+    says "the strategy", not the strategy's name again."""
 
 
 class Served:
@@ -154,15 +158,16 @@ class Served:
             value = (self._bot or self.bot).decide_slot(self.slots, 0, trump)
         except NumbaError as exc:  # the bot does not compile: numba's pages, in one line
             what = describe_compile_error(exc)
-            raise ServedFault(f"strategy {self.strategy.name!r}: {what}") from exc
+            raise ServedFault(what) from exc
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - the bot's error is one line
-            raise ServedFault(f"strategy {self.strategy.name!r} {raised(exc)}") from exc
+            raise ServedFault(f"the strategy {raised(exc)}") from exc
         mem[:] = smem[0, r.seat]
         rng[:] = srng[0, r.seat]
         if trump and not 0 <= value <= 3:
-            raise ServedFault(f"strategy {self.strategy.name!r} named trump {value}, not a suit")
+            raise ServedFault(f"the strategy named trump {value}, not a suit")
         if not trump and not (0 <= value < 52 and (int(self.views[j][V_LEGAL]) >> value) & 1):
-            raise ServedFault(f"strategy {self.strategy.name!r} played {value}, not a legal card")
+            card = CARD_TEXTS[value] if 0 <= value < 52 else value
+            raise ServedFault(f"the strategy played {card}, not a legal card")
         return int(value)
 
     def _keep(self, key: bytes, mem: np.ndarray, rng: np.ndarray) -> None:

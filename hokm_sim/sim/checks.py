@@ -1,15 +1,21 @@
-"""The checks of what a caller asks to play: seeds, counts, hands or matches, match rules.
+"""The checks of what a caller asks to play: seeds, counts, hands or matches, match rules,
+and the types of the parameters every API function shares (:data:`BY_NAME`).
 
 Each check names the Python parameter at fault (``param``), which the CLI
 shows as its own flag (:mod:`hokm_sim.commands`). Thread counts and
 schedulers are checked where they are used (:func:`.runner.check_threads`,
-:func:`.backends.check_scheduler`).
+:func:`.backends.check_scheduler`), once :data:`BY_NAME` has seen that a
+thread count is a whole number.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import secrets
-from numbers import Integral
+from collections.abc import Callable
+from numbers import Integral, Real
+from pathlib import Path
 from typing import Any
 
 from hokm_sim.errors import InputError, ref
@@ -40,12 +46,14 @@ def check_seed(seed: Any, param: str = "seed") -> int:
     return int(seed)
 
 
-def check_positive(n: Any, param: str, most: int = MAX_SIZE) -> int:
-    """``n`` as a positive ``int``, at most ``most``. A string (``"10k"``) is refused:
-    counts with suffixes are the command line's (:class:`hokm_sim.cli.options.SizeType`)."""
-    if isinstance(n, bool) or not isinstance(n, Integral) or n <= 0:
+def check_positive(n: Any, param: str, most: int = MAX_SIZE, zero: bool = False) -> int:
+    """``n`` as a positive ``int`` (or 0, with ``zero``), at most ``most``. A string
+    (``"10k"``) is refused: counts with suffixes are the command line's
+    (:class:`hokm_sim.cli.options.SizeType`)."""
+    if isinstance(n, bool) or not isinstance(n, Integral) or n < (0 if zero else 1):
         hint = " (the command line reads '10k'; Python takes 10_000)" if isinstance(n, str) else ""
-        raise InputError(f"expected a positive whole number, got {n!r}{hint}", param)
+        what = "a whole number, 0 or more" if zero else "a positive whole number"
+        raise InputError(f"expected {what}, got {n!r}{hint}", param)
     if n > most:
         raise InputError(f"{n} is too large: at most {most}", param)
     return int(n)
@@ -103,3 +111,80 @@ def check_first_hakem(rule: Any) -> str:
         return DEFAULT_FIRST_HAKEM
     first_hakem_code(rule)  # refuses an unknown rule, naming the valid ones
     return rule
+
+
+def check_finite(x: Any, param: str) -> float:
+    """``x`` as a finite ``float``: a real number, not a bool, inf or nan."""
+    if isinstance(x, bool) or not isinstance(x, Real) or not math.isfinite(x):
+        raise InputError(f"expected a finite number, got {x!r}", param)
+    return float(x)
+
+
+def check_flag(value: Any, param: str) -> bool:
+    """``True`` or ``False``, nothing that merely stands for one (``1``, ``"yes"``)."""
+    if not isinstance(value, bool):
+        raise InputError(f"expected True or False, got {value!r}", param)
+    return value
+
+
+def check_callable(fn: Any, param: str) -> Callable[..., Any] | None:
+    """A function to call back (``progress``, ``on_batch`` ...), or None."""
+    if fn is not None and not callable(fn):
+        raise InputError(f"expected a function (or None), got {fn!r}", param)
+    return fn
+
+
+def check_path(path: Any, param: str) -> Path:
+    """A path given as ``str`` or ``os.PathLike``, not empty."""
+    if isinstance(path, bool) or not isinstance(path, str | os.PathLike):
+        raise InputError(f"expected a path (str or pathlib.Path), got {path!r}", param)
+    if not str(path).strip():
+        raise InputError("expected a path, not an empty one", param)
+    return Path(path)
+
+
+def check_out(out: Any, param: str = "out") -> Path | bool | None:
+    """A report folder's ``out``: a path, True (a new folder under ``results/``), or
+    None and False (none)."""
+    if out is None or isinstance(out, bool):
+        return out
+    return check_path(out, param)
+
+
+def check_text(text: Any, param: str) -> str:
+    """A non-empty string (an address, a host name)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"expected a non-empty string, got {text!r}", param)
+    return text
+
+
+def check_port(port: Any, param: str) -> int:
+    """A TCP port, 0 (any free one) .. 65535."""
+    if isinstance(port, bool) or not isinstance(port, Integral) or not 0 <= port <= 65535:
+        raise InputError(f"expected a port in 0 .. 65535 (0: any free one), got {port!r}", param)
+    return int(port)
+
+
+BY_NAME: dict[str, Callable[[Any, str], Any]] = {
+    "threads": check_positive,
+    "task": check_positive,
+    "force": check_flag,
+    "duplicate": check_flag,
+    "save_hands": check_flag,
+    "progress": check_callable,
+    "on_batch": check_callable,
+    "on_ready": check_callable,
+    "on_check": check_callable,
+    "out": check_out,
+    "folder": check_path,
+    "file": check_path,
+    "trace": check_path,
+    "html": check_path,
+    "http": check_port,
+    "host": check_text,
+    "scheduler": check_text,
+}
+"""The check of each parameter that means the same in every API function that has it,
+by name: ``hokm_sim.api`` applies it to each value a caller gives (not to a default),
+before the function's own checks, so that a wrong type is an :class:`InputError`
+naming the parameter, never a ``TypeError`` from deep inside."""

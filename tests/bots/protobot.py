@@ -6,7 +6,8 @@ It calls clubs and plays the lowest legal card. In mode ``ok`` it does only
 that; in every other mode it misbehaves in the way the mode says at the
 first message holding a card request of seat 1 in the third trick (8 to 11
 cards played) -- or, for ``suit``, a trump call of seat 1 -- and plays
-cleanly before. ``hello-*`` modes misbehave at ``hello``. With ``MARKER``, it
+cleanly before. ``hello-*`` modes misbehave at ``hello``; ``first`` answers the
+first ``decide`` message (the trump calls of the first hands) with garbage. With ``MARKER``, it
 writes the messages it got to that file (one type per line), so a test can
 see ``bye`` arrive.
 """
@@ -28,6 +29,8 @@ def out(msg) -> None:
 
 
 def trigger(r) -> bool:
+    if mode == "first":
+        return True
     if mode == "suit":
         return r["kind"] == "trump" and r["seat"] == 1
     return r["kind"] == "card" and r["seat"] == 1 and 8 <= len(r["plays"]) <= 11
@@ -78,7 +81,7 @@ for line in sys.stdin:
     elif mode == "close":
         os.close(1)
         time.sleep(3600)
-    elif mode == "garbage":
+    elif mode in ("garbage", "first"):
         out("this is not json")
     elif mode == "array":
         out("[1, 2, 3]")

@@ -208,10 +208,14 @@ def _partial_kept(
 ) -> Iterator[None]:
     """A :class:`StoppedError` (a bot fault, a failed cluster) leaves the report of what
     finished before it (its ``partial``, written by ``report``) in ``folder``, and says
-    where; a folder with nothing in it (no ``report``, or nothing finished) is not left
-    behind."""
+    where; a folder with nothing in it (no ``report``, or nothing finished, or a stop
+    by Ctrl-C or ``SIGTERM`` before anything finished) is not left behind."""
     try:
         yield
+    except KeyboardInterrupt:
+        if folder is not None and not folder.file("summary.json").exists():
+            folder.discard()
+        raise
     except StoppedError as exc:
         if folder is not None:
             if exc.partial is not None and report is not None:

@@ -25,7 +25,7 @@ from hokm_sim.analysis.summary import pair_counts
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import StoppedError
 from hokm_sim.sim.backends import Work, open_backend
-from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt, raise_if_nothing_done
 from hokm_sim.sim.runner import Runner
 
 N_BLOCKS = 32
@@ -140,21 +140,23 @@ def play(
     blocks = np.zeros((k, k, nb, 3), np.int64)
     pairings = list(itertools.combinations(range(k), 2))
     played = [0]  # deals of all pairings played, for a partial tournament
+    began = False  # to play: no stop came while the engines compiled
 
     def so_far(partial: bool) -> Tournament:
         names = [s.name for s in strategies]
         return Tournament(names, seed, deals, blocks, played[0] if partial else None)
 
-    if scheduler is None:  # compile every engine before Ctrl-C means "stop"
-        for i, j in pairings:
-            Runner(strategies[i], strategies[j]).prepare()
     try:
         with (
             graceful_interrupt() as flag,
             open_backend(scheduler, threads) as backend,
             suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
-            for i, j in pairings:
+            for i, j in pairings if scheduler is None else ():  # a stop meanwhile plays nothing
+                if not flag.stop:
+                    Runner(strategies[i], strategies[j]).prepare()
+            began = not flag.stop
+            for i, j in pairings if began else ():
                 for batch in backend.batches(Work(strategies[i], strategies[j], seed), ranges):
                     b = int(np.searchsorted(edges, batch.start, side="right")) - 1
                     blocks[i, j, b] += pair_counts(batch.counts)
@@ -166,6 +168,8 @@ def play(
     except StoppedError as exc:
         exc.partial = so_far(True)  # what finished before the stop, for the partial report
         raise
+    if not began:
+        raise_if_nothing_done(flag, played[0])
     return so_far(played[0] < deals * len(pairings))
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from hokm_sim.analysis.ratings import bradley_terry, bradley_terry_intervals, holm
 from hokm_sim.analysis.scores import pair_score
-from hokm_sim.analysis.summary import pair_counts
+from hokm_sim.analysis.summary import pair_classes
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import StoppedError
 from hokm_sim.sim.backends import Work, open_backend
@@ -131,12 +131,13 @@ def play(
     """Play every pairing in duplicate on deals ``0 .. deals-1`` of ``seed``.
 
     Pairings play one after the other, each on this machine's ``threads`` or
-    on the Dask ``scheduler``; every batch lies inside one block of deals.
+    on the Dask ``scheduler``, in the batches ``run`` plays the same deals in (a
+    protocol bot gets the same batched messages); each deal's pair outcome
+    (the engine's pair codes) goes to its block.
     """
     k = len(strategies)
     nb = min(N_BLOCKS, deals)
     edges = np.linspace(0, deals, nb + 1).astype(np.int64)
-    ranges = [(int(edges[b]), int(edges[b + 1] - edges[b])) for b in range(nb)]
     blocks = np.zeros((k, k, nb, 3), np.int64)
     pairings = list(itertools.combinations(range(k), 2))
     played = [0]  # deals of all pairings played, for a partial tournament
@@ -157,9 +158,11 @@ def play(
                     Runner(strategies[i], strategies[j]).prepare()
             began = not flag.stop
             for i, j in pairings if began else ():
-                for batch in backend.batches(Work(strategies[i], strategies[j], seed), ranges):
-                    b = int(np.searchsorted(edges, batch.start, side="right")) - 1
-                    blocks[i, j, b] += pair_counts(batch.counts)
+                work = Work(strategies[i], strategies[j], seed, codes=True)
+                for batch in backend.batches(work, [(0, deals)]):
+                    deal = np.arange(batch.start, batch.start + batch.count)
+                    block = np.searchsorted(edges, deal, side="right") - 1
+                    np.add.at(blocks[i, j], (block, pair_classes(batch.codes)), 1)
                     played[0] += batch.count
                     if progress:
                         progress(batch.count)

@@ -1516,13 +1516,7 @@ def show(
         sb = strategy("longest" if b is None else b, "b")
         names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
         runner = Runner(sa, sb)
-        rec = tr.show_record(runner, seed, hand, copy, match, tgt, rule)
-        fault = None
-        if "fault" in rec:
-            try:
-                tr.raise_fault(runner, seed, hand, copy, match, tgt, rule)
-            except StoppedError as exc:
-                fault = exc
+        rec, fault = tr.show_record(runner, seed, hand, copy, match, tgt, rule)
         command = replay_command(seed, sa.name, sb.name, copy, match, hand, tgt, rule,
                                  given_timeout())  # fmt: skip
         result = HandResult(_with_command({"record": rec, "teams": list(names)}, command), fault)

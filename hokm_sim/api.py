@@ -238,9 +238,14 @@ def _partial_kept(
     """A :class:`StoppedError` (a bot fault, a failed cluster) leaves the report of what
     finished before it (its ``partial``, written by ``report`` with :func:`_stop`'s record
     of the fault) in ``folder``, and says where; a folder with nothing in it (no
-    ``report``, or nothing finished) is not left behind."""
+    ``report``, or nothing finished, or a stop by Ctrl-C or ``SIGTERM`` before anything
+    finished) is not left behind."""
     try:
         yield
+    except KeyboardInterrupt:
+        if folder is not None and not folder.file("summary.json").exists():
+            folder.discard()
+        raise
     except StoppedError as exc:
         if folder is not None:
             if exc.partial is not None and report is not None:
@@ -1614,13 +1619,7 @@ def show(
         sb = strategy("longest" if b is None else b, "b")
         names = (sa.name, sb.name) if copy == 0 else (sb.name, sa.name)  # by team
         runner = Runner(sa, sb)
-        rec = tr.show_record(runner, seed, hand, copy, match, tgt, rule)
-        fault = None
-        if "fault" in rec:
-            try:
-                tr.raise_fault(runner, seed, hand, copy, match, tgt, rule)
-            except StoppedError as exc:
-                fault = exc
+        rec, fault = tr.show_record(runner, seed, hand, copy, match, tgt, rule)
         command = replay_command(seed, sa.name, sb.name, copy, match, hand, tgt, rule,
                                  given_timeout())  # fmt: skip
         result = HandResult(_with_command({"record": rec, "teams": list(names)}, command), fault)

@@ -11,6 +11,9 @@ Every command maps them the same way (:mod:`hokm_sim.cli.guard`):
   What finished is kept.
 - :class:`OutputError` (exit 74, ``EX_IOERR``): a file that could not be
   written to the end (a full disk); one line naming it.
+- :class:`Terminated` (exit 128 + the signal, 143 for ``SIGTERM``): ``SIGTERM``
+  or ``SIGHUP``, which hokm-sim takes as it takes Ctrl-C (a
+  ``KeyboardInterrupt``, exit 130).
 
 Anything else that escapes is a bug in hokm-sim (exit 70).
 """
@@ -18,6 +21,7 @@ Anything else that escapes is a bug in hokm-sim (exit 70).
 from __future__ import annotations
 
 import re
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -81,3 +85,17 @@ class OutputError(HokmError):
     """A file that could not be written to the end: a full disk, a device that refuses it."""
 
     exit_code = 74
+
+
+class Terminated(KeyboardInterrupt):
+    """``SIGTERM`` (or ``SIGHUP``), handled as Ctrl-C is: a ``KeyboardInterrupt``, so
+    that whatever stops on Ctrl-C (and ends its bots) stops on it too. ``signum`` is
+    the signal: the command line exits with 128 + it (143 for ``SIGTERM``, where
+    Ctrl-C gives 130)."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signum = int(signum)
+
+    def __str__(self) -> str:
+        return f"stopped by {signal.Signals(self.signum).name}"

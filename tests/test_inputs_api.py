@@ -244,20 +244,13 @@ def test_an_interrupted_save_hands_run_does_not_offer_a_resume_that_is_refused(
     tmp_path, monkeypatch
 ):
     """Ctrl-C (a stop after the first batch) of a --save-hands run says the truth."""
-    import contextlib
-    import types
-
     from hokm_sim.sim import run as sim_run
 
     monkeypatch.undo()  # this one plays (the session's longest/random pair)
-
-    @contextlib.contextmanager
-    def stopped():
-        yield types.SimpleNamespace(stop=True)
-
-    monkeypatch.setattr(sim_run, "graceful_interrupt", stopped)
+    _stopping(sim_run, monkeypatch, fault=False)
     out = tmp_path / "r"
-    args = ["run", "longest", "random", "--hands", "100000", "--seed", "1", "--threads", "1"]
+    args = ["run", "longest", "random", "--hands", "100000", "--seed", "1", "--threads", "1",
+            "--task-size", "20000"]  # fmt: skip
     res = CliRunner().invoke(main, [*args, "--save-hands", "--out", str(out)])
     assert res.exit_code == 130, res.output
     assert "--resume" not in res.stderr and "cannot be resumed: run it again" in res.stderr
@@ -268,9 +261,7 @@ def test_an_interrupted_save_hands_run_does_not_offer_a_resume_that_is_refused(
 @pytest.mark.usefixtures("runner")
 def test_a_resume_from_another_folder_finds_the_bot_files(tmp_path, monkeypatch):
     """Bot paths of a resumed run are taken from where the run began (its checkpoint)."""
-    import contextlib
     import shutil
-    import types
     from pathlib import Path
 
     from hokm_sim.sim import run as sim_run
@@ -281,13 +272,9 @@ def test_a_resume_from_another_folder_finds_the_bot_files(tmp_path, monkeypatch)
     elsewhere.mkdir()
     shutil.copy(Path(__file__).parent / "bots" / "pyrandom.py", started / "bots")
 
-    @contextlib.contextmanager
-    def stopped():
-        yield types.SimpleNamespace(stop=True)
-
     monkeypatch.chdir(started)
     with monkeypatch.context() as m:
-        m.setattr(sim_run, "graceful_interrupt", stopped)
+        _stopping(sim_run, m, fault=False)  # Ctrl-C after the first batch
         args = ["run", "bots/pyrandom.py", "random", "--hands", "3000", "--task-size", "1000"]
         res = CliRunner().invoke(main, [*args, "--seed", "1", "--threads", "1", "--out", "r"])
     assert res.exit_code == 130, res.output
@@ -351,10 +338,11 @@ def test_a_stopped_tournament_keeps_a_partial_report(tmp_path, monkeypatch, faul
     monkeypatch.undo()  # this one plays (the session's longest/random pair)
     _stopping(tournament, monkeypatch, fault=fault)
     out = tmp_path / "t"
-    args = ["tournament", "longest", "random", "--hands", "50000", "--seed", "1", "--threads", "1"]
+    # a pairing plays in run's batches: the first of 65,536 deals on one thread
+    args = ["tournament", "longest", "random", "--hands", "200000", "--seed", "1", "--threads", "1"]
     res = CliRunner().invoke(main, [*args, "--out", str(out)])
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["partial"] is True and 0 < summary["done"] < 50_000
+    assert summary["partial"] is True and 0 < summary["done"] < 200_000
     if fault:
         assert res.exit_code == 4, res.output
         assert f"(partial report: {out})" in res.stderr

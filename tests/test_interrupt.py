@@ -1,5 +1,6 @@
-"""Ctrl-C while the engine compiles stops at once (exit 130), not after the run; Ctrl-C
-with a bot that never returns stops within seconds, keeping what finished."""
+"""Ctrl-C (or SIGTERM) while the engine compiles stops as soon as it is asked, playing
+nothing (exit 130, or 143); Ctrl-C with a bot that never returns stops within seconds,
+keeping what finished."""
 
 from __future__ import annotations
 
@@ -11,29 +12,87 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from hokm_sim.cli import main
 from hokm_sim.sim.runner import Runner
 
 
-def test_engine_compiles_before_ctrl_c_becomes_a_stop_request(monkeypatch, tmp_path):
-    """While the engine compiles, SIGINT has the handler the process had (Python's,
-    which raises KeyboardInterrupt; or ignored, in a job started in the background)."""
-    had = signal.getsignal(signal.SIGINT)
-    seen = []
+@pytest.mark.parametrize(
+    ("sig", "code", "said", "ignored"),
+    [
+        (signal.SIGINT, 130, "Aborted.", False),
+        (signal.SIGINT, 130, "Aborted.", True),  # a job a script started in the background
+        (signal.SIGTERM, 143, "Terminated (SIGTERM).", False),
+    ],
+)
+def test_a_stop_while_the_engine_compiles_plays_nothing(
+    monkeypatch, tmp_path, sig, code, said, ignored
+):
+    """The stop request is heard during compilation, even where the process was
+    started with Ctrl-C ignored; no batch is played after it, and the report folder
+    of a run with nothing done is given back."""
+    played = []
+    monkeypatch.setattr(Runner, "prepare", lambda self, matches=False: signal.raise_signal(sig))
+    monkeypatch.setattr(Runner, "batches", lambda self, *a, **k: played.append(1) or iter(()))
 
-    def prepare(self, matches=False):
-        seen.append(signal.getsignal(signal.SIGINT))
-        raise KeyboardInterrupt  # Ctrl-C during compilation
+    def unheard(signum, frame):  # rather than end the test's process
+        raise RuntimeError(f"signal {signum} was not taken as a stop")
 
-    monkeypatch.setattr(Runner, "prepare", prepare)
-    res = CliRunner().invoke(
-        main, ["run", "longest", "random", "--hands", "100", "--out", str(tmp_path / "r")]
-    )
-    assert seen == [had]  # not yet the stop request's
-    assert res.exit_code == 130
-    assert res.stderr.strip() == "Aborted."
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGTERM, unheard)
+    if ignored:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        res = CliRunner().invoke(
+            main, ["run", "longest", "random", "--hands", "100", "--out", str(tmp_path / "r")]
+        )
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    assert (res.exit_code, res.stderr.strip(), played) == (code, said, [])
+    assert not (tmp_path / "r").exists()
+
+
+SLOW_COMPILE = """
+import pathlib, signal, sys, time
+from hokm_sim.cli import main
+from hokm_sim.sim.interrupt import off_main
+from hokm_sim.sim.runner import Runner
+
+def prepare(self, matches=False):  # a compilation numba would not let go of for a minute
+    pathlib.Path(sys.argv[1]).touch()
+    off_main(time.sleep, 60)
+
+Runner.prepare = prepare
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # as for a job started in the background
+main(sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize("command", ["run", "tournament"])
+def test_ctrl_c_during_a_long_compilation_stops_it(tmp_path, command):
+    """One Ctrl-C while the engine compiles (which cannot be interrupted) ends the
+    command after the grace time, playing nothing: before, it was not heard and the
+    whole run played."""
+    started = tmp_path / "compiling"
+    size = ["--hands", "50M"] if command == "run" else ["--hands", "1000"]
+    args = [sys.executable, "-c", SLOW_COMPILE, str(started), command, "random", "longest",
+            *size, "--out", str(tmp_path / "r")]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(600):
+            if started.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=40)  # the compilation would take 60 s
+    finally:
+        proc.kill()
+    assert (proc.returncode, err.strip()) == (130, "Aborted."), err
+    assert not (tmp_path / "r").exists()
 
 
 # --- Ctrl-C with a bot that never returns ------------------------------------------

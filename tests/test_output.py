@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,28 @@ def test_files_on_a_full_disk_name_themselves_and_leave_nothing(tmp_path, monkey
             f.write("x")
             Full().write("y")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_under_the_checkpoint_writer_is_one_line_and_exit_74(tmp_path, monkeypatch):
+    """The checkpoint is rewritten in a thread of its own while the next batch plays: a
+    full disk there is the run's one-line error (it printed the thread's traceback)."""
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        if threading.current_thread().name == "checkpoint":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    uncaught = []
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(threading, "excepthook", uncaught.append)
+    res = CliRunner().invoke(main, ["run", "longest", "random", "--hands", "2000", "--seed", "1",
+                                    "--out", str(tmp_path / "r")])  # fmt: skip
+    assert uncaught == []
+    assert res.exit_code == 74, res.stderr
+    assert res.stderr.splitlines() == [
+        f"Error: cannot write {tmp_path / 'r' / 'checkpoint.json'}: no space left on device"
+    ]
 
 
 PRINTING = '''"""Prints as it thinks (and plays as the plain-Python port of random beside it)."""

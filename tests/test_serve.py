@@ -11,9 +11,12 @@ HTTP server with its errors.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import io
 import json
+import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -242,3 +245,99 @@ def test_the_api_serves_and_checks():
 
     assert hokm_sim.serve is api.serve and callable(hokm_sim.serve)
     assert hokm_sim.check_bot is api.check_bot
+
+
+# --- HTTP under load and misuse ---------------------------------------------------------
+
+SLOW = '''"""Plays the lowest legal card, after a pause long enough to hang up before it."""
+import time
+
+
+def choose_trump(obs):
+    time.sleep(0.3)
+    return 0
+
+
+def play_card(obs):
+    time.sleep(0.3)
+    return min(obs.legal_cards)
+'''
+
+
+def _decide_body(n: int = 5) -> bytes:
+    reqs = [{**q, "id": i} for i, (q, _) in enumerate(table_requests("longest", 1)[:n])]
+    return json.dumps({"type": "decide", "requests": reqs}).encode()
+
+
+def _raw(server, data: bytes) -> tuple[bytes, bool]:
+    """Send ``data`` on a connection of its own: what comes back, and whether the server
+    closed the connection after it (rather than wait for more)."""
+    sock = socket.create_connection(server.server_address, timeout=10)
+    with sock:
+        sock.sendall(data)
+        got = b""
+        try:
+            while chunk := sock.recv(65536):
+                got += chunk
+        except TimeoutError:
+            return got, False
+    return got, True
+
+
+def test_http_refuses_bad_lengths_and_closes_the_connection(http_server):
+    """An oversized body gets 413 and the connection is closed: its unsent rest is never
+    read as a second request; a negative Content-Length is a bad request (400), not 413."""
+    smuggled = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    big = f"POST /decide HTTP/1.1\r\nHost: x\r\nContent-Length: {(1 << 26) + 1}\r\n\r\n"
+    got, closed = _raw(http_server, big.encode() + smuggled)
+    assert got.startswith(b"HTTP/1.1 413 ") and closed and got.count(b"HTTP/1.") == 1
+    got, closed = _raw(
+        http_server, b"POST /decide HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n"
+    )
+    assert got.split(b" ")[1] == b"400" and closed
+
+
+def test_http_answers_a_burst_of_concurrent_clients(http_server):
+    """50 clients connect at once, each on its own connection: every one is answered (the
+    listen backlog was 5, and some got a reset)."""
+    import aiohttp
+
+    body = _decide_body()
+    url = f"http://{http_server.server_address[0]}:{http_server.server_address[1]}/decide"
+
+    async def one() -> int:
+        async with aiohttp.ClientSession() as session, session.post(url, data=body) as res:
+            await res.read()
+            return res.status
+
+    async def burst() -> list[int]:
+        return await asyncio.gather(*(one() for _ in range(50)))
+
+    assert asyncio.run(burst()) == [200] * 50
+
+
+def test_a_client_that_hangs_up_before_its_answer_prints_nothing(tmp_path):
+    """``hokm-sim serve --http``: clients that leave before the answer (a closed socket,
+    a reset) leave the server's standard error as it was, and it serves on."""
+    bot = tmp_path / "slow.py"
+    bot.write_text(SLOW)
+    proc = subprocess.Popen([sys.executable, "-m", "hokm_sim", "serve", str(bot), "--http", "0"],
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        line = proc.stderr.readline()
+        host, port = line.split("http://")[1].split("/")[0].split(":")
+        body = _decide_body(1)
+        head = f"POST /decide HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n"
+        for reset in (False, True, False, True):
+            sock = socket.create_connection((host, int(port)))
+            if reset:  # closed with a reset rather than a FIN
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.sendall(head.encode() + body)
+            sock.close()
+        conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        conn.request("POST", "/decide", body)
+        assert conn.getresponse().status == 200
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    assert line.startswith("serving ") and err.strip() == "Terminated (SIGTERM).", err

@@ -54,6 +54,14 @@ def pair_counts(counts: np.ndarray) -> np.ndarray:
     return np.array([ll, int(pair.sum()) - ll - ww, ww], np.int64)
 
 
+def pair_classes(codes: np.ndarray) -> np.ndarray:
+    """0, 1 or 2 (LL, split or WW, as :func:`pair_counts` counts them) for each
+    duplicate deal's pair code as the engine writes it (``x0 * 6 + x1``: the point
+    indices of A's result in the two copies)."""
+    win = (POINTS > 0).astype(np.int64)
+    return (win[:, None] + win[None, :]).ravel()[codes.astype(np.int64)]
+
+
 def rate(k: int, n: int) -> dict[str, Any]:
     """Wilson rate of ``k`` in ``n`` with its count, or a record that says it cannot be
     estimated."""

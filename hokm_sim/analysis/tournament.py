@@ -21,11 +21,11 @@ import numpy as np
 
 from hokm_sim.analysis.ratings import bradley_terry, bradley_terry_intervals, holm
 from hokm_sim.analysis.scores import pair_score
-from hokm_sim.analysis.summary import pair_counts
+from hokm_sim.analysis.summary import pair_classes
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import StoppedError
 from hokm_sim.sim.backends import Work, open_backend
-from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt, raise_if_nothing_done
 from hokm_sim.sim.runner import Runner
 
 N_BLOCKS = 32
@@ -131,33 +131,38 @@ def play(
     """Play every pairing in duplicate on deals ``0 .. deals-1`` of ``seed``.
 
     Pairings play one after the other, each on this machine's ``threads`` or
-    on the Dask ``scheduler``; every batch lies inside one block of deals.
+    on the Dask ``scheduler``, in the batches ``run`` plays the same deals in (a
+    protocol bot gets the same batched messages); each deal's pair outcome
+    (the engine's pair codes) goes to its block.
     """
     k = len(strategies)
     nb = min(N_BLOCKS, deals)
     edges = np.linspace(0, deals, nb + 1).astype(np.int64)
-    ranges = [(int(edges[b]), int(edges[b + 1] - edges[b])) for b in range(nb)]
     blocks = np.zeros((k, k, nb, 3), np.int64)
     pairings = list(itertools.combinations(range(k), 2))
     played = [0]  # deals of all pairings played, for a partial tournament
+    began = False  # to play: no stop came while the engines compiled
 
     def so_far(partial: bool) -> Tournament:
         names = [s.name for s in strategies]
         return Tournament(names, seed, deals, blocks, played[0] if partial else None)
 
-    if scheduler is None:  # compile every engine before Ctrl-C means "stop"
-        for i, j in pairings:
-            Runner(strategies[i], strategies[j]).prepare()
     try:
         with (
             graceful_interrupt() as flag,
             open_backend(scheduler, threads) as backend,
             suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
-            for i, j in pairings:
-                for batch in backend.batches(Work(strategies[i], strategies[j], seed), ranges):
-                    b = int(np.searchsorted(edges, batch.start, side="right")) - 1
-                    blocks[i, j, b] += pair_counts(batch.counts)
+            for i, j in pairings if scheduler is None else ():  # a stop meanwhile plays nothing
+                if not flag.stop:
+                    Runner(strategies[i], strategies[j]).prepare()
+            began = not flag.stop
+            for i, j in pairings if began else ():
+                work = Work(strategies[i], strategies[j], seed, codes=True)
+                for batch in backend.batches(work, [(0, deals)]):
+                    deal = np.arange(batch.start, batch.start + batch.count)
+                    block = np.searchsorted(edges, deal, side="right") - 1
+                    np.add.at(blocks[i, j], (block, pair_classes(batch.codes)), 1)
                     played[0] += batch.count
                     if progress:
                         progress(batch.count)
@@ -166,6 +171,8 @@ def play(
     except StoppedError as exc:
         exc.partial = so_far(True)  # what finished before the stop, for the partial report
         raise
+    if not began:
+        raise_if_nothing_done(flag, played[0])
     return so_far(played[0] < deals * len(pairings))
 
 

@@ -50,6 +50,7 @@ from hokm_sim.bots.pyrules import is_batched
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
+from hokm_sim.engine.records import R_NCARDS, R_TRICKS
 from hokm_sim.engine.view import V_SEAT, V_TRICK_NO
 
 SLOTS = 2048
@@ -81,6 +82,12 @@ class _Failure:
     seat: int
     strategy: str
     what: str
+    slot: int = -1
+
+
+STOPPED_OUTSIDE = -1
+"""A trace row's error code (``T_ERROR``) for a hand a plain-Python or protocol bot
+stopped: the row holds the hand up to the fault, and the fault is the exception's."""
 
 
 def python_parts(a: Strategy | None, b: Strategy | None) -> dict[int, _Part]:
@@ -174,7 +181,7 @@ class SteppedEngine:
             fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts,
                                err, np.zeros(0, np.int8), out, method)  # fmt: skip
         self._end_bots_at_fault(fail, [err])
-        self._raise_if_first(fail, [err], seed, mode, target, method)
+        self._raise_if_first(fail, [err], seed, mode, target, method, (out, start))
 
     def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
                 errs, codes, out, method=0):  # fmt: skip
@@ -231,8 +238,11 @@ class SteppedEngine:
                    np.zeros(1, np.int64), np.zeros(k.ERR_SIZE, np.int64),
                    np.zeros(0, np.int8), np.zeros((0, 1), np.int64))  # fmt: skip
 
-    def _raise_if_first(self, fail, errs, seed, mode, target, method=0) -> None:
-        """Raise a Python bot's failure unless the engine found an earlier fault."""
+    def _raise_if_first(self, fail, errs, seed, mode, target, method=0, traced=None) -> None:
+        """Raise a Python bot's failure unless the engine found an earlier fault. The
+        rows of a trace (``traced``: the rows and their first job) go with it as its
+        ``stopped``: ``(rows, what)``, the rows up to the hand it stopped, that one
+        played up to the fault (``show``)."""
         if fail is None:
             return
         for e in errs:
@@ -245,10 +255,14 @@ class SteppedEngine:
         where = "at trump choice" if fail.trick < 0 else f"trick {fail.trick + 1}"
         replay = replay_command(seed, self.a.name, self.b.name, fail.copy, match, hand, target,
                                 method, given_timeout())  # fmt: skip
-        raise PythonBotError(
+        exc = PythonBotError(
             f"strategy {fail.strategy!r} {fail.what} (seat {fail.seat}) at seed {seed}, "
             f"{place}, {where}; replay it with: {replay}"
         )
+        if traced is not None:
+            rows, start = traced
+            exc.stopped = (rows[: (fail.hand if matches else fail.job - start) + 1], fail.what)
+        raise exc
 
     def _drive(self, mode, pa, pb, seed, dup, arg, arg2, start, count, counts, err, codes, out,
                method=0, stop=None):  # fmt: skip
@@ -281,6 +295,8 @@ class SteppedEngine:
                     if failure[0] is not None:
                         stop[0] = min(stop[0], failure[0].job)
                     jobs[st.J_LIMIT] = min(jobs[st.J_LIMIT], stop[0])
+        if failure[0] is not None and mode in (st.M_TRACE_HANDS, st.M_TRACE_MATCH):
+            _trace_stopped(mode, slots, failure[0], start, out)
         return failure[0]
 
     def _decide(self, part: _Part, params, idx, slots, jobs, failure) -> None:
@@ -299,11 +315,28 @@ class SteppedEngine:
         job = int(ctl[i, st.K_JOB])
         trick = -1 if ctl[i, st.K_STATE] == st.S_TRUMP else int(slots.bot_view[i, V_TRICK_NO])
         f = _Failure(job, matchlike, int(ctl[i, st.K_COPY]), trick, int(slots.bot_view[i, V_SEAT]),
-                     part.strategy, what)  # fmt: skip
+                     part.strategy, what, i)  # fmt: skip
         if failure[0] is None or (f.job, f.hand) < (failure[0].job, failure[0].hand):
             failure[0] = f
         jobs[st.J_LIMIT] = min(jobs[st.J_LIMIT], job)
         ctl[i, st.K_STATE] = st.S_IDLE
+
+
+def _trace_stopped(mode: int, slots: st.Slots, f: _Failure, start: int, out: np.ndarray) -> None:
+    """Write the trace row of the hand ``f`` stopped, up to the fault (the cards played so
+    far, marked :data:`STOPPED_OUTSIDE`), as the engine writes one its own fault stopped."""
+    c = slots.ctl[f.slot]
+    res = slots.res[f.slot].copy()  # the hand's totals are written when it ends: so far
+    res[R_NCARDS] = 0 if f.trick < 0 else c[st.K_N]
+    res[R_TRICKS], res[R_TRICKS + 1] = c[st.K_T0], c[st.K_T1]
+    work = st.slot_work.py_func(slots, f.slot)._replace(res=res)
+    if mode == st.M_TRACE_HANDS:
+        row, match, hand, score = out[f.job - start], 0, f.job, (0, 0)
+    else:
+        row, match, hand, score = out[f.hand], f.job, f.hand, (c[st.K_SCORE0], c[st.K_SCORE1])
+    k.trace_row.py_func(row, work, match, hand, *score)
+    row[k.T_ERROR], row[k.T_ERR_SEAT] = STOPPED_OUTSIDE, f.seat
+    row[k.T_ERR_TRICK], row[k.T_ERR_CARD] = f.trick, -1
 
 
 def decide(part: _Part, params: dict, idx: np.ndarray, slots: st.Slots) -> list[tuple[int, str]]:

@@ -9,6 +9,8 @@
  70   internal error: a bug in hokm-sim; the traceback is saved to a file
  74   the output could not be written (a full disk): one line
  130  interrupted (Ctrl-C)
+ 143  terminated (``SIGTERM``, taken as Ctrl-C is: partial report kept); a hang-up
+      (``SIGHUP``) likewise gives 129: 128 + the signal
  141  standard output was closed by its reader (``| head``): no message
 ====  ==========================================================
 
@@ -16,6 +18,13 @@ Standard output is flushed before the exit code is chosen, so a full disk
 or a closed pipe is found here and not, as a traceback, when the process
 ends. Warnings of the libraries underneath (numba's) are not shown: the
 terminal carries only what hokm-sim means to say.
+
+``SIGTERM`` and ``SIGHUP`` raise :class:`~hokm_sim.errors.Terminated` (a
+KeyboardInterrupt) wherever the command is, rather than ending the process where it stands, so
+that what Ctrl-C does on the way out happens for it too: the partial report,
+and the bots' processes ended with their helpers (docs/protocol.md). Long
+work takes it as a request to stop after the batch in flight
+(:mod:`hokm_sim.sim.interrupt`).
 """
 
 from __future__ import annotations
@@ -23,8 +32,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import sys
 import tempfile
+import threading
 import traceback
 import warnings
 from collections.abc import Iterator
@@ -35,7 +46,7 @@ from typing import NoReturn
 import click
 
 from hokm_sim.commands import labels
-from hokm_sim.errors import InputError, OutputError, StoppedError
+from hokm_sim.errors import InputError, OutputError, StoppedError, Terminated
 from hokm_sim.writing import FULL
 
 EXIT_USAGE = InputError.exit_code
@@ -43,6 +54,7 @@ EXIT_INTERNAL = 70
 """A bug in hokm-sim (``EX_SOFTWARE``): never 1, which ``regress`` uses for "regression"."""
 EXIT_OUTPUT = OutputError.exit_code
 EXIT_INTERRUPTED = 130
+"""128 + SIGINT; ``SIGTERM`` gives 128 + 15, by the same rule."""
 EXIT_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a program whose reader closed the pipe."""
 
@@ -146,6 +158,33 @@ def _internal(exc: BaseException) -> int:
     return EXIT_INTERNAL
 
 
+_ENDING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+"""Signals that would end the process where it stands: taken as Ctrl-C is instead."""
+
+
+def _terminated(signum, frame) -> NoReturn:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within the block (a command, in the main thread), ``SIGTERM`` and ``SIGHUP``
+    raise :class:`Terminated`, unless the process was started with them ignored
+    (``nohup``)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.getsignal(s) for s in _ENDING}
+    for s, handler in old.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(s, _terminated)
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
 class _PipeClosed(Exception):
     """Standard output's reader left; raised past click, which would exit 1 for it."""
 
@@ -195,6 +234,10 @@ class GuardedGroup(click.Group):
         _leave(self._guarded(*args, **kwargs))
 
     def _guarded(self, *args, **kwargs) -> int:
+        with _terminate_as_interrupt():
+            return self._mapped(*args, **kwargs)
+
+    def _mapped(self, *args, **kwargs) -> int:
         kwargs["standalone_mode"] = False
         _hide_library_warnings()
         try:
@@ -219,7 +262,11 @@ class GuardedGroup(click.Group):
                 kept += f"; continue with {exc.resume}"
             _say(f"Error: {_one_line(exc)}{kept}")
             return _flushed(exc.exit_code)
-        except (click.exceptions.Abort, KeyboardInterrupt):
+        except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+            cause = exc.__cause__ if isinstance(exc, click.exceptions.Abort) else exc
+            if isinstance(cause, Terminated):  # click made it an Abort, as Ctrl-C
+                _say(f"Terminated ({signal.Signals(cause.signum).name}).")
+                return 128 + cause.signum
             _say("Aborted.")
             return EXIT_INTERRUPTED
         except click.exceptions.Exit as exc:

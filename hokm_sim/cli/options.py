@@ -248,8 +248,11 @@ bot_timeout_option = click.option(
 
 
 def interrupted(data: dict, then: str) -> None:
-    """After the report of work stopped by Ctrl-C (``data["partial"]``): one line on
-    standard error saying so and ``then`` (how to continue), and exit 130."""
+    """After the report of work stopped by Ctrl-C or ``SIGTERM`` (``data["partial"]``):
+    one line on standard error saying so and ``then`` (how to continue), and exit 130
+    (143 for ``SIGTERM``: 128 + the signal)."""
     if data.get("partial"):
+        from hokm_sim.sim.interrupt import stop_signal
+
         click.echo(f"interrupted: the report covers only the finished batches; {then}", err=True)
-        raise SystemExit(130)
+        raise SystemExit(128 + stop_signal())

@@ -9,7 +9,7 @@ what goes wrong becomes a :class:`ChildFault` whose ``what`` says it in a
 phrase (a timeout, an exit status with the last line of standard error, a
 closed pipe), and the process is killed.
 
-No bot outlives hokm-sim:
+No bot outlives hokm-sim (docs/protocol.md says exactly what is promised):
 
 - a bot runs in a session of its own, so a Ctrl-C at the terminal reaches
   hokm-sim alone, which stops when it decides to and then ends the bots
@@ -23,7 +23,20 @@ No bot outlives hokm-sim:
   then killed (:func:`close_all`, registered with ``atexit``); elsewhere a
   bot sees its standard input close when hokm-sim exits.
 
-Killing a bot kills its process group, so helpers it started go with it.
+Ending a bot ends the processes it started, its *family*: its process group,
+and on Linux every descendant, even one in a session of its own
+(``setsid``). While bots run, hokm-sim is a child subreaper
+(``PR_SET_CHILD_SUBREAPER``), so a descendant whose parent exited is
+re-parented to hokm-sim rather than to init; every bot is started with
+:data:`MARK` in its environment, which its descendants inherit, so such an
+orphan is known as the bot's. The family is found through ``/proc``, stopped
+(``SIGSTOP``, so that none forks while it is collected), killed, and the
+orphans among it reaped (:func:`end_family`).
+
+When hokm-sim itself dies where it cannot clean up (``SIGKILL``, a crash of
+the interpreter), the kernel kills the bots (``PR_SET_PDEATHSIG``) and a
+watchdog process, started with the first bot, ends every process still
+marked as one of this process's bots (:mod:`hokm_sim.protocol.family`).
 """
 
 from __future__ import annotations
@@ -32,6 +45,7 @@ import atexit
 import contextlib
 import ctypes
 import errno
+import itertools
 import os
 import queue
 import selectors
@@ -44,6 +58,8 @@ from collections import deque
 from collections.abc import Sequence
 
 from hokm_sim.jsontext import loads
+from hokm_sim.protocol import family
+from hokm_sim.protocol.family import MARK
 from hokm_sim.protocol.wire import PROTOCOL, dumps, hello
 
 STDERR_LINES = 20
@@ -52,6 +68,9 @@ MAX_LINE = 1 << 26
 """Bytes an answer line may take (64 MiB): a bot past it is not writing lines."""
 _READ = 1 << 20
 _BYE = dumps({"type": "bye"})
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_serial = itertools.count(1)
 
 
 class ChildFault(Exception):
@@ -62,22 +81,101 @@ class ChildFault(Exception):
         self.what = what
 
 
-def _die_with_parent_fn():
-    """A ``preexec_fn`` setting ``PR_SET_PDEATHSIG`` to ``SIGKILL`` (None off Linux)."""
+def _prctl():
+    """Linux's ``prctl`` (None elsewhere)."""
     if not sys.platform.startswith("linux"):
         return None
     try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
+        return None
+
+
+def _die_with_parent_fn():
+    """A ``preexec_fn`` setting ``PR_SET_PDEATHSIG`` to ``SIGKILL`` (None off Linux)."""
+    prctl = _prctl()
+    if prctl is None:
         return None
     parent = os.getpid()
 
     def die_with_parent() -> None:
-        prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:  # the parent died before the call took effect
             os._exit(1)
 
     return die_with_parent
+
+
+def _subreaper(on: bool) -> None:
+    """Make this process a child subreaper (or no longer one), on Linux."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)
+
+
+def _family(pid: int, token: str) -> set[int]:
+    """Process ``pid`` (if it runs) and its descendants, with the children of this
+    process marked ``token`` (a bot's orphans) and theirs."""
+    kids: dict[int, list[int]] = {}
+    for p, pp in family.parents().items():
+        kids.setdefault(pp, []).append(p)
+    roots = [c for c in kids.get(os.getpid(), ()) if c == pid or family.mark_of(c) == token]
+    out: set[int] = set()
+    while roots:
+        p = roots.pop()
+        if p not in out:
+            out.add(p)
+            roots.extend(kids.get(p, ()))
+    return out
+
+
+def end_family(pid: int, token: str) -> None:
+    """Kill bot ``pid`` (started with ``MARK=token``) and every process of its family
+    that ``/proc`` shows (see the module doc), and reap the orphans among them (this
+    process's children now). From any thread; the bot itself is left for its
+    ``Popen`` to reap."""
+    orphans = family.end(lambda: _family(pid, token)) - {pid}
+    deadline = time.monotonic() + 2.0
+    while orphans and time.monotonic() < deadline:
+        for p in list(orphans):
+            try:
+                if os.waitpid(p, os.WNOHANG)[0] == 0:
+                    continue  # not dead yet
+            except OSError:  # not a child of this process (ECHILD)
+                pass
+            orphans.discard(p)
+        if orphans:
+            time.sleep(0.005)
+
+
+class _Watchdog:
+    """The process that ends what is left of this process's bots when it has gone
+    (:mod:`hokm_sim.protocol.family`), started with the first bot (Linux only)."""
+
+    def __init__(self) -> None:
+        self._pid = -1
+        self._proc: subprocess.Popen | None = None
+        self._pipe = -1
+
+    def ensure(self) -> None:
+        """Start the watchdog unless this process has one (called under the spawner's lock)."""
+        if self._pid == os.getpid() or not os.path.isdir("/proc"):
+            return
+        read, write = os.pipe()  # neither end is inherited by the bots (close_fds)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", family.__file__, str(os.getpid())],
+                stdin=read,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError:  # no watchdog: the rest still holds
+            os.close(write)
+            return
+        finally:
+            os.close(read)
+        self._pid, self._pipe = os.getpid(), write  # held open until this process ends
 
 
 class _Spawner:
@@ -89,8 +187,10 @@ class _Spawner:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._pid = -1
+        self._watchdog = _Watchdog()
 
-    def popen(self, argv: Sequence[str]) -> subprocess.Popen:
+    def popen(self, argv: Sequence[str], token: str) -> subprocess.Popen:
+        """Start ``argv`` with ``MARK=token`` in its environment."""
         with self._lock:
             if self._thread is None or self._pid != os.getpid():  # none yet, or forked
                 self._jobs = queue.Queue()
@@ -99,8 +199,9 @@ class _Spawner:
                     target=self._serve, name="hokm-sim-bot-spawner", daemon=True
                 )
                 self._thread.start()
+            self._watchdog.ensure()
         done: queue.Queue = queue.Queue(maxsize=1)
-        self._jobs.put((list(argv), done))
+        self._jobs.put((list(argv), token, done))
         result = done.get()
         if isinstance(result, BaseException):
             raise result
@@ -109,11 +210,12 @@ class _Spawner:
     def _serve(self) -> None:
         preexec = _die_with_parent_fn()
         while True:
-            argv, done = self._jobs.get()
+            argv, token, done = self._jobs.get()
             try:
                 done.put(
                     subprocess.Popen(
                         argv,
+                        env={**os.environ, MARK: token},
                         stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE,
                         stderr=subprocess.PIPE,
@@ -143,10 +245,20 @@ class BotProcess:
 
     def __init__(self, argv: Sequence[str]) -> None:
         self.argv = list(argv)
+        self._killed = False
+        self.token = f"{os.getpid()}.{next(_serial)}"
+        with _LIVE_LOCK:
+            if not _LIVE:  # the first bot of a while: orphans of bots come here
+                _subreaper(True)
+            _LIVE.add(self)
         try:
-            self.proc = _SPAWNER.popen(self.argv)
+            self.proc = _SPAWNER.popen(self.argv, self.token)
         except OSError as exc:
+            self._forget()
             raise ChildFault(f"could not be started: {exc.strerror or exc}") from None
+        except BaseException:
+            self._forget()
+            raise
         self.pid = self.proc.pid
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
@@ -166,8 +278,6 @@ class BotProcess:
         """Why the process may not be used any more (set by a fault)."""
         self.extensions: tuple[str, ...] = ()
         """The optional extensions the bot asked for in its ``hello``."""
-        with _LIVE_LOCK:
-            _LIVE.add(self)
 
     # --- standard error ---------------------------------------------------------
 
@@ -365,36 +475,46 @@ class BotProcess:
         self.kill()
         return problem
 
+    def _end(self) -> None:
+        """Kill the process and its family (module doc), its group included; signals
+        only, from any thread."""
+        end_family(self.pid, self.token)
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        except OSError as exc:  # pragma: no cover - killpg refused for another reason
+            if exc.errno != errno.ESRCH:
+                self.proc.kill()
+
     def kill(self) -> None:
-        """End the process (and its process group) now; idempotent."""
+        """End the process, its process group and its family now; idempotent."""
+        if self._killed:
+            return
+        self._end()
         if self.proc.returncode is None:
-            try:
-                os.killpg(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            except OSError as exc:  # pragma: no cover - killpg refused for another reason
-                if exc.errno != errno.ESRCH:
-                    self.proc.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):  # the kernel was slow
                 self.proc.wait(timeout=5.0)
-        else:  # its helpers may still run in its group
-            with contextlib.suppress(OSError):
-                os.killpg(self.pid, signal.SIGKILL)
         self._close_pipes()
+        self._killed = True
+        self._forget()
+
+    def _forget(self) -> None:
         with _LIVE_LOCK:
             _LIVE.discard(self)
+            if not _LIVE:  # no bot runs, and the families of those that ran are gone
+                _subreaper(False)
 
     def stop(self) -> None:
         """End the process now, from any thread (Ctrl-C while the engine's thread speaks
         to the bot): :meth:`kill`, unless an exchange is under way in another thread,
-        which then only kills the process group; that exchange sees the bot's output
-        end at once and ends the process in its own thread, closing the pipes."""
+        which then only kills the process and its family; that exchange sees the bot's
+        output end at once and ends the process in its own thread, closing the pipes."""
         if not self._busy:
             self.kill()
             return
         self.broken = self.broken or "was stopped in the middle of an exchange"
-        with contextlib.suppress(OSError):
-            os.killpg(self.pid, signal.SIGKILL)
+        self._end()
 
     def _close_pipes(self) -> None:
         if self._sel is not None:

@@ -1,17 +1,31 @@
-"""``hokm-sim serve BOT --http PORT``: the same messages as HTTP bodies.
+"""``hokm-sim serve BOT --http PORT``: the same messages as HTTP bodies, served by aiohttp.
 
 ``POST /decide`` takes a ``decide`` message and answers its ``answers``;
 ``POST /hello`` a ``hello``; ``GET /`` says what is served. A body that is
 not a valid message or request gets ``400`` and one line of text (never a
-traceback); a fault of the served strategy ``500`` and one line. The server
-binds 127.0.0.1 unless told another host, handles connections on threads
-(keep-alive works) and decides one request at a time.
+traceback); a fault of the served strategy ``500`` and one line. A body
+longer than :data:`MAX_BODY` gets ``413`` and the connection is closed (its
+unread rest is never taken for a request); a malformed ``Content-Length``
+(negative, not a number) gets aiohttp's ``400`` and a closed connection.
+
+The server binds 127.0.0.1 unless told another host and listens with a
+backlog of :data:`BACKLOG` connections. Connections are kept alive and
+served on one event loop; the strategy decides one message at a time on a
+thread of its own, so the loop goes on accepting connections and reading
+bodies while it thinks, and the messages waiting for it are at most one
+per open connection (a connection's next request is read once its answer
+is written: that is the backpressure). A client that leaves before its
+answer costs nothing more than the answer, and prints nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from concurrent.futures import ThreadPoolExecutor
+
+from aiohttp import web
 
 from hokm_sim.jsontext import loads
 from hokm_sim.protocol.request import RequestError
@@ -20,81 +34,118 @@ from hokm_sim.serving.decider import Served, ServedFault, reply
 
 MAX_BODY = 1 << 26
 """Bytes a request body may have (64 MiB)."""
+BACKLOG = 1024
+"""Connections the kernel holds for the server before it accepts them (the kernel's
+``somaxconn`` caps it)."""
 _PATHS = {"/decide": "decide", "/hello": "hello"}
+_QUIET = logging.getLogger(__name__)
+"""aiohttp's logger for the connections: what it would say is a client's malformed request
+(answered ``400``) or a client gone (reset, broken pipe), the client's business, never a
+traceback on the server's standard error. The handlers answer the server's own errors."""
+_QUIET.addHandler(logging.NullHandler())
+_QUIET.propagate = False
+_TEXT = "text/plain"
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server_version = "hokm-sim"
-    server: ServeHTTP
-
-    def log_message(self, format, *args) -> None:  # noqa: A002 - the base class's name
-        """Quiet: a game may ask thousands of times a minute."""
-
-    def _send(self, code: int, body: bytes, kind: str) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def _text(self, code: int, text: str) -> None:
-        self._send(code, (" ".join(text.split()) + "\n").encode(), "text/plain; charset=utf-8")
-
-    def do_GET(self) -> None:  # noqa: N802 - the base class's name
-        if self.path != "/":
-            self._text(404, f"no {self.path}: POST a decide message to /decide")
-            return
-        name = self.server.served.strategy.name
-        self._text(200, f"hokm-sim serve {name}: POST hokm-bot/1 decide messages to /decide")
-
-    def do_POST(self) -> None:  # noqa: N802 - the base class's name
-        want = _PATHS.get(self.path)
-        if want is None:
-            self._text(404, f"no {self.path}: POST a decide message to /decide")
-            return
-        try:
-            length = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            self._text(411, "a body needs a Content-Length")
-            return
-        if not 0 <= length <= MAX_BODY:
-            self._text(413, f"a body may have at most {MAX_BODY} bytes")
-            return
-        body = self.rfile.read(length)
-        try:
-            msg = loads(body)
-        except ValueError:
-            self._text(400, f"the body is not JSON: {body[:60]!r}")
-            return
-        if not isinstance(msg, dict) or msg.get("type") != want:
-            self._text(400, f"POST {self.path} takes a {want!r} message")
-            return
-        try:
-            with self.server.lock:
-                answer, _ = reply(self.server.served, msg)
-        except RequestError as exc:
-            self._text(400, str(exc))
-        except ServedFault as exc:
-            self._text(500, str(exc))
-        except Exception as exc:  # noqa: BLE001 - one line, never a traceback
-            self._text(500, f"internal error: {type(exc).__name__}: {exc}")
-        else:
-            self._send(200, dumps(answer), "application/json")
+def _text(code: int, text: str, close: bool = False) -> web.Response:
+    """One line of text with status ``code``; ``close`` ends the connection after it."""
+    resp = web.Response(status=code, text=" ".join(text.split()) + "\n", content_type=_TEXT)
+    if close:
+        resp.force_close()
+    return resp
 
 
-class ServeHTTP(ThreadingHTTPServer):
-    """The HTTP server of one served strategy."""
-
-    daemon_threads = True
+class ServeHTTP:
+    """The HTTP server of one served strategy, listening from construction on (an
+    ``OSError`` if it cannot); :meth:`serve_forever` runs it in the calling thread until
+    :meth:`shutdown` (from any thread) or Ctrl-C."""
 
     def __init__(self, served: Served, host: str = "127.0.0.1", port: int = 0) -> None:
-        super().__init__((host, port), _Handler)
         self.served = served
-        self.lock = threading.Lock()
+        self._decider = ThreadPoolExecutor(1, thread_name_prefix="hokm-sim decide")
+        self._loop = asyncio.new_event_loop()
+        self._stop = asyncio.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_get("/", self._index)
+        app.router.add_route("*", "/{path:.*}", self._post)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, logger=_QUIET, lingering_time=0.0
+        )
+        try:
+            self._loop.run_until_complete(self._runner.setup())
+            site = web.TCPSite(self._runner, host, port, backlog=BACKLOG)
+            self._loop.run_until_complete(site.start())
+        except BaseException:
+            self.server_close()
+            raise
+        sockets = site._server.sockets if site._server is not None else ()  # noqa: SLF001
+        self.server_address = sockets[0].getsockname()[:2]
 
     @property
     def url(self) -> str:
         """Where ``POST /decide`` is."""
-        host, port = self.server_address[:2]
+        host, port = self.server_address
         return f"http://{host}:{port}/decide"
+
+    def serve_forever(self) -> None:
+        """Serve until :meth:`shutdown`."""
+        self._idle.clear()
+        try:
+            self._loop.run_until_complete(self._stop.wait())
+        finally:
+            self._idle.set()
+
+    def shutdown(self) -> None:
+        """Make :meth:`serve_forever` return, and wait until it has (from another thread)."""
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._idle.wait()
+
+    def server_close(self) -> None:
+        """Close the listening socket and the connections; idempotent."""
+        if not self._loop.is_closed():
+            self._loop.run_until_complete(self._runner.cleanup())
+            self._loop.close()
+        self._decider.shutdown(wait=False, cancel_futures=True)
+
+    def __enter__(self) -> ServeHTTP:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server_close()
+
+    # --- the handlers --------------------------------------------------------------
+
+    async def _index(self, request: web.Request) -> web.Response:
+        name = self.served.strategy.name
+        return _text(200, f"hokm-sim serve {name}: POST hokm-bot/1 decide messages to /decide")
+
+    async def _post(self, request: web.Request) -> web.Response:
+        want = _PATHS.get(request.path)
+        if want is None or request.method != "POST":
+            return _text(404, f"no {request.path}: POST a decide message to /decide")
+        if (request.content_length or 0) > MAX_BODY:  # the rest is not read: closed
+            return _text(413, f"a body may have at most {MAX_BODY} bytes", close=True)
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:  # a chunked body past the limit
+            return _text(413, f"a body may have at most {MAX_BODY} bytes", close=True)
+        try:
+            msg = loads(body)
+        except ValueError:
+            return _text(400, f"the body is not JSON: {body[:60]!r}")
+        if not isinstance(msg, dict) or msg.get("type") != want:
+            return _text(400, f"POST {request.path} takes a {want!r} message")
+        try:
+            answer = await self._loop.run_in_executor(self._decider, self._reply, msg)
+        except RequestError as exc:
+            return _text(400, str(exc))
+        except ServedFault as exc:
+            return _text(500, str(exc))
+        except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+            return _text(500, f"internal error: {type(exc).__name__}: {exc}")
+        return web.Response(body=dumps(answer), content_type="application/json")
+
+    def _reply(self, msg: dict) -> dict:
+        return reply(self.served, msg)[0]

@@ -53,7 +53,7 @@ import numpy as np
 from hokm_sim import jsontext
 from hokm_sim.engine import records as r
 from hokm_sim.engine.records import N_COUNTS
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, OutputError
 from hokm_sim.house import FIRST_HAKEM_METHODS
 from hokm_sim.writing import atomic_text
 
@@ -96,7 +96,7 @@ class Checkpoint:
         self._version = self._saved = 0  # states recorded, and written
         self._saver: threading.Thread | None = None
         self._closing = False
-        self._error: OSError | None = None
+        self._error: OSError | OutputError | None = None
 
     @classmethod
     def create(cls, folder: Path, config: dict[str, Any], total: int) -> Checkpoint:
@@ -173,7 +173,7 @@ class Checkpoint:
                 text, version = self._text(), self._version
             try:
                 atomic_text(self.path, text)
-            except OSError as exc:  # raised to the run at its next add, or at the end
+            except (OSError, OutputError) as exc:  # raised to the run at its next add or end
                 self._error = exc
                 return
             with self._changed:

@@ -1,7 +1,17 @@
 """Ctrl-C as a request, and a main thread that hears it whatever a bot does.
 
-The first Ctrl-C within :func:`graceful_interrupt` stops work after the batch
-in flight; a second one stops at once.
+The first Ctrl-C (or ``SIGTERM`` or ``SIGHUP``, taken the same way) within
+:func:`graceful_interrupt` stops work after the batch in flight; a second one
+stops at once (``KeyboardInterrupt``, or :class:`~hokm_sim.errors.Terminated`).
+A command's exit code is 128 + the signal that stopped it
+(:func:`stop_signal`): 130 for Ctrl-C, 143 for ``SIGTERM``.
+
+A work's engines are compiled (or loaded) inside the block too, off the
+main thread like every engine call, so a stop asked for while numba compiles
+(which nothing can interrupt) is heard at once: the compilation is left
+behind after :data:`GRACE` seconds, or plays nothing when it ends sooner; a
+work kept so from playing with nothing done raises the stop
+(:func:`raise_if_nothing_done`).
 
 A bot can hang (a Python ``while True``, an ``@njit`` loop that never ends),
 and a numba function that runs without the GIL cannot be interrupted at all.
@@ -26,6 +36,8 @@ from typing import Any, TypeVar
 
 import numba
 
+from hokm_sim.errors import Terminated
+
 GRACE = 1.5
 """Seconds a stop request waits for the engine call in flight before leaving it."""
 _POLL = 0.05
@@ -38,16 +50,37 @@ class Abandoned(KeyboardInterrupt):
     all there is. A KeyboardInterrupt, so whatever does not expect it stops as on Ctrl-C."""
 
 
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals taken as a request to stop: Ctrl-C, ``SIGTERM`` and a hang-up (where
+the system has them)."""
+_heard = [signal.SIGINT]
+
+
+def interruption(signum: int) -> KeyboardInterrupt:
+    """The exception that stops work at once on signal ``signum``."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+def stop_signal() -> int:
+    """The signal of the latest stop request (Ctrl-C's ``SIGINT`` if none came):
+    a command stopped by it exits with 128 + it."""
+    return int(_heard[0])
+
+
 class _StopFlag:
-    """Turns the first Ctrl-C into a request to stop after the current batch."""
+    """Turns the first of :data:`STOP_SIGNALS` into a request to stop after the
+    current batch."""
 
     def __init__(self) -> None:
         self.stop = False
         self.since: float | None = None
 
     def __call__(self, signum, frame) -> None:
-        if self.stop:  # a second Ctrl-C stops at once
-            raise KeyboardInterrupt
+        _heard[0] = signum
+        if self.stop:  # a second one stops at once
+            raise interruption(signum)
         self.stop, self.since = True, time.monotonic()
 
 
@@ -57,19 +90,36 @@ _left: list[threading.Thread] = []
 
 @contextmanager
 def graceful_interrupt() -> Iterator[_StopFlag]:
-    """Within the block, the first Ctrl-C sets ``flag.stop``; a second one raises
-    KeyboardInterrupt. Outside the main thread nothing is installed."""
+    """Within the block, the first of :data:`STOP_SIGNALS` sets ``flag.stop``; a second
+    one raises KeyboardInterrupt (:class:`~hokm_sim.errors.Terminated` for
+    ``SIGTERM`` and ``SIGHUP``). Ctrl-C is heard even where the process was started
+    with it ignored (a job a script started in the background): a stop asked for
+    is a stop; the others are left ignored where they were (``nohup``).
+    Outside the main thread nothing is installed."""
     flag = _StopFlag()
     if threading.current_thread() is not threading.main_thread():
         yield flag
         return
-    old = signal.signal(signal.SIGINT, flag)
+    old = {
+        s: signal.signal(s, flag)
+        for s in STOP_SIGNALS
+        if s == signal.SIGINT or signal.getsignal(s) is not signal.SIG_IGN
+    }
     _flags.append(flag)
     try:
         yield flag
     finally:
         _flags.remove(flag)
-        signal.signal(signal.SIGINT, old)
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def raise_if_nothing_done(flag: _StopFlag, done: int) -> None:
+    """For a work that a stop kept from playing (it came while the engines compiled):
+    if nothing at all is done (``done``, resumed work included), raise the stop
+    (:func:`interruption`), since there is no report to keep."""
+    if flag.stop and done == 0:
+        raise interruption(_heard[0])
 
 
 def off_main(fn: Callable[..., T], *args: Any) -> T:

@@ -2,8 +2,9 @@
 
 :class:`RunConfig` says what to play; :func:`execute` plays it on a backend
 (this machine's threads or Dask), records each finished batch in a
-checkpoint if one is given, turns the first Ctrl-C into a stop after the
-batch in flight, and returns the counts with the record of what was played
+checkpoint if one is given, turns the first Ctrl-C (or ``SIGTERM``) into a
+stop after the batch in flight (or, while the engine compiles, before the
+first), and returns the counts with the record of what was played
 (:class:`Played`). Statistics are :mod:`hokm_sim.analysis.summary`'s.
 """
 
@@ -25,7 +26,7 @@ from hokm_sim.inlining import engine_kind
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checkpoint import Checkpoint
 from hokm_sim.sim.checks import check_positive, check_seed, check_size, check_target
-from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt, raise_if_nothing_done
 from hokm_sim.sim.runner import Runner, check_threads, default_chunk
 from hokm_sim.version import __version__
 
@@ -182,11 +183,8 @@ def execute(
         first_hakem=cfg.first_hakem_code,
         engine=cfg.engine,
     )
-    if cfg.scheduler is None:
-        Runner(a, b, engine=cfg.engine).prepare(
-            cfg.mode == "matches"
-        )  # compile before Ctrl-C means "stop"
     saving = checkpoint.saving() if checkpoint is not None else nullcontext()
+    began = False  # to play: no stop came while the engine compiled
     try:
         with (
             graceful_interrupt() as flag,
@@ -194,7 +192,10 @@ def execute(
             saving,
             suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
-            for batch in backend.batches(work, ranges, ordered=prefix):
+            if cfg.scheduler is None:  # compiled first: a stop meanwhile plays nothing
+                Runner(a, b, engine=cfg.engine).prepare(cfg.mode == "matches")
+            began = not flag.stop
+            for batch in backend.batches(work, ranges, ordered=prefix) if began else ():
                 counts += batch.counts
                 done += batch.count
                 if checkpoint is not None:
@@ -209,4 +210,6 @@ def execute(
         # what finished before the stop, for the partial report
         exc.partial = Played(counts, _config_record(cfg, a, b, done, True))
         raise
+    if not began:
+        raise_if_nothing_done(flag, done)
     return Played(counts, _config_record(cfg, a, b, done, done < cfg.total))

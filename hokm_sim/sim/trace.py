@@ -14,10 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from hokm_sim.bots.faults import PythonBotError
+from hokm_sim.bots.stepped import STOPPED_OUTSIDE
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine.rules import KIND_NAMES, dealer_of
-from hokm_sim.errors import InputError
+from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.jsontext import loads
 from hokm_sim.sim.runner import Runner
 from hokm_sim.sim.tracecheck import (
@@ -123,7 +125,11 @@ def format_record(rec: dict, names: tuple[str, str] = ("A", "B")) -> str:
             f"{(rec['unfinished_trick']['leader'] + i) % 4}:{card_symbol(parse_card(c)):>3} "
             for i, c in enumerate(rec["unfinished_trick"]["cards"])
         ]
-        if f["trick"] < 0:
+        if f.get("what"):  # a plain-Python or protocol bot's fault: no card of its
+            what = f"seat {f['seat']} [{names[f['seat'] % 2]}] {f['what']}"
+            if cells and f["trick"] >= 0:
+                lines.append(f"trick {f['trick'] + 1:2d}  " + "  ".join(cells).rstrip())
+        elif f["trick"] < 0:
             what = f"seat {f['seat']} (Hakem) called bad trump suit {f['card']}"
         else:
             shown = card_symbol(parse_card(f["card"])) if isinstance(f["card"], str) else f["card"]
@@ -180,35 +186,46 @@ def show_record(
     match: int | None = None,
     target: int = 7,
     first_hakem: int = 0,
-) -> dict:
+) -> tuple[dict, StoppedError | None]:
     """The record of one hand (of deal ``hand``, or hand ``hand`` of ``match``), played
-    up to a bot's fault if there is one (then the record has ``fault``)."""
-    if match is None:
-        if hand >= MAX_INDEX:
-            raise InputError(f"{hand} is too large (deal indices are below 2**62)", "hand")
-        return row_to_record(runner.trace_hands(seed, hand, 1, copy, check=False)[0], seed)
-    if match >= MAX_INDEX:
+    up to a bot's fault if there is one (then the record has ``fault``), and the fault
+    (a :class:`~hokm_sim.sim.runner.StrategyFault`, or a plain-Python or protocol bot's
+    :class:`~hokm_sim.bots.faults.PythonBotError`), or None."""
+    if match is None and hand >= MAX_INDEX:
+        raise InputError(f"{hand} is too large (deal indices are below 2**62)", "hand")
+    if match is not None and match >= MAX_INDEX:
         raise InputError(f"{match} is too large (match indices are below 2**62)", "match")
-    rows = runner.trace_match(seed, match, target, copy, check=False, first_hakem=first_hakem)
-    if hand >= len(rows):
+    stopped: StoppedError | None = None
+    what = None
+    try:
+        if match is None:
+            rows = runner.trace_hands(seed, hand, 1, copy, check=False)
+        else:
+            rows = runner.trace_match(seed, match, target, copy, check=False,
+                                      first_hakem=first_hakem)  # fmt: skip
+    except PythonBotError as exc:  # a bot played outside numba: its hand comes with it
+        if not hasattr(exc, "stopped"):
+            raise
+        stopped, (rows, what) = exc, exc.stopped
+    if match is not None and hand >= len(rows):
+        if stopped is not None:
+            raise stopped  # the match stopped before that hand
         raise InputError(f"match {match} has hands 0..{len(rows) - 1}", "hand")
-    return row_to_record(rows[hand], seed, target)
-
-
-def raise_fault(
-    runner: Runner,
-    seed: int,
-    hand: int,
-    copy: int = 0,
-    match: int | None = None,
-    target: int = 7,
-    first_hakem: int = 0,
-) -> None:
-    """Raise the :class:`~hokm_sim.sim.runner.StrategyFault` of a hand that has one."""
-    if match is None:
-        runner.trace_hands(seed, hand, 1, copy)
-    else:
-        runner.trace_match(seed, match, target, copy, first_hakem=first_hakem)
+    row = rows[0] if match is None else rows[hand]
+    rec = row_to_record(row, seed, None if match is None else target)
+    if "fault" not in rec:
+        return rec, None
+    if row[k.T_ERROR] == STOPPED_OUTSIDE:  # no card to show: what the bot did instead
+        rec["fault"] |= {"card": None, "what": what}
+        return rec, stopped
+    try:  # the engine's own fault: raised by the checked call
+        if match is None:
+            runner.trace_hands(seed, hand, 1, copy)
+        else:
+            runner.trace_match(seed, match, target, copy, first_hakem=first_hakem)
+    except StoppedError as exc:
+        return rec, exc
+    return rec, None
 
 
 def read_trace_line(path: Path, line: int) -> dict:

@@ -10,17 +10,40 @@ cleanly before. ``hello-*`` modes misbehave at ``hello``; ``first`` answers the
 first ``decide`` message (the trump calls of the first hands) with garbage. With ``MARKER``, it
 writes the messages it got to that file (one type per line), so a test can
 see ``bye`` arrive.
+
+Mode ``family`` plays as ``ok`` and, at ``hello``, starts three helpers that
+wait to be killed (their command lines are this file's, with ``MARKER``): one
+in its process group, one that leaves it for a session of its own
+(``setsid``), and a daemon (two forks and ``setsid``: its parent is gone).
 """
 
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 
 ORDER = {r + s: i for i, (s, r) in enumerate((s, r) for s in "CDHS" for r in "23456789TJQKA")}
 mode = sys.argv[1]
+if mode in ("helper", "session", "daemon"):  # a helper of mode family: waits to be killed
+    if mode == "daemon" and os.fork():
+        sys.exit(0)
+    if mode != "helper":
+        os.setsid()
+    if mode == "daemon" and os.fork():
+        sys.exit(0)
+    time.sleep(3600)
+    sys.exit(0)
 marker = open(sys.argv[2], "a") if len(sys.argv) > 2 else None  # noqa: SIM115
+
+
+def start_family() -> None:
+    for kind in ("helper", "session", "daemon"):
+        helper = subprocess.Popen([sys.executable, __file__, kind, *sys.argv[2:]],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)  # fmt: skip
+        if kind == "daemon":
+            helper.wait()  # the daemon's parent is gone once this returns
 
 
 def out(msg) -> None:
@@ -50,6 +73,8 @@ for line in sys.stdin:
         marker.write(m["type"] + "\n")
         marker.flush()
     if m["type"] == "hello":
+        if mode == "family":
+            start_family()
         if mode == "hello-hang":
             time.sleep(3600)
         version = "hokm-bot/2" if mode == "hello-protocol" else "hokm-bot/1"
@@ -63,7 +88,7 @@ for line in sys.stdin:
     answers = [answer(r, bad and trigger(r)) for r in reqs]
     if mode == "noise":
         sys.stderr.write("log line\n" * 20000)
-    if not bad or mode in ("ok", "noise"):
+    if not bad or mode in ("ok", "noise", "family"):
         out({"type": "answers", "answers": answers})
     elif mode == "hang":
         time.sleep(3600)

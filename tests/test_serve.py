@@ -341,3 +341,31 @@ def test_a_client_that_hangs_up_before_its_answer_prints_nothing(tmp_path):
         proc.terminate()
         _, err = proc.communicate(timeout=60)
     assert line.startswith("serving ") and err.strip() == "Terminated (SIGTERM).", err
+
+
+def test_hello_is_answered_once_the_strategy_is_compiled(tmp_path):
+    """A host's first decision must not wait for a compilation: ``hello`` does it, and keeps
+    nothing of the decisions that compiled it. A strategy that cannot decide answers the
+    ``hello`` with an error."""
+    bot = tmp_path / "fresh.py"  # a bot file never compiled in this process
+    bot.write_text((ROOT / "strategies" / "longest.py").read_text())
+    served = Served(resolve(str(bot)))
+    assert served._bot is None
+    answer, done = reply(served, {"type": "hello", "protocol": "hokm-bot/1"})
+    assert answer["type"] == "hello" and not done
+    for _kind, fn, _names in served.bot._parts:
+        assert fn.signatures  # compiled (or loaded) before the hello was answered
+    assert not served.cache and served.replayed == 0
+    (req, want), *_ = table_requests(str(bot), 1)
+    assert (
+        reply(served, {"type": "decide", "requests": [req]})[0]["answers"][0]["suit"]
+        == ("CDHS"[want])
+    )
+    broken = tmp_path / "broken.py"
+    broken.write_text(bot.read_text().replace("return suit\n", "return suit + undefined_name\n"))
+    assert broken.read_text() != bot.read_text()
+    out = io.BytesIO()
+    serve_lines(Served(resolve(str(broken))), io.BytesIO(b'{"type": "hello"}\n'), out)
+    line = json.loads(out.getvalue())
+    assert line["type"] == "error" and "does not compile" in line["message"]
+    assert "undefined_name" in line["message"] and "\x1b" not in line["message"]

@@ -29,6 +29,7 @@ from numba import types as t
 from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.bots.compiled import CHECKED, engine_digest, generated_module, seat_module
+from hokm_sim.bots.compiling import compiling
 from hokm_sim.bots.registry import Strategy
 
 _TEMPLATE = '''\
@@ -134,8 +135,9 @@ class CalledEngine:
     (:func:`called_engine`). ``seats`` are the seat modules of A's trump chooser and card
     player, then B's (:func:`~hokm_sim.bots.compiled.seat_module`)."""
 
-    def __init__(self, name: str, seats: tuple[ModuleType, ...]) -> None:
+    def __init__(self, name: str, seats: tuple[ModuleType, ...], bots: tuple[str, ...]) -> None:
         self.__name__ = name
+        self._bots = bots
         self.BOUNDSCHECK = name.endswith(CHECKED)
         """Whether the bots' units are compiled with bounds checks (the checking mode); the
         engine's own code never is: it is compiled once for every bot."""
@@ -151,9 +153,12 @@ class CalledEngine:
         """
         if entry not in SIGNATURES:
             raise AttributeError(entry)
-        for bot in self._seats:
-            bot.compile(_DECISION)
-        bound = partial(_entry(entry), *self._seats)
+        for bot, name in zip(self._seats, self._bots, strict=True):
+            with compiling(f"bot {name} (once per version of its file)"):
+                bot.compile(_DECISION)
+        with compiling("the generic engine (once per install)"):
+            fn = _entry(entry)
+        bound = partial(fn, *self._seats)
         setattr(self, entry, bound)
         return bound
 
@@ -166,10 +171,11 @@ def called_engine(a: Strategy, b: Strategy, name: str, checked: bool | None) -> 
     files, so two strategies' parameters share it), with :data:`CHECKED` added when a
     bot's unit is checked (``checked`` as for :func:`~hokm_sim.bots.compiled.seat_module`,
     which decides it bot by bot); made once per process and name."""
-    seats = tuple(seat_module(bot, checked) for bot in (a.trump, a.play, b.trump, b.play))
+    bots = (a.trump, a.play, b.trump, b.play)
+    seats = tuple(seat_module(bot, checked) for bot in bots)
     if any(s.__name__.endswith(CHECKED) for s in seats):
         name += CHECKED
     engine = _ENGINES.get(name)
     if engine is None:
-        engine = _ENGINES[name] = CalledEngine(name, seats)
+        engine = _ENGINES[name] = CalledEngine(name, seats, tuple(b.name for b in bots))
     return engine

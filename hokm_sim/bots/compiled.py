@@ -435,12 +435,13 @@ def describe_compile_error(exc: Exception) -> str:
     :func:`hokm_sim.engine.play.make_play_hand`), so the usual cause is an
     allocation in a decision, which gets its own explanation.
     """
-    text = str(exc)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # numba's highlighting
     where = ""
     spots = re.findall(r"During: typing of call at (.+?) \((\d+)\)", text)
     spots += re.findall(r'File "([^"]+)", line (\d+)', text)
+    generated = re.compile(r"hokm_(engine|seat|called|stepper|vector)_[0-9a-f]+")
     for path, line in spots:
-        if "site-packages" not in path and "hokm_engine_" not in path and "/engine/" not in path:
+        if "site-packages" not in path and not generated.search(path) and "/engine/" not in path:
             where = f" at {os.path.abspath(path)} line {line}"
             break
     if "Only accept returning of array passed" in text or "NRT required" in text:

@@ -45,7 +45,11 @@ class Limits:
     """How long a protocol bot may take: to answer ``hello``, and a ``decide`` message
     (``per_message`` plus ``per_request`` for each of its requests)."""
 
-    startup: float = 10.0
+    startup: float = 60.0
+    """For ``hello``: a bot may load and compile itself first, as ``hokm-sim serve`` does
+    (a new bot file's unit, or ``pimc``'s solver, takes seconds to a minute of CPU), so
+    start-up has a limit of its own, longer than a decision's (UCI's ``isready`` is the
+    same idea)."""
     per_message: float = 10.0
     per_request: float = 0.01
 
@@ -71,7 +75,8 @@ def set_limits(new: Limits) -> Limits:
 
 def timeout_limits(seconds: float | None) -> Limits:
     """The limits of ``--bot-timeout SECONDS``: ``seconds`` to start and ``seconds`` plus
-    10 ms per request for each message (None: the limits now)."""
+    10 ms per request for each message (None: the limits now). Given, it holds start-up
+    to the same limit as a decision: whoever sets one limit gets what they set."""
     if seconds is None:
         return _limits
     if (

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import TYPE_CHECKING, TextIO
+
+from hokm_sim.bots.compiling import listen
 
 if TYPE_CHECKING:  # the API loads numba: not before a command runs
     from hokm_sim.api import Tick
@@ -36,6 +39,9 @@ class Progress:
     terminal).
     """
 
+    NOTICE_AFTER = 1.0
+    """Seconds a compilation runs before the line says what is compiling."""
+
     def __init__(self, stream: TextIO | None = None, enabled: bool | None = None) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
@@ -43,6 +49,30 @@ class Progress:
         self.tick: Tick | None = None
         self._last = 0.0
         self._closed = False
+        self._notice: threading.Timer | None = None
+        self._noticed = False
+        self._unlisten = listen(self._compiling) if self.enabled else None
+
+    def _compiling(self, what: str | None) -> None:
+        """Show ``what`` is compiling once it has taken :data:`NOTICE_AFTER` seconds; clear
+        the line when it is done (None)."""
+        if self._notice is not None:
+            self._notice.cancel()
+            self._notice = None
+        if what is None:
+            if self._noticed:
+                self._noticed = False
+                self.stream.write("\r\033[K")
+                self.stream.flush()
+            return
+        self._notice = threading.Timer(self.NOTICE_AFTER, self._show, (what,))
+        self._notice.daemon = True
+        self._notice.start()
+
+    def _show(self, what: str) -> None:
+        self._noticed = True
+        self.stream.write(f"\rcompiling {what} ...\033[K")
+        self.stream.flush()
 
     def line(self) -> str:
         """The current progress line."""
@@ -71,6 +101,9 @@ class Progress:
 
     def close(self) -> None:
         """End the progress line (once: later calls do nothing, so error paths may call it)."""
+        if self._unlisten is not None:
+            self._unlisten()
+            self._compiling(None)
         if self.enabled and not self._closed and self.tick is not None:
             self.stream.write("\n")
             self.stream.flush()

@@ -26,7 +26,6 @@ function of the request alone.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import struct
 import threading
@@ -46,6 +45,21 @@ from hokm_sim.protocol.request import Request, RequestError, read_decide
 from hokm_sim.protocol.wire import CARD_TEXTS, PROTOCOL, STREAM, mask_text
 from hokm_sim.serving.replay import MAX_DECISIONS, PROBLEMS, seat_views
 from hokm_sim.version import __version__
+
+_CLUBS = [f"{r}C" for r in "23456789TJQKA"]
+READY = {
+    "type": "decide",
+    "requests": [
+        {"id": 0, "kind": "trump", "seat": 0, "hakem": 0, "trump": None, "hand": _CLUBS[:5],
+         "legal": [], "first_five": _CLUBS[:5], "plays": [], "tricks": [0, 0],
+         "scores": [0, 0], "target": 0, "seed": 1},
+        {"id": 1, "kind": "card", "seat": 0, "hakem": 0, "trump": "C", "hand": _CLUBS,
+         "legal": _CLUBS, "first_five": _CLUBS[:5], "plays": [], "tricks": [0, 0],
+         "scores": [0, 0], "target": 0, "seed": 2},
+    ],
+}  # fmt: skip
+"""What :meth:`Served.ready` decides: the Hakem's trump call, then its lead, holding every
+club (a hand any strategy can play)."""
 
 CACHE = 1 << 16
 """States kept: a few per hand in flight (a host keeps up to a few thousand hands open)."""
@@ -83,17 +97,19 @@ class Served:
                 self._bot = SeatBot(self.strategy)
             return self._bot
 
-    def warm(self) -> threading.Thread:
-        """Load the strategy in the background (a host's first request then waits less);
-        a failure to load is left for that request to report."""
-
-        def load() -> None:
-            with contextlib.suppress(Exception):
-                self.bot  # noqa: B018 - the property loads the strategy
-
-        t = threading.Thread(target=load, name="hokm-sim-serve-warm", daemon=True)
-        t.start()
-        return t
+    def ready(self) -> None:
+        """Load and compile the strategy, as a host's ``hello`` asks: it answers a fixed
+        trump call and a fixed card (:data:`READY`) and keeps nothing of them, so that
+        its first real decision is as quick as the others. A protocol bot is started
+        only (its own ``hello`` is answered then). A strategy that cannot decide raises
+        :class:`ServedFault`, the answer to the ``hello``."""
+        if self._exec:
+            self.bot  # noqa: B018 - the property starts the bot
+            return
+        for r in read_decide(READY):
+            self.decide(r)
+        self.cache.clear()
+        self.replayed = 0
 
     def answer(self, r: Request) -> dict:
         """The answer to one request: ``{"id": ID, "suit": S}`` or ``{"id": ID, "card": C}``."""
@@ -213,6 +229,7 @@ def reply(served: Served, msg: object) -> tuple[dict, bool]:
         raise RequestError("a message must be a JSON object")
     kind = msg.get("type")
     if kind == "hello":
+        served.ready()
         return {"type": "hello", "protocol": PROTOCOL, "name": served.strategy.name,
                 "version": __version__, "extensions": [STREAM]}, False  # fmt: skip
     if kind == "decide":

@@ -1,8 +1,9 @@
 """``hokm-sim serve BOT``: a strategy speaking hokm-bot/1 on standard input and output.
 
 One message a line in, one answer a line out, until ``bye`` (answered, then
-exit 0) or the end of the input. ``hello`` is answered at once and the
-strategy loaded after it, while the host gets its first requests ready.
+exit 0) or the end of the input. ``hello`` is answered once the strategy is
+loaded and compiled (within the host's start-up limit), so that the first
+``decide`` is as quick as the others (the decision limit is shorter).
 Standard output carries protocol lines only: while serving, anything else
 written to it (a plain-Python bot's ``print``, a library's chatter, even
 from C) goes to standard error, which the host keeps for its fault messages
@@ -38,8 +39,6 @@ def serve_lines(served: Served, lines: BinaryIO, out: BinaryIO) -> int:
         out.flush()
         if done:
             break
-        if answer["type"] == "hello":
-            served.warm()  # load the bot while the host prepares its first requests
     return 0
 
 

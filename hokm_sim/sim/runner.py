@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 import numba
@@ -20,6 +20,7 @@ import numpy as np
 
 from hokm_sim.bots import compiled
 from hokm_sim.bots.called import CalledEngine
+from hokm_sim.bots.compiling import compiling
 from hokm_sim.bots.faults import replay_command
 from hokm_sim.bots.host import given_timeout
 from hokm_sim.bots.registry import Strategy, portable_spec
@@ -269,7 +270,15 @@ class Runner:
         how = (7, 0) if matches else (-1,)
         extra = (*how, counts, errs, np.full(0, -1, np.int8))
         entry = "run_matches" if matches else "run_hands"
-        self.call(entry, self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
+        what = (
+            f"the specialised engine of {self.a.name} against {self.b.name} (once per pair)"
+            if not isinstance(self.engine, CalledEngine | SteppedEngine)
+            else f"a table of {self.a.name} against {self.b.name} (once per set of bots)"
+            if isinstance(self.engine, SteppedEngine)
+            else None
+        )
+        with compiling(what) if what else nullcontext():
+            self.call(entry, self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
 
     def _locate_raise(
         self,

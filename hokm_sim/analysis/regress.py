@@ -32,7 +32,7 @@ import numpy as np
 
 from hokm_sim.analysis import scores, sprt
 from hokm_sim.bots import compiled, execspec
-from hokm_sim.bots.registry import Strategy, StrategyError, resolve
+from hokm_sim.bots.registry import QUOTES, BotFile, Strategy, StrategyError, resolve
 from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checks import check_positive, check_target
@@ -228,17 +228,45 @@ def resolve_baseline(spec: str, candidate_spec: str) -> Strategy:
             baseline = execspec.command_text(git_exec_baseline(argv, spec[4:]))
             s = resolve(execspec.PREFIX + baseline)
             return dataclasses.replace(s, name=f"{candidate_spec}@{spec}")
-        cand = Path(candidate_spec)
-        if not cand.is_file():
+        cand = _bot_file_of(candidate_spec)
+        if cand is None:
             raise StrategyError(
-                f"{spec} needs the candidate to be a bot file path or an exec: command, "
-                f"not {candidate_spec!r}",
+                f"{spec} needs the candidate to be a bot file path (with parameters or "
+                f"without) or an exec: command, not {candidate_spec!r}",
                 "baseline",
             )
-        path = git_baseline(cand, spec[4:])
-        s = resolve(str(path))
-        return dataclasses.replace(s, name=f"{cand.stem}@{spec}")
+        bot, settings = cand
+        base = resolve(str(git_baseline(bot.path, spec[4:])))
+        return Strategy(
+            name=f"{bot.path.stem}{settings}@{spec}",
+            trump=base.trump,
+            play=base.play,
+            trump_params=_as_given(base.trump, bot, resolve(candidate_spec).trump_params),
+            play_params=_as_given(base.play, bot, resolve(candidate_spec).play_params),
+        )
     return resolve(spec)
+
+
+def _bot_file_of(candidate_spec: str) -> tuple[BotFile, str] | None:
+    """The one bot file a candidate spec plays (``PATH`` or ``PATH(k=v,...)``) and the
+    parameter text it gives (``""`` or ``"(k=v,...)"``); None for anything else (a
+    built-in name, a composition, an ``exec:`` command)."""
+    if Path(candidate_spec).is_file():
+        return resolve(candidate_spec).play, ""
+    head, paren, rest = candidate_spec.strip().partition("(")
+    if not paren or not Path(head.strip().strip(QUOTES)).is_file():
+        return None
+    s = resolve(candidate_spec)
+    if s.trump.path != s.play.path or s.play.builtin or s.play.kind == "exec":
+        return None
+    return s.play, "(" + rest
+
+
+def _as_given(base: BotFile, cand: BotFile, values: tuple[float, ...]) -> tuple[float, ...]:
+    """The baseline's parameter values with the candidate's settings: each parameter the
+    committed file also has takes the candidate's value, the others their defaults."""
+    given = dict(zip(cand.params, values, strict=True))
+    return tuple(given.get(k, v) for k, v in base.params.items())
 
 
 def check_test(elo0: float, elo1: float, alpha: float, beta: float) -> None:

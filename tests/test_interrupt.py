@@ -18,17 +18,20 @@ from click.testing import CliRunner
 from hokm_sim.cli import main
 from hokm_sim.sim.runner import Runner
 
+RUN = ["run", "longest", "random", "--hands", "100"]
+
 
 @pytest.mark.parametrize(
-    ("sig", "code", "said", "ignored"),
+    ("sig", "code", "said", "ignored", "command"),
     [
-        (signal.SIGINT, 130, "Aborted.", False),
-        (signal.SIGINT, 130, "Aborted.", True),  # a job a script started in the background
-        (signal.SIGTERM, 143, "Terminated (SIGTERM).", False),
+        (signal.SIGINT, 130, "Aborted.", False, RUN),
+        (signal.SIGINT, 130, "Aborted.", True, RUN),  # a job a script started in the background
+        (signal.SIGTERM, 143, "Terminated (SIGTERM).", False, RUN),
+        (signal.SIGINT, 130, "Aborted.", True, ["regress", "random", "--baseline", "longest"]),
     ],
 )
 def test_a_stop_while_the_engine_compiles_plays_nothing(
-    monkeypatch, tmp_path, sig, code, said, ignored
+    monkeypatch, tmp_path, sig, code, said, ignored, command
 ):
     """The stop request is heard during compilation, even where the process was
     started with Ctrl-C ignored; no batch is played after it, and the report folder
@@ -45,9 +48,7 @@ def test_a_stop_while_the_engine_compiles_plays_nothing(
     if ignored:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        res = CliRunner().invoke(
-            main, ["run", "longest", "random", "--hands", "100", "--out", str(tmp_path / "r")]
-        )
+        res = CliRunner().invoke(main, [*command, "--out", str(tmp_path / "r")])
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)

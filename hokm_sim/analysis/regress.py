@@ -36,7 +36,7 @@ from hokm_sim.bots.registry import QUOTES, BotFile, Strategy, StrategyError, res
 from hokm_sim.errors import InputError, StoppedError, ref
 from hokm_sim.sim.backends import Work, check_scheduler, open_backend
 from hokm_sim.sim.checks import check_positive, check_target
-from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt
+from hokm_sim.sim.interrupt import Abandoned, graceful_interrupt, raise_if_nothing_done
 from hokm_sim.sim.runner import HAND_CHUNK, MATCH_CHUNK, Runner
 
 METRICS = ("wins", "points", "matches")
@@ -451,15 +451,17 @@ def sequential(
         res.partial = partial
         return res
 
-    if cfg.scheduler is None:
-        Runner(runner.a, runner.b, True).prepare(matches)  # compile before Ctrl-C is "stop"
+    began = False  # to play: no stop came while the engine compiled
     try:
         with (
             graceful_interrupt() as flag,
             open_backend(cfg.scheduler, cfg.threads) as backend,
             suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
-            for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True):
+            if cfg.scheduler is None:  # compiled first: a stop meanwhile plays nothing
+                Runner(runner.a, runner.b, True).prepare(matches)
+            began = not flag.stop
+            for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True) if began else ():
                 idx = code_map[batch.codes.astype(np.int64)]
                 for off in range(0, batch.count, step):
                     counts += np.bincount(idx[off : off + step], minlength=len(values))
@@ -479,4 +481,6 @@ def sequential(
     except StoppedError as exc:
         exc.partial = so_far(True)  # the pairs before the stop, for the partial report
         raise
+    if not began:
+        raise_if_nothing_done(flag, used)
     return so_far(flag.stop and verdict == "inconclusive")

@@ -263,8 +263,9 @@ class Runner:
 
     def prepare(self, matches: bool = False) -> None:
         """Compile (or load from the disk cache) the entry point a run will call, by
-        playing an empty range: done before Ctrl-C is turned into a stop request, so
-        that Ctrl-C during a long compilation stops at once."""
+        playing an empty range. Called inside the run's stop handler
+        (:func:`~hokm_sim.sim.interrupt.graceful_interrupt`): a Ctrl-C or ``SIGTERM``
+        while it compiles is heard, and the run then plays nothing."""
         counts = np.zeros((1, N_COUNTS), np.int64)
         errs = np.zeros((1, k.ERR_SIZE), np.int64)
         how = (7, 0) if matches else (-1,)

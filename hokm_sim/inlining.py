@@ -1,19 +1,16 @@
 """Whether hokm-sim's compiled code inlines what it calls or calls it: which engine plays
 a pair of bots (:data:`ENGINES`), and the package's larger helpers (:data:`HELPERS`).
 
-Inlining gives the fastest machine code and the longest compilations. A pair of
-compiled bots is played by the generic engine by default, compiled once for
-every pair, each bot compiled once in a unit of its own; a long run moves to the
-pair's specialised engine, bots inlined, once it is compiled
+Inlining gives the fastest machine code and the longest compilations. Compiled bots
+are played by generic kernels by default (the engine of a pair, the steppers of
+tables with plain-Python or protocol parts, the vector environment's tables), each
+compiled once for every bot and calling each bot's own unit; a long run moves to
+the pair's specialised engine, bots inlined, once it is compiled
 (:mod:`hokm_sim.sim.specialise`). With ``$HOKM_SIM_INLINE=0`` (the test suite)
-hokm-sim compiles the rest for a quick start too, with the same results:
-
-- the package's larger helpers (dealing, scoring, records, the solver's
-  search, the bots' tips) are compiled as functions of their own
-  (:data:`HELPERS`): numba's inlining copies a callee's code into every
-  caller, which is most of a kernel's compile time;
-- steppers and vector kernels (tables with plain-Python or protocol parts, the
-  environments) call their compiled bots instead of inlining them.
+the package's larger helpers (dealing, scoring, records, the solver's search, the
+bots' tips) are compiled as functions of their own (:data:`HELPERS`), for a quicker
+compilation with the same results: numba's inlining copies a callee's code into
+every caller, which is most of a kernel's compile time.
 
 Figures are in docs/performance.md ("Engines" and "Inlining").
 """
@@ -24,24 +21,13 @@ import os
 
 from hokm_sim.errors import InputError
 
-
-def inlining() -> bool:
-    """Whether steppers and vector kernels inline their compiled bots (the default) or
-    call them (``$HOKM_SIM_INLINE=0``: a quicker compilation of each table's kernel, the
-    same cards). A kernel of the checking mode always inlines: numba's bounds checks
-    reach a bot only inlined there."""
-    env = os.environ.get("HOKM_SIM_INLINE", "").strip()
-    if env not in ("", "0", "1"):
-        raise InputError(f"HOKM_SIM_INLINE={env!r}: expected 1 (inline, the default) or 0 (call)")
-    return env != "0"
-
-
 HELPERS = "never" if os.environ.get("HOKM_SIM_INLINE", "").strip() == "0" else "always"
 """numba's ``inline`` option for the package's larger helpers, fixed when this module is
 first imported: ``"never"`` with ``$HOKM_SIM_INLINE=0``, so that each is compiled once a
 process and called, instead of copied into every kernel that uses it; ``"always"``
-otherwise, the fastest machine code. The solver then compiles in about a third of the time and
-searches the same nodes about a quarter slower (docs/performance.md, "Inlining").
+otherwise (any other value), the fastest machine code. With ``"never"`` the solver
+compiles in about a third of the time and searches the same nodes about a quarter slower
+(docs/performance.md, "Inlining").
 
 Small leaves (``engine/bits.py``, ``rules.py``, ``rng.py``, the card loop's steps) stay
 inlined in both modes: a call costs more than their code. So do the closures that bind a

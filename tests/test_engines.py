@@ -21,7 +21,7 @@ from hokm_sim.bots.compiled import CALLED
 from hokm_sim.bots.registry import resolve
 from hokm_sim.engine.records import N_COUNTS
 from hokm_sim.errors import InputError
-from hokm_sim.inlining import engine_kind, inlining
+from hokm_sim.inlining import engine_kind
 from hokm_sim.sim.runner import Runner
 
 KW = {"duplicate": True, "threads": 2, "chunk": 128}
@@ -76,13 +76,6 @@ def test_every_generic_pair_is_played_by_one_compiled_engine(runner):
     assert one.engine.__name__ != other.engine.__name__
     assert one.engine.trace_hands.func is other.engine.trace_hands.func
     assert one.engine.trace_hands.args[0] is not other.engine.trace_hands.args[0]
-
-
-@pytest.mark.parametrize("value", ["2", "yes", "off"])
-def test_a_bad_inline_setting_is_refused_naming_the_choices(monkeypatch, value):
-    monkeypatch.setenv("HOKM_SIM_INLINE", value)
-    with pytest.raises(InputError, match=r"HOKM_SIM_INLINE=.*expected 1 .* or 0"):
-        inlining()
 
 
 def test_a_bad_engine_is_refused_naming_the_choices(monkeypatch):

@@ -33,7 +33,7 @@ import sys
 import types
 from functools import cache
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING
 
 import numba
@@ -45,7 +45,7 @@ from hokm_sim.bots.registry import BotFile, Strategy
 from hokm_sim.engine.bits import HAS_PDEP
 from hokm_sim.engine.jitcache import cache_root
 from hokm_sim.errors import InputError
-from hokm_sim.inlining import HELPERS, engine_kind, inlining
+from hokm_sim.inlining import HELPERS, engine_kind
 from hokm_sim.sources import digest_files, source_closure
 
 if TYPE_CHECKING:
@@ -140,10 +140,11 @@ from numba import njit
 
 from hokm_sim.bots.compiled import inline_bot
 from hokm_sim.bots.registry import import_bot_file
+from hokm_sim.engine.play import bound_deciders
 from hokm_sim.engine.stepper import make_stepper, never
 
 BOUNDSCHECK = {checked}
-_step = make_stepper({ta}, {pa}, {tb}, {pb}, {py!r}, __name__)
+_step = make_stepper(*bound_deciders({ta}, {pa}), *bound_deciders({tb}, {pb}), {py!r}, __name__)
 
 
 @njit(cache=True, nogil=True)
@@ -162,11 +163,15 @@ from numba import njit
 
 from hokm_sim.bots.compiled import inline_bot
 from hokm_sim.bots.registry import import_bot_file
+from hokm_sim.engine.play import bound_deciders
 from hokm_sim.engine.stepper import make_resume, never
 from hokm_sim.engine.vector import make_vector_step
 
 BOUNDSCHECK = {checked}
-_step = make_vector_step(make_resume({ta}, {pa}, {tb}, {pb}, {py!r}, __name__), __name__)
+_step = make_vector_step(
+    make_resume(*bound_deciders({ta}, {pa}), *bound_deciders({tb}, {pb}), {py!r}, __name__),
+    __name__,
+)
 
 
 @njit(cache=True, nogil=True)
@@ -220,7 +225,7 @@ def engine_digest() -> str:
 
 
 @cache
-def _bound_digest(source: Path, template: str) -> str:
+def bound_digest(source: Path, template: str) -> str:
     """Hash of the engine digest, the sources of ``source`` (the stepper, or the vector
     kernel over it) and the template of the modules that bind bots into it."""
     h = hashlib.sha256(engine_digest().encode())
@@ -317,10 +322,16 @@ def engine_for(
     for bot, is_py in zip(bots, py, strict=True):
         h.update(_python_bot_key(bot).encode() if is_py else _bot_digest(bot.path).encode())
     key = f"hokm_engine_{h.hexdigest()[:20]}"
-    if not any(py) and engine_kind(kind) != "specialised":
+    generic = engine_kind(kind) != "specialised"
+    if not any(py) and generic:
         from hokm_sim.bots.called import called_engine
 
         return called_engine(a, b, key + CALLED, checked)
+    from hokm_sim.bots.stepped import SteppedEngine  # a table with plain-Python parts
+
+    if generic:
+        table = stepper_module(bots, py, checked)
+        return SteppedEngine(a, b, table, key + CALLED + (CHECKED if table.checked else ""))
     checked = checking(bots, py, key, checked)
     name = key + CHECKED if checked else key
     if not any(py):
@@ -332,28 +343,44 @@ def engine_for(
                 checked=checked,
             ),
         )  # fmt: skip
-    from hokm_sim.bots.stepped import SteppedEngine  # a table with plain-Python parts only
-
-    return SteppedEngine(a, b, stepper_module(bots, py, checked), name)
+    return SteppedEngine(a, b, stepper_module(bots, py, checked, "specialised"), name)
 
 
 def stepper_module(
-    bots: list[BotFile | None], py: tuple[bool, ...], checked: bool = False
-) -> ModuleType:
-    """The generated module whose ``step`` (:func:`hokm_sim.engine.stepper.make_stepper`)
-    has A's and B's compiled parts bound in; a part whose flag in ``py`` is set is
-    played in Python (its bot may be None). Its name hashes the compiled parts only
-    (and ends with :data:`CHECKED` in the checking mode)."""
-    return _bound_module("hokm_stepper", _STEPPER, _STEP_TEMPLATE, bots, py, checked)
+    bots: list[BotFile | None],
+    py: tuple[bool, ...],
+    checked: bool | None = None,
+    kind: str | None = None,
+) -> ModuleType | SimpleNamespace:
+    """The kernel ``step`` (:func:`hokm_sim.engine.stepper.make_stepper`) of a table whose
+    parts flagged in ``py`` are played in Python (their bots may be None), with the
+    compiled parts of ``bots``: generic by default, one module per ``py`` that calls each
+    bot's own unit (:func:`hokm_sim.bots.called.called_table`, bots checked one by one
+    as ``checked`` says); with ``kind`` ``specialised``, a module with the bots inlined,
+    its name hashing them (and ending with :data:`CHECKED` when ``checked``)."""
+    if engine_kind(kind) != "specialised":
+        from hokm_sim.bots.called import STEP_TEMPLATE, called_table
+
+        return called_table("hokm_stepper", _STEPPER, STEP_TEMPLATE, "step", bots, py, checked)
+    return _bound_module("hokm_stepper", _STEPPER, _STEP_TEMPLATE, bots, py, bool(checked))
 
 
 def vector_module(
-    bots: list[BotFile | None], py: tuple[bool, ...], checked: bool = False
-) -> ModuleType:
-    """The generated module whose ``vector_step`` (:func:`hokm_sim.engine.vector.make_vector_step`)
-    has the compiled parts of the two teams' strategies bound in, as :func:`stepper_module`
-    does for ``step``: the kernel of :class:`hokm_sim.env.vector.HokmVectorEnv`."""
-    return _bound_module("hokm_vector", _VECTOR, _VECTOR_TEMPLATE, bots, py, checked)
+    bots: list[BotFile | None],
+    py: tuple[bool, ...],
+    checked: bool | None = None,
+    kind: str | None = None,
+) -> ModuleType | SimpleNamespace:
+    """The kernel ``vector_step`` (:func:`hokm_sim.engine.vector.make_vector_step`) of the
+    tables of :class:`hokm_sim.env.vector.HokmVectorEnv`, with the compiled parts of the
+    two teams' strategies, as :func:`stepper_module` gives ``step``."""
+    if engine_kind(kind) != "specialised":
+        from hokm_sim.bots.called import VECTOR_TEMPLATE, called_table
+
+        return called_table(
+            "hokm_vector", _VECTOR, VECTOR_TEMPLATE, "vector_step", bots, py, checked
+        )
+    return _bound_module("hokm_vector", _VECTOR, _VECTOR_TEMPLATE, bots, py, bool(checked))
 
 
 def _bound_module(
@@ -365,14 +392,10 @@ def _bound_module(
     checked: bool,
 ) -> ModuleType:
     """The generated module ``<prefix>_<hash>`` of ``template`` with the compiled parts of
-    ``bots`` bound in (``py``: the parts played in Python; ``checked``: the checking mode,
-    named by :data:`CHECKED` at the end); the hash covers ``source``'s import closure, the
-    template and the compiled parts' bot files. The compiled parts are inlined
-    (:func:`inline_bot`), except with ``$HOKM_SIM_INLINE=0`` outside the checking mode
-    (:func:`inlining`, named by :data:`CALLED`): then the module calls the bots' own
-    functions, the same cards from a quicker compilation."""
-    k = hashlib.sha256(_bound_digest(source, template).encode())
-    inline = checked or inlining()
+    ``bots`` inlined (:func:`inline_bot`; ``py``: the parts played in Python; ``checked``:
+    the checking mode, named by :data:`CHECKED` at the end); the hash covers
+    ``source``'s import closure, the template and the compiled parts' bot files."""
+    k = hashlib.sha256(bound_digest(source, template).encode())
     calls = []
     for bot, is_py, fname in zip(bots, py, ("choose_trump", "play_card") * 2, strict=True):
         if is_py:
@@ -380,11 +403,10 @@ def _bound_module(
             calls.append("never")
         else:
             k.update(_bot_digest(bot.path).encode())
-            call = f"import_bot_file({str(bot.path)!r}).{fname}"
-            calls.append(f"inline_bot({call})" if inline else call)
+            calls.append(f"inline_bot(import_bot_file({str(bot.path)!r}).{fname})")
     parts = ", ".join(str(bot.path) for bot, is_py in zip(bots, py, strict=True) if not is_py)
     return generated_module(
-        f"{prefix}_{k.hexdigest()[:20]}{CHECKED if checked else '' if inline else CALLED}",
+        f"{prefix}_{k.hexdigest()[:20]}{CHECKED if checked else ''}",
         template.format(
             parts=parts or "none", ta=calls[0], pa=calls[1], tb=calls[2], pb=calls[3], py=py,
             checked=checked,

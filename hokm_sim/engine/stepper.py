@@ -374,9 +374,11 @@ def finish_hand(mode, seed, dup, arg, work, c, first, bases, jobs, counts, err, 
 
 
 def make_resume(ta, pa, tb, pb, py, owner: str):
-    """Jitted ``resume(params_a, params_b, work, c)`` with A's and B's compiled decisions
-    bound in: play slot ``c``'s hand on until a Python decision is due (returns 1) or the
-    hand is over (returns 0).
+    """Jitted ``resume(params_a, params_b, work, c)`` with A's and B's deciders bound in
+    (:func:`hokm_sim.engine.play.bound_deciders`, whose ``params`` are a strategy's
+    parameters, or the pointer deciders, whose ``params`` are a strategy's tuple of
+    parameters and bot functions): play slot ``c``'s hand on until a Python decision is
+    due (returns 1) or the hand is over (returns 0).
 
     ``py`` is four flags: whether A's trump choice, A's card play, B's trump
     choice and B's card play are made in Python (the function bound for such
@@ -408,9 +410,9 @@ def make_resume(ta, pa, tb, pb, py, owner: str):
             elif (a_side and py_ta) or (not a_side and py_tb) or (py_seats >> hakem) & 1:
                 return NEED
             elif a_side:
-                trump = ta(view, params_a[0], mem[hakem], srng[hakem])
+                trump = ta(params_a, view, mem[hakem], srng[hakem])
             else:
-                trump = tb(view, params_b[0], mem[hakem], srng[hakem])
+                trump = tb(params_b, view, mem[hakem], srng[hakem])
             if trump < 0 or trump > 3:
                 bad_trump(res, hakem, trump)
                 return DONE
@@ -461,9 +463,9 @@ def make_resume(ta, pa, tb, pb, py, owner: str):
                 c[K_T1] = tricks1
                 return NEED
             elif a_side:
-                card = pa(view, params_a[1], mem[seat], srng[seat])
+                card = pa(params_a, view, mem[seat], srng[seat])
             else:
-                card = pb(view, params_b[1], mem[seat], srng[seat])
+                card = pb(params_b, view, mem[seat], srng[seat])
             if card < 0 or card > 51 or (legal >> card) & 1 == 0:
                 bad_card(res, seat, trick_no, card, n)
                 return DONE
@@ -489,7 +491,7 @@ def make_resume(ta, pa, tb, pb, py, owner: str):
 
 
 def make_stepper(ta, pa, tb, pb, py, owner: str):
-    """Jitted ``step`` with A's and B's compiled decisions bound in.
+    """Jitted ``step`` with A's and B's deciders bound in (as for :func:`make_resume`).
 
     ``py`` is four flags: whether A's trump choice, A's card play, B's trump
     choice and B's card play are made in Python (see :func:`make_resume`).

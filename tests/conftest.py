@@ -1,12 +1,14 @@
 """Shared fixtures: one compiled Runner per strategy pair for the whole session.
 
-Every pair of strategies is played by one engine that calls its bots through
-function pointers (``HOKM_SIM_INLINE=0``), compiled once for all pairs, except
-in ``test_inlined.py``; each bot is compiled once, in its seat module, which
-the tests that ask a bot one decision call too (``hokm_checks.bot_module``).
-:func:`runner` keeps one Runner per pair for the session. Engines are compiled
-in the fast mode only (``HOKM_SIM_BOUNDSCHECK=0``, for subprocesses too),
-except in ``test_checking_mode.py``.
+Every pair of strategies is played by the engine users get by default, the generic
+one, which calls each bot's own compiled unit through a function pointer: compiled
+once for all pairs (``tests/test_engines.py`` compiles a specialised one). Each bot
+is compiled once, in its seat module, which the tests that ask a bot one decision
+call too (``hokm_checks.bot_module``). :func:`runner` keeps one Runner per pair for
+the session. Bots are compiled in the fast mode only (``HOKM_SIM_BOUNDSCHECK=0``,
+for subprocesses too), except in ``test_checking_mode.py``; the package's larger
+helpers are compiled as functions of their own (``HOKM_SIM_INLINE=0``), which
+compiles faster and plays the same cards.
 
 Nothing here patches numba's ``Dispatcher``: any function set on that class
 (even one that only passes the call on) made every compilation more than
@@ -22,11 +24,10 @@ import sys
 # Set before numba and hokm-sim are imported (and inherited by every subprocess):
 # - two numba threads at least, also on a one-core machine, so that the tests comparing
 #   one thread with two compare two different things;
-# - each pair compiled once, in the fast mode, in every process of the suite (the
-#   checking mode would compile a new bot's pair twice); test_checking_mode.py sets it;
-# - one engine for every pair, calling its bots (each bot compiled once) instead of an
-#   engine per pair, and the solver's helpers called rather than inlined (hokm_sim.inlining,
-#   read once at import): the same counts; test_inlined.py checks the inlined engine.
+# - each bot compiled once, in the fast mode, in every process of the suite (the
+#   checking mode would compile a new bot twice); test_checking_mode.py sets it;
+# - the package's larger helpers (the solver's among them) called rather than inlined
+#   (hokm_sim.inlining, read once at import): the same counts, a quicker compilation.
 if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
     os.environ["NUMBA_NUM_THREADS"] = "2"
 os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")

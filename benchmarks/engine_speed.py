@@ -5,7 +5,7 @@ compilation), the C program's figures for the same work, their ratios, and
 the start-up time of a cold and a warm `hokm-sim` process.
 
     python benchmarks/engine_speed.py [--hands 3000000] [--rounds 5]
-        [--pairs random:random,longest:longest]
+        [--pairs random:random,longest:longest] [--engines generic,specialised]
 
 Each round measures every figure once (a `hokm-sim bench --repeat 1`
 process, or one C run); a figure is the fastest of its rounds, with the
@@ -55,8 +55,9 @@ def c_yardstick(hands: int, mode: str, copies: int = 1) -> float | None:
     return sum(float(re.search(r"hands_per_sec=([0-9.]+)", o).group(1)) for o in outs)
 
 
-def bench(a: str, b: str, hands: int, threads: int) -> float:
-    """hands/s of one `hokm-sim bench` run (a separate process, code from cache)."""
+def bench(a: str, b: str, hands: int, threads: int, engine: str) -> float:
+    """hands/s of one `hokm-sim bench` run (a separate process, code from cache) of the
+    ``engine`` (generic or specialised)."""
     out = subprocess.run(
         [
             sys.executable,
@@ -73,6 +74,8 @@ def bench(a: str, b: str, hands: int, threads: int) -> float:
             str(threads),
             "--repeat",
             "1",
+            "--engine",
+            engine,
             "--json",
         ],
         capture_output=True,
@@ -119,17 +122,21 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=3_000_000)
     p.add_argument("--rounds", type=int, default=5, help="runs of each figure, interleaved")
     p.add_argument("--pairs", default="random:random,longest:longest,expert:expert,expert:longest")
+    p.add_argument("--engines", default="generic,specialised", help="engines to time")
     p.add_argument("--no-startup", action="store_true")
     args = p.parse_args()
     pairs = [tuple(pair.split(":")) for pair in args.pairs.split(",")]
+    engines = args.engines.split(",")
     two_threads = min(2, os.cpu_count() or 1)
     runs: dict[tuple, list] = {}
     for _ in range(args.rounds):
         for mode, copies in (("heur", 1), ("rand", 1), ("heur", 2)):
             runs.setdefault(("C", mode, copies), []).append(c_yardstick(args.hands, mode, copies))
         for a, b in pairs:
-            for threads in (1, two_threads):
-                runs.setdefault((a, b, threads), []).append(bench(a, b, args.hands, threads))
+            for engine in engines:
+                for threads in (1, two_threads):
+                    rate = bench(a, b, args.hands, threads, engine)
+                    runs.setdefault((a, b, threads, engine), []).append(rate)
     best = {key: max(r) if None not in r else None for key, r in runs.items()}
     c_heur, c_two = best["C", "heur", 1], best["C", "heur", 2]
     print(f"fastest of {args.rounds} interleaved rounds (median in brackets)")
@@ -139,15 +146,16 @@ def main() -> None:
         f"{_fig(runs['C', 'heur', 2])} hands/s in all"
         + (f" (x{c_two / c_heur:.2f}; the machine's ceiling)" if c_two and c_heur else "")
     )
-    print(f"{'pair':<20}{'1 thread':>24}{'2 threads':>24}{'scaling':>9}{'vs C':>6}")
+    print(f"{'pair':<20}{'engine':<13}{'1 thread':>24}{'2 threads':>24}{'scaling':>9}{'vs C':>6}")
     for a, b in pairs:
-        one, two = runs[a, b, 1], runs[a, b, two_threads]
-        ref = best["C", "rand" if a == b == "random" else "heur", 1]
-        vs_c = f"{max(one) / ref:.2f}" if ref else "n/a"
-        print(
-            f"{a + ' vs ' + b:<20}{_fig(one):>24}{_fig(two):>24}"
-            f"{max(two) / max(one):>9.2f}{vs_c:>6}"
-        )
+        for engine in engines:
+            one, two = runs[a, b, 1, engine], runs[a, b, two_threads, engine]
+            ref = best["C", "rand" if a == b == "random" else "heur", 1]
+            vs_c = f"{max(one) / ref:.2f}" if ref else "n/a"
+            print(
+                f"{a + ' vs ' + b:<20}{engine:<13}{_fig(one):>24}{_fig(two):>24}"
+                f"{max(two) / max(one):>9.2f}{vs_c:>6}"
+            )
     if not args.no_startup:
         cold = dict(os.environ, HOKM_SIM_CACHE=tempfile.mkdtemp())
         print(f"first hand, cold cache: {startup(cold):.1f} s; warm cache: {startup(cold):.1f} s")

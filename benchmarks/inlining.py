@@ -1,12 +1,12 @@
-"""Compile time and speed of the inlined engines and solver against the called ones.
+"""Compile time and speed of each engine, and of the solver with its helpers inlined or called.
 
-For each mode (``HOKM_SIM_INLINE=1``: an engine per pair with its bots inlined;
-``0``: one engine for every pair, its bots called through function pointers)
-it starts from an empty cache and plays the pairs one after the other in new
-processes, each ``hokm-sim run A B --hands 1 --threads 1``: the user and system
-CPU of each process is what that pair costs to compile when the pairs before it
-are cached. Then, with everything cached, hands per CPU second of each pair on
-one thread (the best of ``--rounds`` runs of ``--deals`` duplicate deals).
+For each engine (``HOKM_SIM_ENGINE=specialised``: an engine per pair with its bots
+inlined; ``generic``: one engine for every pair, each bot compiled once and called
+through a function pointer) it starts from an empty cache and plays the pairs one
+after the other in new processes, each ``hokm-sim run A B --hands 1 --threads 1``:
+the user and system CPU of each process is what that pair costs to compile when the
+pairs before it are cached. Then, with everything cached, hands per CPU second of
+each pair on one thread (the best of ``--rounds`` runs of ``--deals`` duplicate deals).
 
 Then the double-dummy solver in each mode (its helpers inlined, or called with
 ``HOKM_SIM_INLINE=0``), from an empty cache in a new process: the CPU of its
@@ -87,11 +87,11 @@ def main() -> None:
     args = ap.parse_args()
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     hokm = [sys.executable, "-m", "hokm_sim"]
-    print("| mode | pair | compile CPU s (pairs before it cached) | hands per CPU s |")
+    print("| engine | pair | compile CPU s (pairs before it cached) | hands per CPU s |")
     print("|---|---|---|---|")
-    for inline in ("1", "0"):
+    for engine in ("specialised", "generic"):
         with tempfile.TemporaryDirectory() as cache:
-            env = {**os.environ, "HOKM_SIM_CACHE": cache, "HOKM_SIM_INLINE": inline,
+            env = {**os.environ, "HOKM_SIM_CACHE": cache, "HOKM_SIM_ENGINE": engine,
                    "HOKM_SIM_BOUNDSCHECK": "0"}  # fmt: skip
             for a, b in pairs:
                 run = [*hokm, "run", a, b, "--hands", "1", "--threads", "1", "--seed", "1"]
@@ -101,8 +101,7 @@ def main() -> None:
                     env=env, check=True, capture_output=True, text=True,
                 )  # fmt: skip
                 speed = float(out.stdout.strip())
-                mode = "inlined" if inline == "1" else "called"
-                print(f"| {mode} | {a} vs {b} | {compile_cpu:.1f} | {speed:,.0f} |", flush=True)
+                print(f"| {engine} | {a} vs {b} | {compile_cpu:.1f} | {speed:,.0f} |", flush=True)
     print()
     print("| solver helpers | first answer CPU s (compiling) | nodes | nodes per CPU s |")
     print("|---|---|---|---|")

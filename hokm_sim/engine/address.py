@@ -14,6 +14,7 @@ reference counting, which the code that plays the hands is compiled without.
 from __future__ import annotations
 
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 
@@ -57,3 +58,34 @@ def at_address(typingctx, ptr, size):
         return ary._getvalue()
 
     return arrty(ptr, size), codegen
+
+
+_BOT_ARGS = (
+    types.CPointer(types.int64),
+    types.CPointer(types.float64),
+    types.CPointer(types.int64),
+    types.CPointer(types.uint64),
+)
+
+
+@intrinsic
+def call_bot(typingctx, at, view, params, mem, rng):
+    """Call the bot decision compiled at address ``at`` (an ``int64``: the machine code of
+    a seat module's ``trump_at`` or ``play_at``, see :func:`hokm_sim.bots.called.jit_address`)
+    with its arrays' pointers; its answer. The call follows numba's own calling
+    convention, so an exception the bot raises (an index out of bounds in the checking
+    mode) reaches the caller as from any call. A kernel that takes the addresses as an
+    ``int64`` array is typed by plain arrays: it is compiled once for every bot and called
+    from Python without the per-call cost of numba's first-class function arguments."""
+    if not isinstance(at, types.Integer) or (view, params, mem, rng) != _BOT_ARGS:
+        return None
+
+    def codegen(context, builder, sig, args):
+        fnty = context.call_conv.get_function_type(types.int64, _BOT_ARGS)
+        fn = builder.inttoptr(args[0], fnty.as_pointer())
+        status, res = context.call_conv.call_function(builder, fn, types.int64, _BOT_ARGS, args[1:])
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return res
+
+    return types.int64(at, *_BOT_ARGS), codegen

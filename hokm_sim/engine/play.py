@@ -42,7 +42,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from hokm_sim.engine.address import address
+from hokm_sim.engine.address import address, call_bot
 from hokm_sim.engine.bits import popcount, suit_mask, suit_of
 from hokm_sim.engine.deal import deal, draw_order, first_five, first_hakem, shuffle
 from hokm_sim.engine.records import (
@@ -454,6 +454,19 @@ def pointer_trump(strategy, view, mem, rng):
 def pointer_play(strategy, view, mem, rng):
     """The card decider of a strategy passed as in :func:`pointer_trump`."""
     return strategy[2](address(view), address(strategy[0][1]), address(mem), address(rng))
+
+
+@njit(inline="always")
+def address_trump(strategy, view, mem, rng):
+    """The trump decider of a strategy passed as ``(params, trump_at, play_at)``, the
+    bot functions as the addresses of their machine code (:func:`call_bot`)."""
+    return call_bot(strategy[1], address(view), address(strategy[0][0]), address(mem), address(rng))
+
+
+@njit(inline="always")
+def address_play(strategy, view, mem, rng):
+    """The card decider of a strategy passed as in :func:`address_trump`."""
+    return call_bot(strategy[2], address(view), address(strategy[0][1]), address(mem), address(rng))
 
 
 @njit(inline=HELPERS)

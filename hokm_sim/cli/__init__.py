@@ -21,6 +21,7 @@ from hokm_sim.cli import (
     hands,
     play,
     regress,
+    results,
     run,
     serve,
     strength,
@@ -45,6 +46,19 @@ def main() -> None:
     """
 
 
-for module in (run, compare, strength, regress, study, hands, tools, dd, analyse, play, serve):
+for module in (
+    run,
+    compare,
+    strength,
+    regress,
+    study,
+    hands,
+    tools,
+    dd,
+    analyse,
+    play,
+    serve,
+    results,
+):
     for command in module.COMMANDS:
         main.add_command(command)

@@ -9,6 +9,7 @@ SQLite database (docs/results.md), :mod:`.query` lists what is stored.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,17 @@ def keep(
 ) -> int:
     """Add the result ``record`` (written to ``folder``, if any) to the store; its id.
     The bots' files are taken to be those the result was made with: their digests and
-    git state are recorded now."""
-    with Store(store) as s:
-        return s.add(row(record, folder, headline))
+    git state are recorded now. The store stays open for the process's next result
+    (closing checkpoints the log: done once, when the process ends)."""
+    return _open(store_path(store)).add(row(record, folder, headline))
+
+
+_OPEN: dict[tuple[int, Path], Store] = {}
+
+
+def _open(path: Path) -> Store:
+    """The process's open store at ``path`` (a forked child opens its own)."""
+    key = (os.getpid(), path.resolve())
+    if key not in _OPEN:
+        _OPEN[key] = Store(path)
+    return _OPEN[key]

@@ -1736,12 +1736,15 @@ def results(
     for r in found:
         row = {k: r[k] for k in ("id", "created", "kind", "headline", "command", "version",
                                  "seed", "size", "partial", "verdict", "folder")}  # fmt: skip
-        row["created"] = pd.Timestamp(r["created"])
         row["bots"] = ", ".join(bot_label(b) for b in r["bots"])
         for key, e in r["figures"].items():
             estimate_columns(row, key, e)
         table.append(row)
-    return pd.DataFrame(table).set_index("id") if table else pd.DataFrame()
+    if not table:
+        return pd.DataFrame()
+    frame = pd.DataFrame(table).set_index("id")
+    frame["created"] = pd.to_datetime(frame["created"], utc=True)
+    return frame
 
 
 @_checked

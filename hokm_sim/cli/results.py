@@ -1,5 +1,6 @@
 """``results`` (list what the store holds, ``results import`` adds report folders) and
-``history`` (a bot's strength across its commits): docs/results.md.
+``history`` (a bot's strength across its commits), ``dashboard`` (all of it in the
+browser): docs/results.md.
 
 ``results`` reads the store through :mod:`hokm_sim.store.query` rather than the API's
 pandas frame, as ``serve`` calls :mod:`hokm_sim.serving` alone: a listing answers at
@@ -131,4 +132,23 @@ def history(bot: str, plot: Path | None, force: bool, as_json: bool, store: str 
         click.echo(f"\nplot: {plot}")
 
 
-COMMANDS = (results, history)
+@click.command(context_settings=CONTEXT)
+@click.option("--port", type=click.IntRange(1, 65535), help="Port on 127.0.0.1 [default: 8728].")
+@click.option("--no-open", is_flag=True, help="Do not open the browser; print the address.")
+@store_option
+def dashboard(port: int | None, no_open: bool, store: str | None) -> None:
+    """Serve the results store's pages on 127.0.0.1: recent results, each result's
+    report, each bot's history. Ctrl-C stops it.
+
+    \b
+    Example:
+        hokm-sim dashboard
+        hokm-sim dashboard --port 8800 --no-open
+    """
+    from hokm_sim.play.dashboard import dashboard as serve
+
+    serve(port=port, store=store, open_browser=not no_open, announce=click.echo)
+    click.echo("hokm-sim dashboard: stopped")
+
+
+COMMANDS = (results, history, dashboard)

@@ -337,10 +337,9 @@ def tune_run(d: dict[str, Any], folder: Path) -> list[Path]:
     return _save(fig, folder, "tune")
 
 
-def history(d: dict[str, Any], path: Path) -> Path:
-    """A bot's history (:mod:`hokm_sim.analysis.history`): each version's Elo against
-    the oldest, with its 95% interval, oldest first, written to ``path`` (PNG or SVG by
-    its suffix, PNG otherwise)."""
+def history_image(d: dict[str, Any], ext: str = "png") -> bytes:
+    """A bot's history (:mod:`hokm_sim.analysis.history`) drawn as ``ext`` (png or svg):
+    each version's Elo against the oldest, with its 95% interval, oldest first."""
     versions = d["versions"]
     fig = _figure(max(5.0, 0.7 * len(versions) + 2.5), 3.6)
     ax = fig.subplots()
@@ -354,9 +353,13 @@ def history(d: dict[str, Any], path: Path) -> Path:
     fig.suptitle(f"{d['bot']} across its versions")
     _caption(fig, f"hokm-sim history {d['bot']}: {d['comparisons']} stored comparisons, "
                   f"one Bradley-Terry fit, {d['resamples']} bootstrap resamples")  # fmt: skip
-    ext = "svg" if path.suffix.lower() == ".svg" else "png"
     buf = io.BytesIO()
     fig.savefig(buf, format=ext, dpi=DPI, bbox_inches="tight",
                 metadata={"Date": None} if ext == "svg" else None)  # fmt: skip
-    atomic_bytes(path, buf.getvalue())
+    return buf.getvalue()
+
+
+def history(d: dict[str, Any], path: Path) -> Path:
+    """:func:`history_image` written to ``path`` (SVG by its suffix, else PNG), atomically."""
+    atomic_bytes(path, history_image(d, "svg" if path.suffix.lower() == ".svg" else "png"))
     return path

@@ -37,6 +37,7 @@ def _when(value: str, param: str, end: bool) -> str:
 def select(
     store: str | Path | None = None,
     *,
+    result: int | None = None,
     bot: str | None = None,
     command: str | None = None,
     since: str | None = None,
@@ -47,6 +48,7 @@ def select(
 ) -> list[dict[str, Any]]:
     """The stored results that match every filter given, newest first, at most ``limit``
     (None: all): each with its bots (role, name, digest, commit, dirty) and figures.
+    ``result`` picks the one result of that id.
     ``bot`` is a bot's name; ``commit`` and ``digest`` match their beginnings."""
     if command is not None and command not in COMMANDS:
         raise InputError(
@@ -55,6 +57,9 @@ def select(
     if limit is not None and limit < 1:
         raise InputError(f"expected a positive number of results, not {limit}", "limit")
     where, args = [], []
+    if result is not None:
+        where.append("r.id = ?")
+        args.append(result)
     if command is not None:
         where.append("r.kind = ?")
         args.append(command)
@@ -80,27 +85,31 @@ def select(
             + " AND ".join(bot_where)
             + ")"
         )
-    sql = "SELECT r.* FROM results r"
+    sql = "SELECT r.id FROM results r"
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY r.id DESC"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     with Store(store, create=False) as s:
-        rows = [dict(r) for r in s.query(sql, args)]
+        # the results and their bots in two queries over the same chosen ids
+        rows = [dict(r) for r in s.query(f"SELECT * FROM results WHERE id IN ({sql}) "
+                                         "ORDER BY id DESC", args)]  # fmt: skip
         bots: dict[int, list[dict[str, Any]]] = {}
-        ids = [r["id"] for r in rows]
-        for i in range(0, len(ids), 900):  # SQLite's limit on a statement's parameters
-            chunk = ids[i : i + 900]
-            for b in s.query(
-                "SELECT result, role, name, digest, git_commit, dirty FROM bots WHERE result IN "
-                f"({','.join('?' * len(chunk))}) ORDER BY result, rowid",
-                chunk,
-            ):
-                d = dict(b)
-                d["commit"] = d.pop("git_commit")
-                d["dirty"] = None if d["dirty"] is None else bool(d["dirty"])
-                bots.setdefault(d.pop("result"), []).append(d)
+        for result, role, name, dig, com, dirty in s.query(
+            "SELECT result, role, name, digest, git_commit, dirty FROM bots "
+            f"WHERE result IN ({sql}) ORDER BY result, rowid",
+            args,
+        ):
+            bots.setdefault(result, []).append(
+                {
+                    "role": role,
+                    "name": name,
+                    "digest": dig,
+                    "commit": com,
+                    "dirty": None if dirty is None else bool(dirty),
+                }  # fmt: skip
+            )
     for r in rows:
         r["partial"] = bool(r["partial"])
         r["figures"] = json.loads(r["figures"])

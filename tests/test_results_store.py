@@ -122,8 +122,13 @@ def test_an_older_schema_is_migrated_and_its_rows_kept(tmp_path):
 
 
 def test_report_folders_are_imported_without_digests(tmp_path, store):
-    other = tmp_path / "other.sqlite"
-    hokm_sim.run("random", "longest", hands=2000, seed=7, out=tmp_path / "all" / "r7")
+    other, first = tmp_path / "other.sqlite", tmp_path / "first.sqlite"
+    out = str(tmp_path / "all" / "r7")
+    args = ["--store", str(first), "run", "random", "longest", "--hands", "2000", "--seed", "7"]
+    res = CliRunner().invoke(main, [*args, "--out", out])
+    assert res.exit_code == 0, res.output
+    assert [r["seed"] for r in _rows(first, "SELECT seed FROM results")] == ["7"]
+    assert not store.exists()  # --store, not $HOKM_SIM_STORE
     proc = _cli("results", "import", str(tmp_path / "all"), "--store", str(other))
     assert proc.returncode == 0 and "imported 1 report folder" in proc.stdout, proc.stderr
     (row,) = hokm_sim.results(store=other, bot="longest").itertuples()

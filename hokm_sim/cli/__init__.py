@@ -12,6 +12,8 @@ exit code.
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from hokm_sim.cli import (
@@ -33,8 +35,22 @@ from hokm_sim.cli.options import CONTEXT
 from hokm_sim.version import __version__
 
 
+def _store(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``hokm-sim --store PATH COMMAND``: the results store of every command it runs."""
+    if value:
+        os.environ["HOKM_SIM_STORE"] = value
+
+
 @click.group(cls=GuardedGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="hokm-sim")
+@click.option(
+    "--store",
+    metavar="PATH",
+    callback=_store,
+    expose_value=False,
+    help="The results store every report is added to [default: $HOKM_SIM_STORE, else "
+    "results.sqlite in the user's data folder; docs/results.md].",
+)
 def main() -> None:
     """Simulate four-player Hokm between bot strategies and measure them honestly.
 

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import queue
 import shlex
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -28,7 +29,7 @@ from hokm_sim.play import review
 from hokm_sim.play.game import SEAT_NAMES, Game
 from hokm_sim.play.seats import BotSeat
 from hokm_sim.play.store import Store
-from hokm_sim.store import keep
+from hokm_sim.store import StoreError, keep
 from hokm_sim.version import __version__
 
 BOT_TIMEOUT = 120.0
@@ -255,7 +256,16 @@ class Session:
         result = game.result()
         if result != "playing" and not self._kept:
             self._kept = True
-            keep(self.record(result))
+            rec = self.record(result)
+            bots = rec["strategies"]
+            scores = rec["scores"]
+            said = (f"you and {bots['partner']['name']} against {bots['opponents']['name']}: "
+                    f"{result} {scores[0]}-{scores[1]}, game {self.id}")  # fmt: skip
+            try:
+                keep(rec, headline=said)
+            except StoreError as exc:  # the game is saved in the games database all the same
+                print(f"hokm-sim play: game {self.id} not in the results store: {exc}",
+                      file=sys.stderr)  # fmt: skip
         self.store.update(
             self.id,
             result=result,

@@ -202,3 +202,37 @@ def test_the_listing_filters_by_commit_digest_command_and_date(store):
     ):
         res = CliRunner().invoke(main, ["results", *args])
         assert res.exit_code == 2 and error in res.output, res.output
+
+
+def test_every_kind_of_comparison_is_stored_with_its_bots(store, tmp_path):
+    """A tournament, a field, a regress and a calibration (no folder) of random and
+    longest: each row's bots by role, and the duplicate-pair comparisons history fits."""
+    hokm_sim.tournament(["random", "longest"], hands=600, seed=13, out=tmp_path / "t")
+    hokm_sim.field("random", ["longest"], hands=600, seed=13, out=tmp_path / "f")
+    r = hokm_sim.regress("random", "longest", max_pairs=400, check_every=100, seed=13,
+                         out=tmp_path / "r")  # fmt: skip
+    hokm_sim.calibrate("random", runs=2, max_pairs=200, check_every=100, seed=15)
+    rows = {x["kind"]: x for x in _rows(store, "SELECT * FROM results")}
+    assert set(rows) == {"tournament", "field", "regress", "calibrate"}
+    assert rows["calibrate"]["folder"] is None
+    assert rows["regress"]["verdict"] == r.data["hypothesis_accepted"] == "H0"
+    roles = {
+        kind: [(b["role"], b["name"]) for b in
+               _rows(store, f"SELECT * FROM bots WHERE result = {x['id']} ORDER BY role")]
+        for kind, x in rows.items()
+    }  # fmt: skip
+    assert roles == {
+        "tournament": [("0", "random"), ("1", "longest")],
+        "field": [("candidate", "random"), ("members.0", "longest")],
+        "regress": [("baseline", "longest"), ("candidate", "random")],
+        "calibrate": [("bot", "random")],
+    }
+    compared = _rows(store, "SELECT r.kind, c.a, c.b, c.score, c.pairs FROM comparisons c "
+                            "JOIN results r ON r.id = c.result ORDER BY r.id")  # fmt: skip
+    assert [(c["kind"], c["a"], c["b"]) for c in compared] == [
+        ("tournament", "0", "1"), ("field", "candidate", "members.0"),
+        ("regress", "candidate", "baseline"),
+    ]  # fmt: skip
+    assert all(c["score"] < 0.3 for c in compared)  # random loses to longest
+    (only,) = hokm_sim.history("random").data["versions"]
+    assert only["pairs"] == sum(c["pairs"] for c in compared)

@@ -159,14 +159,19 @@ def test_history_fits_every_version_through_common_opponents(tmp_path, store):
     _version(store, "mybot", *v1, longest, 0.40, "2026-01-01T00:00:00Z")
     _version(store, "mybot", *v2, longest, 0.50, "2026-02-01T00:00:00Z")
     _version(store, "mybot", *v2, ("mybot", *v1, False), 0.56, "2026-02-02T00:00:00Z", "H1")
+    # a third version that only ever met a bot nobody else met: no rating
+    _version(store, "mybot", "3" * 64, "d" * 40, ("loner", "e" * 64, None, None), 0.5,
+             "2026-03-01T00:00:00Z")  # fmt: skip
     res = hokm_sim.history("mybot", store=store)
-    first, second = res.data["versions"]
+    first, second, third = res.data["versions"]
+    assert third["elo"]["value"] is None and third["pairs"] == 4000
     assert (first["version"], second["version"]) == ("a" * 8, "b" * 8)
     assert first["elo"]["value"] == 0 and first["elo"]["low"] is None
     assert 0 < second["elo"]["low"] < second["elo"]["value"] < second["elo"]["high"]
     assert second["verdicts"] == {"no regression": 1} and first["verdicts"] == {}
-    assert [o["name"] for o in res.data["opponents"]] == ["longest"]
-    assert res.data["opponents"][0]["elo"]["value"] > 0  # v1 scored 0.40 against it
+    loner, longest_ = res.data["opponents"]
+    assert (loner["name"], loner["elo"]["value"]) == ("loner", None)
+    assert longest_["elo"]["value"] > 0  # v1 scored 0.40 against it
     plot = tmp_path / "h.png"
     proc = _cli("history", "mybot", "--store", str(store), "--plot", str(plot))
     assert proc.returncode == 0, proc.stderr

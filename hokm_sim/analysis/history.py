@@ -7,8 +7,9 @@ tests) that involves a version of the bot gives a cell of one crosstable
 whose players are its versions and the opponents they met (each opponent a
 version too); Bradley-Terry (:mod:`.ratings`) fits all of it at once, so two
 versions that never met are compared through their common opponents. Ratings
-are Elo relative to the oldest version (0 by definition), with 95% intervals
-from a parametric bootstrap: each cell's mean pair score redrawn from the
+are Elo relative to the oldest version (0 by definition; none for a player
+that no chain of comparisons joins to it), with 95% intervals from a
+parametric bootstrap: each cell's mean pair score redrawn from the
 normal law of its stored interval, every resample fitted again and anchored to
 the oldest version again. Regress verdicts are counted against the candidate's
 version.
@@ -135,14 +136,17 @@ def history(bot: str, store: str | Path | None = None, seed: int = 0) -> dict[st
             tally = by_digest[r["digest"]].verdicts
             tally[said] = tally.get(said, 0) + 1
 
+    linked = _linked(played)
+
     def entry(p: _Player) -> dict[str, Any]:
-        first = p.index == 0
-        return {
-            "name": p.name, "version": p.label(), "digest": p.digest, "commit": p.commit,
-            "dirty": p.dirty, "first_seen": p.first, "pairs": p.pairs,
-            "elo": {"value": float(point[p.index]), "low": None if first else float(low[p.index]),
-                    "high": None if first else float(high[p.index]), "n": p.pairs},
-        }  # fmt: skip
+        i = p.index
+        elo: dict[str, Any] = {"value": None, "low": None, "high": None, "n": p.pairs}
+        if linked[i]:  # else no chain of comparisons joins it to the oldest version
+            elo["value"] = float(point[i])
+            if i:
+                elo["low"], elo["high"] = float(low[i]), float(high[i])
+        return {"name": p.name, "version": p.label(), "digest": p.digest, "commit": p.commit,
+                "dirty": p.dirty, "first_seen": p.first, "pairs": p.pairs, "elo": elo}  # fmt: skip
 
     return {
         "bot": bot,
@@ -160,3 +164,17 @@ def _se(r: dict[str, Any]) -> float:
     if r["low"] is not None and r["high"] is not None and r["high"] > r["low"]:
         return (r["high"] - r["low"]) / (2 * Z95)
     return 0.5 / np.sqrt(max(r["pairs"], 1))
+
+
+def _linked(played: np.ndarray) -> np.ndarray:
+    """Which players a chain of comparisons joins to player 0 (the oldest version):
+    the others have no rating against it."""
+    seen = np.zeros(len(played), dtype=bool)
+    todo = [0]
+    seen[0] = True
+    while todo:
+        i = todo.pop()
+        for j in np.flatnonzero(played[i] & ~seen):
+            seen[j] = True
+            todo.append(int(j))
+    return seen

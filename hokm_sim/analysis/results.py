@@ -255,10 +255,14 @@ class HistoryResult(Result):
     def headline(self) -> str:
         d = self.data
         last = d["versions"][-1]
+        where = (
+            f"at {estimate_text(last['elo'], '{:+.1f}')} Elo against {d['anchor']}"
+            if last["elo"]["value"] is not None
+            else f"unrated: no comparison joins it to {d['anchor']}"
+        )
         return (
             f"{d['bot']}: {len(d['versions'])} versions over {d['comparisons']} stored "
-            f"comparisons; newest {last['version']} at "
-            f"{estimate_text(last['elo'], '{:+.1f}')} Elo against {d['anchor']}"
+            f"comparisons; newest {last['version']} {where}"
         )
 
 

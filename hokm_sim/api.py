@@ -1800,14 +1800,15 @@ def history(
     (docs/results.md). ``plot``: also draw it into this file (PNG, or SVG by suffix),
     replacing an existing one only with ``force``."""
     from hokm_sim.analysis.history import history as fit
+    from hokm_sim.writing import OutputFile
 
-    if plot is not None and Path(plot).exists() and not force:
-        raise InputError(f"{plot} exists; choose another or add {ref('force')}", "plot")
+    figure = None if plot is None else OutputFile(plot, force, "plot")
     result = HistoryResult(fit(bot, store))
-    if plot is not None:
-        from hokm_sim.report import plots
+    if figure is not None:
+        from hokm_sim.report.plots import history_image
 
-        plots.history(result.data, Path(plot))
+        svg = figure.path.suffix.lower() == ".svg"
+        figure.write_bytes(history_image(result.data, "svg" if svg else "png"))
     return result
 
 

@@ -176,6 +176,10 @@ def test_history_fits_every_version_through_common_opponents(tmp_path, store):
     proc = _cli("history", "mybot", "--store", str(store), "--plot", str(plot))
     assert proc.returncode == 0, proc.stderr
     assert "bbbbbbbb" in proc.stdout and plot.read_bytes()[:4] == b"\x89PNG"
+    again = CliRunner().invoke(
+        main, ["history", "mybot", "--store", str(store), "--plot", str(plot)]
+    )
+    assert again.exit_code == 2 and "--force" in again.output  # the plot is not overwritten
     with pytest.raises(InputError, match="no stored comparison of 'other'"):
         hokm_sim.history("other", store=store)
 

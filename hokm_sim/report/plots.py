@@ -357,9 +357,3 @@ def history_image(d: dict[str, Any], ext: str = "png") -> bytes:
     fig.savefig(buf, format=ext, dpi=DPI, bbox_inches="tight",
                 metadata={"Date": None} if ext == "svg" else None)  # fmt: skip
     return buf.getvalue()
-
-
-def history(d: dict[str, Any], path: Path) -> Path:
-    """:func:`history_image` written to ``path`` (SVG by its suffix, else PNG), atomically."""
-    atomic_bytes(path, history_image(d, "svg" if path.suffix.lower() == ".svg" else "png"))
-    return path

@@ -2,7 +2,10 @@
 
 1. Adding: the median wall time of :func:`hokm_sim.store.keep` for the record of a
    real run (random against longest: two built-in bots, their digests and ``git
-   status`` included), after one call that warms the caches a run has warm anyway.
+   status`` included), after one call that warms the caches a run has warm anyway;
+   and the time a real ``hokm_sim.run`` spends in the store (:func:`~hokm_sim.store.begin`
+   before its report's files are written, and the add after them), each in a new
+   process (the store's first write of the process, on an existing store).
 2. Listing: a store of ``--rows`` results (default 100,000, two bots and a comparison
    each, written in one transaction), then the wall time of ``hokm-sim results``
    (a new process: start-up included) with no filter, filtered by a bot, by a
@@ -52,6 +55,39 @@ def adding(tmp: Path) -> None:
         times.append(time.perf_counter() - t)
     print(f"add a run's result: median {1000 * statistics.median(times):.1f} ms, "
           f"max {1000 * max(times):.1f} ms over 50")  # fmt: skip
+
+
+FRESH = """
+import sys, time
+import hokm_sim, hokm_sim.store as st
+begin = st.begin
+spent = [0.0]
+def timed(*a, **k):
+    t = time.perf_counter()
+    add = begin(*a, **k)
+    spent[0] += time.perf_counter() - t
+    def timed_add(*a, **k):
+        t = time.perf_counter()
+        out = add(*a, **k)
+        spent[0] += time.perf_counter() - t
+        return out
+    return timed_add
+st.begin = timed
+hokm_sim.run("random", "longest", hands=2000, seed=1, out=sys.argv[1], force=True)
+print(1000 * spent[0])
+"""
+
+
+def first_add(tmp: Path, n: int = 7) -> None:
+    env = os.environ | {"HOKM_SIM_STORE": str(tmp / "fresh.sqlite")}
+    times = []
+    for _ in range(n + 1):  # the first creates the store
+        out = subprocess.run([sys.executable, "-c", FRESH, str(tmp / "fresh")], env=env,
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        times.append(float(out.split()[-1]))
+    rest = times[1:]
+    print(f"a run's one result, each in a new process: median "
+          f"{statistics.median(rest):.1f} ms, max {max(rest):.1f} ms over {n}")  # fmt: skip
 
 
 def listing(tmp: Path, rows: int) -> None:
@@ -118,6 +154,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         os.environ["HOKM_SIM_STORE"] = str(Path(d) / "side.sqlite")
         adding(Path(d))
+        first_add(Path(d))
         listing(Path(d), args.rows)
         writers(Path(d), args.writers, args.each)
 

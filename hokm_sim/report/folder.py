@@ -168,13 +168,14 @@ class ReportFolder:
 
     def save(self, record: dict[str, Any], markdown: str, command: str) -> None:
         """``summary.json`` (the record, the command and the version) and ``report.md``,
-        then the result's row in the results store (:func:`hokm_sim.store.keep`)."""
+        then the result's row in the results store (:func:`hokm_sim.store.begin`)."""
         from hokm_sim.analysis.results import from_dict
 
         full = record | {"command": command, "version": __version__}
+        kept = store.begin(full, self.path)  # git asked while the files are written
         self.write_json("summary.json", full)
         self.write_text("report.md", markdown)
-        store.keep(full, self.path, from_dict(full).headline)
+        kept(from_dict(full).headline)
 
     def __repr__(self) -> str:
         return f"ReportFolder({str(self.path)!r})"

@@ -5,15 +5,16 @@ A bot is its file and every file that file imports (:func:`hokm_sim.sources.sour
 Its commit is the commit its working tree is at, and it is dirty when any of its files
 differs from that commit (modified, staged or untracked): so a clean bot's files are
 exactly those of its commit. One ``git status`` answers both for every bot of a working
-tree, and the working trees are asked at once, so recording a result waits for one
-``git`` process. Files outside a git working tree have no commit (None), as does
+tree, and the working trees are asked at once, in the background: a result's record
+asks first and reads the answers last, so recording it waits for git only as long as
+the rest takes less. Files outside a git working tree have no commit (None), as does
 everything where ``git`` is not installed.
 """
 
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 GIT_TIMEOUT = 5.0
@@ -54,10 +55,11 @@ def _answer(proc: subprocess.Popen | None) -> str | None:
     return out if proc.returncode == 0 else None
 
 
-def states(groups: Sequence[Sequence[Path]]) -> list[tuple[str | None, bool | None]]:
-    """``(commit, dirty)`` of each group of files (a bot's files): the commit the working
-    tree holding them is at (``HEAD``), and whether any of them differs from it
-    (modified, staged or untracked); ``(None, None)`` outside a git working tree. One
+def ask(groups: Sequence[Sequence[Path]]) -> Callable[[], list[tuple[str | None, bool | None]]]:
+    """Ask git about each group of files (a bot's files) now; the answers come from the
+    function returned (it waits for git): ``(commit, dirty)`` per group, the commit the
+    working tree holding the files is at (``HEAD``) and whether any of them differs from
+    it (modified, staged or untracked); ``(None, None)`` outside a git working tree. One
     ``git status`` per working tree, all started at once."""
     roots = [repo_root(files[0]) if files else None for files in groups]
     asked: dict[Path, list[str]] = {}
@@ -69,16 +71,20 @@ def states(groups: Sequence[Sequence[Path]]) -> list[tuple[str | None, bool | No
                      "--", *sorted(set(names)))
         for root, names in asked.items()
     }  # fmt: skip
-    answers = {root: _parse(_answer(proc), root) for root, proc in started.items()}
-    out: list[tuple[str | None, bool | None]] = []
-    for root, files in zip(roots, groups, strict=True):
-        if root is None or answers[root] is None:
-            out.append((None, None))
-            continue
-        head, changed = answers[root]
-        dirty = any(f.resolve() in changed for f in files)
-        out.append((head, dirty or head is None))
-    return out
+
+    def answers() -> list[tuple[str | None, bool | None]]:
+        said = {root: _parse(_answer(proc), root) for root, proc in started.items()}
+        out: list[tuple[str | None, bool | None]] = []
+        for root, files in zip(roots, groups, strict=True):
+            if root is None or said[root] is None:
+                out.append((None, None))
+                continue
+            head, changed = said[root]
+            dirty = any(f.resolve() in changed for f in files)
+            out.append((head, dirty or head is None))
+        return out
+
+    return answers
 
 
 def _parse(text: str | None, root: Path) -> tuple[str | None, set[Path]] | None:

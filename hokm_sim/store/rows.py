@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -122,8 +124,16 @@ def _part_files(part: dict[str, Any]) -> list[Path]:
     if not path.is_file():
         return []
     if sources.in_package(path.resolve()):
-        return sources.source_closure(path)
+        return _package_closure(path.resolve())
     return sources.source_closure(path, (path.parent,))
+
+
+@cache
+def _package_closure(path: Path) -> list[Path]:
+    """:func:`~hokm_sim.sources.source_closure` of a file of the package or of the built-in
+    bots, once per process: they stay as imported while it runs (as
+    :func:`~hokm_sim.sources.package_digest` takes them)."""
+    return sources.source_closure(path)
 
 
 def _part_digest(part: dict[str, Any], files: list[Path]) -> str | None:
@@ -139,30 +149,31 @@ def _part_digest(part: dict[str, Any], files: list[Path]) -> str | None:
     return sources.digest_files(files)
 
 
-def bots(record: dict[str, Any], live: bool = True) -> list[Bot]:
-    """The bots ``record`` names. ``live``: the files are as they were when the result
-    was made (the result is being recorded now), so their digests and git state are
-    taken; a report folder imported later gets names and paths only."""
-    found: list[Bot] = []
-    groups: list[list[Path]] = []
-    for role, s in _strategies(record):
-        bot = Bot(role=role, name=str(s["name"]), path=s["trump"].get("path"))
-        found.append(bot)
-        if not live:
-            continue
-        parts = [s["trump"], s["play"]]
-        files = [_part_files(p) for p in parts]
-        digests = [_part_digest(p, f) for p, f in zip(parts, files, strict=True)]
+def bots(record: dict[str, Any], live: bool = True) -> tuple[list[Bot], Callable[[], None]]:
+    """The bots ``record`` names, and the function that fills in their git state (it
+    waits for the ``git`` processes started here). ``live``: the files are as they were
+    when the result was made (the result is being recorded now), so their digests and
+    git state are taken; a report folder imported later gets names and paths only."""
+    named = _strategies(record)
+    found = [Bot(role=role, name=str(s["name"]), path=s["trump"].get("path")) for role, s in named]
+    if not live:
+        return found, lambda: None
+    parts = [(s["trump"], s["play"]) for _role, s in named]
+    files = [[_part_files(p) for p in both] for both in parts]
+    answers = gitinfo.ask([sorted({f for fs in each for f in fs}) for each in files])
+    for bot, both, each in zip(found, parts, files, strict=True):  # git works meanwhile
+        digests = [_part_digest(p, f) for p, f in zip(both, each, strict=True)]
         if all(d is not None for d in digests):
-            params = [p.get("params") for p in parts]
+            params = [p.get("params") for p in both]
             bot.digest = hashlib.sha256(
                 json.dumps([digests, params], sort_keys=True, default=str).encode()
             ).hexdigest()
-        groups.append(sorted({f for fs in files for f in fs}))
-    if live:
-        for bot, (commit, dirty) in zip(found, gitinfo.states(groups), strict=True):
+
+    def fill() -> None:
+        for bot, (commit, dirty) in zip(found, answers(), strict=True):
             bot.commit, bot.dirty = commit, dirty
-    return found
+
+    return found, fill
 
 
 def _score(e: Any) -> tuple[float, float | None, float | None, int] | None:
@@ -202,20 +213,18 @@ def _first_int(*values: Any) -> int | None:
     return None
 
 
-def row(
-    record: dict[str, Any],
-    folder: str | Path | None = None,
-    headline: str | None = None,
-    live: bool = True,
-) -> Row:
-    """The store's row of ``record`` (``folder``: its report folder, if it has one)."""
+def start(
+    record: dict[str, Any], folder: str | Path | None = None, live: bool = True
+) -> tuple[Row, Callable[[], None]]:
+    """The store's row of ``record`` (``folder``: its report folder, if it has one), and
+    the function that completes it with its bots' git state (:func:`bots`)."""
     kind = str(record.get("kind") or "unknown")
     kind = KINDS.get(kind, kind)
     cfg = record.get("config") if isinstance(record.get("config"), dict) else {}
     seeds = (record.get("seed"), cfg.get("seed"), record.get("first_seed"))
     seed = next((v for v in seeds if v is not None), None)
     verdict = record.get("hypothesis_accepted") if kind == "regress" else None
-    found = bots(record, live)
+    found, fill = bots(record, live)
     out = Row(
         kind=kind,
         command=record.get("command"),
@@ -230,11 +239,23 @@ def row(
             record.get("hands"),
         ),  # fmt: skip
         partial=bool(record.get("partial")),
-        headline=headline,
         figures=figures(record),
         verdict=None if record.get("partial") else verdict,
         folder=None if folder is None else str(Path(folder).resolve()),
         bots=found,
     )
     out.comparisons = comparisons(record, kind, [b.role for b in found])
+    return out, fill
+
+
+def row(
+    record: dict[str, Any],
+    folder: str | Path | None = None,
+    headline: str | None = None,
+    live: bool = True,
+) -> Row:
+    """The store's whole row of ``record`` (:func:`start`, completed), with ``headline``."""
+    out, fill = start(record, folder, live)
+    fill()
+    out.headline = headline
     return out

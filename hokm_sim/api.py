@@ -35,6 +35,7 @@ from hokm_sim.analysis.results import (
     ExperimentResult,
     FieldResult,
     HandResult,
+    HistoryResult,
     RegressResult,
     Shown,
     SprtResult,
@@ -61,6 +62,7 @@ from hokm_sim.sim.checks import (
     check_target,
     fresh_seed,
 )
+from hokm_sim.store import keep
 from hokm_sim.version import __version__
 
 if TYPE_CHECKING:
@@ -95,6 +97,9 @@ __all__ = [
     "bench",
     "list_strategies",
     "load",
+    "results",
+    "import_results",
+    "history",
     "fresh_seed",
     "strategy",
     "serve",
@@ -543,7 +548,8 @@ def tournament(
     command = _command("tournament", strategies=[s.name for s in strats], hands=hands, seed=seed)
 
     def report(t: tour.Tournament, stop: dict[str, str] | None = None) -> TournamentResult:
-        result = TournamentResult(_with_command(t.summary() | (stop or {}), command))
+        record = t.summary() | {"strategies": [s.to_dict() for s in strats]} | (stop or {})
+        result = TournamentResult(_with_command(record, command))
         if folder is not None:
             folder.save(result.to_dict(), pages.tournament(result.data, command), command)
             result.folder = folder.path
@@ -984,8 +990,11 @@ def calibrate(
         "promised": beta,
         "mean_pairs": float(np.mean(pairs)),
         "first_seed": first,
+        "strategies": {"bot": s.to_dict()},
     }
-    return CalibrationResult(_with_command(data, command))
+    result = CalibrationResult(_with_command(data, command))
+    keep(result.to_dict(), headline=result.headline)  # no report folder: stored here
+    return result
 
 
 @_checked
@@ -1691,6 +1700,115 @@ def load(folder: str | Path) -> Shown:
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{folder}/summary.json is not a hokm-sim summary: {exc}") from None
     result.folder = Path(folder)
+    return result
+
+
+# --- the results store: every result kept ---------------------------------------
+
+
+@_checked
+def results(
+    *,
+    bot: str | None = None,
+    command: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    commit: str | None = None,
+    digest: str | None = None,
+    limit: int | None = None,
+    store: str | Path | None = None,
+):
+    """The stored results (docs/results.md) as a pandas DataFrame, newest first: one row
+    each, with when, what command, its bots (``role=name@commit``), headline, seed, size,
+    verdict, report folder, and every headline figure with its interval (``elo``,
+    ``elo_low``, ``elo_high`` ...). Filters: a bot's name, the command (``run``,
+    ``regress`` ...), dates ``since``/``until`` (``YYYY-MM-DD``, UTC), the beginning of a
+    bot's commit or digest; ``limit`` the newest so many (None: all). ``store`` is the
+    store's file (default: ``$HOKM_SIM_STORE``, else the user's data folder)."""
+    import pandas as pd
+
+    from hokm_sim.analysis.results import estimate_columns
+    from hokm_sim.store.query import bot_label, select
+
+    found = select(store, bot=bot, command=command, since=since, until=until, commit=commit,
+                   digest=digest, limit=limit)  # fmt: skip
+    table = []
+    for r in found:
+        row = {k: r[k] for k in ("id", "created", "kind", "headline", "command", "version",
+                                 "seed", "size", "partial", "verdict", "folder")}  # fmt: skip
+        row["bots"] = ", ".join(bot_label(b) for b in r["bots"])
+        for key, e in r["figures"].items():
+            estimate_columns(row, key, e)
+        table.append(row)
+    if not table:
+        return pd.DataFrame()
+    frame = pd.DataFrame(table).set_index("id")
+    frame["created"] = pd.to_datetime(frame["created"], utc=True)
+    return frame
+
+
+@_checked
+def import_results(
+    folders: str | Path | Sequence[str | Path], *, store: str | Path | None = None
+) -> int:
+    """Add existing report folders to the store (each folder, or each report folder in
+    it: ``results/``), dated by their ``summary.json``; how many. Their bots get names
+    and paths, no digest or commit: the files may have changed since."""
+    from datetime import UTC, datetime
+
+    from hokm_sim.store import Store, row
+
+    found: list[Path] = []
+    for f in _listed(folders, "folders"):
+        f = Path(f)
+        if not f.is_dir():
+            raise InputError(f"{f} is not a folder", "folders")
+        inside = [f] if (f / "summary.json").is_file() else sorted(
+            p.parent for p in f.glob("*/summary.json")
+        )  # fmt: skip
+        if not inside:
+            raise InputError(f"{f} holds no report folder (no summary.json in it)", "folders")
+        found += inside
+    rows = []
+    for f in found:
+        record = read_record(f)
+        try:
+            headline = from_dict(record).headline
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"{f}/summary.json is not a hokm-sim summary: {exc}") from None
+        r = row(record, f, headline, live=False)
+        stamp = datetime.fromtimestamp((f / "summary.json").stat().st_mtime, UTC)
+        r.created = stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+        rows.append(r)
+    with Store(store) as s:
+        for r in rows:
+            s.add(r)
+    return len(rows)
+
+
+@_checked
+def history(
+    bot: str,
+    *,
+    plot: str | Path | None = None,
+    force: bool = False,
+    store: str | Path | None = None,
+) -> HistoryResult:
+    """``bot``'s strength across its versions (its commits): ratings with intervals from
+    one Bradley-Terry fit over every stored duplicate-pair comparison involving its
+    versions, relative to the oldest, and the regress verdicts of each
+    (docs/results.md). ``plot``: also draw it into this file (PNG, or SVG by suffix),
+    replacing an existing one only with ``force``."""
+    from hokm_sim.analysis.history import history as fit
+    from hokm_sim.writing import OutputFile
+
+    figure = None if plot is None else OutputFile(plot, force, "plot")
+    result = HistoryResult(fit(bot, store))
+    if figure is not None:
+        from hokm_sim.report.plots import history_image
+
+        svg = figure.path.suffix.lower() == ".svg"
+        figure.write_bytes(history_image(result.data, "svg" if svg else "png"))
     return result
 
 

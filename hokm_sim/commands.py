@@ -253,6 +253,38 @@ COMMANDS: dict[str, Command] = {
         ),
         Command("list_strategies", ("strategies",), ()),
         Command(
+            "results",
+            ("results",),
+            tuple(
+                _p(name, decides=False)
+                for name in (
+                    "bot",
+                    "command",
+                    "since",
+                    "until",
+                    "commit",
+                    "digest",
+                    "limit",
+                    "store",
+                )
+            ),  # fmt: skip
+        ),
+        Command(
+            "import_results",
+            ("results", "import"),
+            (_p("folders", "FOLDERS", ARGUMENTS, decides=False), _p("store", decides=False)),
+        ),
+        Command(
+            "history",
+            ("history",),
+            (
+                _p("bot", "BOT", ARGUMENT),
+                _p("plot", decides=False),
+                _p("force", form=SWITCH, decides=False),
+                _p("store", decides=False),
+            ),
+        ),
+        Command(
             "field",
             ("field",),
             (

@@ -195,6 +195,23 @@ class OutputFile:
         with self.open() as f:
             f.write(text)
 
+    def write_bytes(self, data: bytes) -> None:
+        """Write ``data`` whole (a figure), as :meth:`open` writes text."""
+        if not self.in_place:
+            self._check()  # again: a file may have appeared at the path meanwhile
+            atomic_bytes(Path(os.path.realpath(self.path)), data)
+            return
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        except OSError as exc:
+            raise InputError(f"cannot write {self.path}: {_reason(exc)}", self.param) from None
+        try:
+            with os.fdopen(fd, "ab") as f:
+                f.write(data)
+        except OSError as failed:
+            _raise_full(failed, self.path)
+            raise
+
 
 def _reason(exc: OSError) -> str:
     """Why an operating-system call failed, in lower case words."""

@@ -18,8 +18,11 @@ moment may both compile it.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
 # Set before numba and hokm-sim are imported (and inherited by every subprocess):
 # - two numba threads at least, also on a one-core machine, so that the tests comparing
@@ -37,6 +40,11 @@ os.environ.setdefault("HOKM_SIM_INLINE", "0")
 # tests start compiles every module it imports from source again, and every run of the suite
 # rewrites every test file's asserts again (docs/performance.md, "The test suite").
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# Every report the tests write goes into a results store of this process's own (and of the
+# commands it starts), never into the user's (docs/results.md); removed at the end.
+os.environ["HOKM_SIM_STORE"] = os.path.join(
+    tempfile.mkdtemp(prefix="hokm-sim-test-store-"), "results.sqlite"
+)
 
 from collections.abc import Callable
 from functools import cache
@@ -48,6 +56,7 @@ from processes import kill_holding
 from hokm_sim.bots.registry import resolve
 from hokm_sim.sim.runner import Runner
 
+atexit.register(shutil.rmtree, os.path.dirname(os.environ["HOKM_SIM_STORE"]), True)
 sys.dont_write_bytecode = False  # this process too: Python read the variable at its start
 
 

@@ -369,6 +369,10 @@ USAGE_ERRORS = [
     (["serve", "longest", "--http", "70000"], ["--http", "70000"]),
     (["check-bot", "nosuchbot"], ["nosuchbot", "longest"]),
     (["check-bot", "exec:no-such-program-anywhere"], ["not on PATH"]),
+    (["results", "--since", "soon"], ["--since", "bad date 'soon'", "YYYY-MM-DD"]),
+    (["results", "--command", "runs"], ["--command", "runs", "tournament"]),
+    (["history", "x", "--store", "/no/such/folder/s.sqlite"], ["no results stored yet"]),
+    (["dashboard", "--port", "0"], ["--port", "0"]),
 ]  # fmt: skip
 """(command line, fragments the one ``Error:`` line must contain)."""
 

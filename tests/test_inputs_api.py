@@ -621,6 +621,9 @@ REQUIRED = {
     "plot": {"folder": "results/none"},
     "serve": {"bot": "random"},
     "check_bot": {"spec": "random"},
+    "results": {},
+    "import_results": {"folders": "results/none"},
+    "history": {"bot": "random"},
 }
 """Good values of each function's required parameters (and small sizes), so that the
 one bad value is the only thing wrong."""

@@ -281,7 +281,8 @@ def _run(coro):
     return asyncio.run(coro)
 
 
-def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
+def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner, monkeypatch):
+    monkeypatch.setenv("HOKM_SIM_STORE", str(tmp_path / "results.sqlite"))
     traced = _traced(runner("longest", "random"))
 
     async def go():
@@ -363,6 +364,17 @@ def test_server_plays_a_match_refuses_bad_moves_and_resumes(tmp_path, runner):
         .fetchone()
     )
     assert row[0] in ("won", "lost") and row[1:] == (str(SEED), "longest", "random", 3)
+    # the finished game is in the results store, once, with the command that deals it again
+    from hokm_sim.store.query import select
+
+    (kept,) = select(tmp_path / "results.sqlite")
+    assert kept["kind"] == "play" and kept["seed"] == str(SEED)
+    assert kept["command"].startswith(
+        f"hokm-sim play --partner longest --opponents random --target 3 --seed {SEED}"
+    )
+    assert [(b["role"], b["name"]) for b in kept["bots"]] == [
+        ("partner", "longest"), ("opponents", "random")
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("mode, what", [(1, "raised ValueError: boom"), (6, "called sys.exit(3)")])

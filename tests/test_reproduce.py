@@ -207,7 +207,9 @@ def test_analysis_trace_show_dd_and_bench_reproduce(tmp_path):
 
 
 def _click_flags(words: tuple[str, ...]) -> dict[str, click.Parameter]:
-    cmd = main.commands[words[0]]
+    cmd = main
+    for word in words:  # a command of a group (results import)
+        cmd = cmd.commands[word]
     out = {}
     for p in cmd.params:
         if isinstance(p, click.Argument):

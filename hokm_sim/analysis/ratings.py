@@ -21,7 +21,7 @@ from threadpoolctl import threadpool_limits
 
 from hokm_sim.analysis.intervals import NAN, Estimate
 
-__all__ = ["bradley_terry", "bradley_terry_intervals", "holm"]
+__all__ = ["bradley_terry", "bradley_terry_each", "bradley_terry_intervals", "holm"]
 
 _NAT_PER_ELO = math.log(10.0) / 400.0
 
@@ -89,6 +89,15 @@ def bradley_terry(
     """
     with threadpool_limits(limits=1, user_api="blas"):
         return _fit(score_matrix, pairs_matrix, prior_pairs)
+
+
+def bradley_terry_each(
+    crosstables: Iterable[tuple[ArrayLike, ArrayLike]], *, prior_pairs: float = 0.5
+) -> NDArray[np.float64]:
+    """:func:`bradley_terry` of each crosstable ``(score_matrix, pairs_matrix)``, one row
+    each, with BLAS limited once for all of them (a bootstrap's many small fits)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return np.array([_fit(s, w, prior_pairs) for s, w in crosstables])
 
 
 def _fit(score_matrix: ArrayLike, pairs_matrix: ArrayLike, prior_pairs: float) -> NDArray:

@@ -230,6 +230,42 @@ class CalibrationResult(Result):
         )
 
 
+class HistoryResult(Result):
+    """A bot's strength across its versions (:mod:`hokm_sim.analysis.history`)."""
+
+    kind = "history"
+
+    def to_frame(self):
+        """One row per version of the bot, oldest first, then one per opponent: Elo
+        relative to the oldest version with its interval, pairs, regress verdicts."""
+        import pandas as pd
+
+        rows = []
+        for is_bot, key in ((True, "versions"), (False, "opponents")):
+            for e in self.data[key]:
+                row = {"name": e["name"], "version": e["version"], "bot": is_bot,
+                       "first_seen": e["first_seen"], "pairs": e["pairs"]}  # fmt: skip
+                estimate_columns(row, "elo", e["elo"])
+                row["verdicts"] = ", ".join(f"{k} {v}" for k, v in e.get("verdicts", {}).items())
+                row["digest"] = e["digest"]
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    @property
+    def headline(self) -> str:
+        d = self.data
+        last = d["versions"][-1]
+        where = (
+            f"at {estimate_text(last['elo'], '{:+.1f}')} Elo against {d['anchor']}"
+            if last["elo"]["value"] is not None
+            else f"unrated: no comparison joins it to {d['anchor']}"
+        )
+        return (
+            f"{d['bot']}: {len(d['versions'])} versions over {d['comparisons']} stored "
+            f"comparisons; newest {last['version']} {where}"
+        )
+
+
 class TrumpStudyResult(Result):
     """Every deal played with each trump, and each heuristic's call judged."""
 
@@ -596,6 +632,7 @@ KINDS: dict[str, type[Result]] = {
     for cls in (
         TournamentResult,
         RegressResult,
+        HistoryResult,
         SprtResult,
         CalibrationResult,
         TrumpStudyResult,

@@ -12,6 +12,8 @@ exit code.
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from hokm_sim.cli import (
@@ -21,6 +23,7 @@ from hokm_sim.cli import (
     hands,
     play,
     regress,
+    results,
     run,
     serve,
     strength,
@@ -32,8 +35,22 @@ from hokm_sim.cli.options import CONTEXT
 from hokm_sim.version import __version__
 
 
+def _store(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``hokm-sim --store PATH COMMAND``: the results store of every command it runs."""
+    if value:
+        os.environ["HOKM_SIM_STORE"] = value
+
+
 @click.group(cls=GuardedGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="hokm-sim")
+@click.option(
+    "--store",
+    metavar="PATH",
+    callback=_store,
+    expose_value=False,
+    help="The results store every report is added to [default: $HOKM_SIM_STORE, else "
+    "results.sqlite in the user's data folder; docs/results.md].",
+)
 def main() -> None:
     """Simulate four-player Hokm between bot strategies and measure them honestly.
 
@@ -45,6 +62,19 @@ def main() -> None:
     """
 
 
-for module in (run, compare, strength, regress, study, hands, tools, dd, analyse, play, serve):
+for module in (
+    run,
+    compare,
+    strength,
+    regress,
+    study,
+    hands,
+    tools,
+    dd,
+    analyse,
+    play,
+    serve,
+    results,
+):
     for command in module.COMMANDS:
         main.add_command(command)

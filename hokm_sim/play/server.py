@@ -39,6 +39,7 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
+from hokm_sim import store as results_store
 from hokm_sim.api import analyse_hand, fresh_seed, strategy
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import InputError
@@ -357,5 +358,6 @@ def play(
         target=target, pause=float(pause), data=Path(data) if data else None,
         open_browser=open_browser, port=port, first_hakem=first_hakem, allow_origins=allowed,
     )  # fmt: skip
+    results_store.Store().close()  # where finished games go too: a bad one stops us here
     server = Server(settings)
     asyncio.run(serve(server, seed=seed, daily=daily, announce=announce))

@@ -18,15 +18,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import queue
+import shlex
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from hokm_sim.bots.faults import raised
 from hokm_sim.play import review
-from hokm_sim.play.game import Game
+from hokm_sim.play.game import SEAT_NAMES, Game
 from hokm_sim.play.seats import BotSeat
 from hokm_sim.play.store import Store
+from hokm_sim.store import StoreError, keep
+from hokm_sim.version import __version__
 
 BOT_TIMEOUT = 120.0
 """Seconds a bot's decision may take (after its warm-up) before it is a fault."""
@@ -112,6 +116,8 @@ class Session:
         self._clients: dict[Any, int] = {}
         self._driver: asyncio.Task | None = None
         self._saved = 0
+        self._kept = False
+        """Whether the finished game is in the results store (once, at its end)."""
         self._grading: set[asyncio.Task] = set()
         ready.add_done_callback(lambda _f: self._changed())
 
@@ -247,14 +253,52 @@ class Session:
                 self._grading.add(task)
                 task.add_done_callback(self._grading.discard)
         self._saved = len(game.records)
+        result = game.result()
+        if result != "playing" and not self._kept:
+            self._kept = True
+            rec = self.record(result)
+            bots = rec["strategies"]
+            scores = rec["scores"]
+            said = (f"you and {bots['partner']['name']} against {bots['opponents']['name']}: "
+                    f"{result} {scores[0]}-{scores[1]}, game {self.id}")  # fmt: skip
+            try:
+                keep(rec, headline=said)
+            except StoreError as exc:  # the game is saved in the games database all the same
+                print(f"hokm-sim play: game {self.id} not in the results store: {exc}",
+                      file=sys.stderr)  # fmt: skip
         self.store.update(
             self.id,
-            result=game.result(),
+            result=result,
             scores=game.final_scores(),
             hints=[h.to_dict() for h in game.hints],
             message=game.fault,
             seed_shown=game.seed_shown,
         )
+
+    def record(self, result: str) -> dict[str, Any]:
+        """The finished game as the results store keeps it (``kind`` ``game``): the
+        person's team's result and score, the bots by seat, the seed, the target, and the
+        ``hokm-sim play`` command that deals the same game again."""
+        game = self.game
+        bots = {seat.name: seat.strategy for seat in game.seats if isinstance(seat, BotSeat)}
+        partner, opponents = bots[SEAT_NAMES[2]], bots[SEAT_NAMES[1]]
+        words = ["hokm-sim", "play", "--partner", partner.name, "--opponents", opponents.name,
+                 "--target", str(game.target), "--seed", str(game.seed)]  # fmt: skip
+        if game.first_hakem:
+            words += ["--first-hakem", game.first_hakem]
+        command = shlex.join(words)
+        return {
+            "kind": "game",
+            "game": self.id,
+            "result": result,
+            "scores": game.final_scores(),
+            "hands": len(game.records),
+            "seed": game.seed,
+            "target": game.target,
+            "strategies": {"partner": partner.to_dict(), "opponents": opponents.to_dict()},
+            "command": command,
+            "version": __version__,
+        }
 
     async def _grade(self, rec: dict) -> None:
         try:

@@ -15,7 +15,6 @@ stop at 2**63 - 1).
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import sqlite3
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from hokm_sim.errors import InputError
+from hokm_sim.store import data_dir
 
 DB_NAME = "games.sqlite"
 _SCHEMA = """
@@ -65,18 +65,6 @@ _ADDED = {"seed_shown": "INTEGER NOT NULL DEFAULT 0", "secret": "TEXT"}
 def new_secret() -> str:
     """A game's secret: 192 random bits (:mod:`secrets`), URL-safe text."""
     return secrets.token_urlsafe(24)
-
-
-def data_dir(given: str | Path | None = None) -> Path:
-    """The folder of the games database: ``given``, ``$HOKM_SIM_DATA``, or the XDG data home."""
-    if given is not None:
-        return Path(given).expanduser()
-    env = os.environ.get("HOKM_SIM_DATA")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
-    return base / "hokm-sim"
 
 
 def _now() -> str:

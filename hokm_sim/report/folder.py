@@ -4,7 +4,8 @@ One writer for every command: the folder's default name, the refusal to
 overwrite earlier results unless asked (``force``), a lock so that two runs
 started at once on the same folder cannot both write it, and files that are
 never half-written (a temporary file, then a rename) and get the user's usual
-file mode.
+file mode. Every report saved here is also added to the results store
+(:mod:`hokm_sim.store`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hokm_sim import jsontext
+from hokm_sim import jsontext, store
 from hokm_sim.errors import InputError, ref
 from hokm_sim.version import __version__
 from hokm_sim.writing import atomic_bytes, atomic_text
@@ -166,9 +167,15 @@ class ReportFolder:
         return self.write_text(name, json.dumps(obj, indent=1) + "\n")
 
     def save(self, record: dict[str, Any], markdown: str, command: str) -> None:
-        """``summary.json`` (the record, the command and the version) and ``report.md``."""
-        self.write_json("summary.json", record | {"command": command, "version": __version__})
+        """``summary.json`` (the record, the command and the version) and ``report.md``,
+        then the result's row in the results store (:func:`hokm_sim.store.begin`)."""
+        from hokm_sim.analysis.results import from_dict
+
+        full = record | {"command": command, "version": __version__}
+        kept = store.begin(full, self.path)  # git asked while the files are written
+        self.write_json("summary.json", full)
         self.write_text("report.md", markdown)
+        kept(from_dict(full).headline)
 
     def __repr__(self) -> str:
         return f"ReportFolder({str(self.path)!r})"

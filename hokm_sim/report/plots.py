@@ -335,3 +335,25 @@ def tune_run(d: dict[str, Any], folder: Path) -> list[Path]:
         f"iteration, seed {d['seed']}",
     )
     return _save(fig, folder, "tune")
+
+
+def history_image(d: dict[str, Any], ext: str = "png") -> bytes:
+    """A bot's history (:mod:`hokm_sim.analysis.history`) drawn as ``ext`` (png or svg):
+    each version's Elo against the oldest, with its 95% interval, oldest first."""
+    versions = d["versions"]
+    fig = _figure(max(5.0, 0.7 * len(versions) + 2.5), 3.6)
+    ax = fig.subplots()
+    x = np.arange(len(versions))
+    v, lo, hi = np.array([_err(e["elo"]) for e in versions]).T
+    ax.errorbar(x, v, yerr=[lo, hi], fmt="o-", capsize=4, color="tab:blue")
+    ax.axhline(0, ls="--", lw=0.8, color="0.6")
+    ax.set_xticks(x, [e["version"] for e in versions], rotation=30, ha="right")
+    ax.set(xlabel="version (commit; + files changed since)", ylabel=f"Elo vs {d['anchor']}")
+    ax.grid(alpha=0.3)
+    fig.suptitle(f"{d['bot']} across its versions")
+    _caption(fig, f"hokm-sim history {d['bot']}: {d['comparisons']} stored comparisons, "
+                  f"one Bradley-Terry fit, {d['resamples']} bootstrap resamples")  # fmt: skip
+    buf = io.BytesIO()
+    fig.savefig(buf, format=ext, dpi=DPI, bbox_inches="tight",
+                metadata={"Date": None} if ext == "svg" else None)  # fmt: skip
+    return buf.getvalue()

@@ -12,14 +12,17 @@ HTTP server with its errors.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import io
 import json
+import signal
 import socket
 import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -341,6 +344,45 @@ def test_a_client_that_hangs_up_before_its_answer_prints_nothing(tmp_path):
         proc.terminate()
         _, err = proc.communicate(timeout=60)
     assert line.startswith("serving ") and err.strip() == "Terminated (SIGTERM).", err
+
+
+@pytest.mark.parametrize(("sig", "code", "said"), [(signal.SIGTERM, 143, "Terminated (SIGTERM)."),
+                                                   (signal.SIGINT, 130, "Aborted.")])  # fmt: skip
+def test_a_signal_while_a_request_is_in_flight_stops_the_server_in_one_line(tmp_path, sig, code,
+                                                                            said):  # fmt: skip
+    """The signal stops the server's loop between two of its steps: before, raised inside
+    the loop, it landed in the task of the request being answered and printed its
+    traceback."""
+    bot = tmp_path / "slow.py"
+    bot.write_text(SLOW)
+    proc = subprocess.Popen([sys.executable, "-m", "hokm_sim", "serve", str(bot), "--http", "0"],
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        line = proc.stderr.readline()
+        host, port = line.split("http://")[1].split("/")[0].split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        conn.request("POST", "/decide", _decide_body(5))  # 1.5 s of decisions
+        stop = threading.Event()
+
+        def knock() -> None:  # keeps the loop busy reading requests
+            while not stop.is_set():
+                with contextlib.suppress(OSError):
+                    c = http.client.HTTPConnection(host, int(port), timeout=5)
+                    c.request("GET", "/")
+                    c.getresponse().read()
+
+        knockers = [threading.Thread(target=knock) for _ in range(8)]
+        for t in knockers:
+            t.start()
+        time.sleep(0.5)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        stop.set()
+        for t in knockers:
+            t.join()
+    finally:
+        proc.kill()
+    assert (proc.returncode, err.strip()) == (code, said), err
 
 
 def test_hello_is_answered_once_the_strategy_is_compiled(tmp_path):

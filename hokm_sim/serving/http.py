@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import web
 
+from hokm_sim.errors import Terminated
 from hokm_sim.jsontext import loads
 from hokm_sim.protocol.request import RequestError
 from hokm_sim.protocol.wire import dumps
@@ -38,6 +40,8 @@ BACKLOG = 1024
 """Connections the kernel holds for the server before it accepts them (the kernel's
 ``somaxconn`` caps it)."""
 _PATHS = {"/decide": "decide", "/hello": "hello"}
+_STOPPING = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+"""Signals that stop the server: between two steps of its loop (:meth:`ServeHTTP.serve_forever`)."""
 _QUIET = logging.getLogger(__name__)
 """aiohttp's logger for the connections: what it would say is a client's malformed request
 (answered ``400``) or a client gone (reset, broken pipe), the client's business, never a
@@ -90,12 +94,33 @@ class ServeHTTP:
         return f"http://{host}:{port}/decide"
 
     def serve_forever(self) -> None:
-        """Serve until :meth:`shutdown`."""
+        """Serve until :meth:`shutdown`, or until Ctrl-C, ``SIGTERM`` or ``SIGHUP`` (in the
+        main thread), which stop the loop between two of its steps and are raised here
+        as :class:`KeyboardInterrupt` or :class:`~hokm_sim.errors.Terminated`: raised by a
+        signal handler inside the loop, they would land in whichever request's task was
+        running, and leave it half done with a traceback."""
         self._idle.clear()
+        heard: list[int] = []
+        old = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in _STOPPING:
+                handler = signal.getsignal(sig)
+                if handler is not signal.SIG_IGN:  # ignored (a background job) stays so
+                    old[sig] = handler
+                    self._loop.add_signal_handler(sig, self._on_signal, sig, heard)
         try:
             self._loop.run_until_complete(self._stop.wait())
         finally:
+            for sig, handler in old.items():
+                self._loop.remove_signal_handler(sig)
+                signal.signal(sig, handler)
             self._idle.set()
+        if heard:
+            raise KeyboardInterrupt() if heard[0] == signal.SIGINT else Terminated(heard[0])
+
+    def _on_signal(self, sig: int, heard: list[int]) -> None:
+        heard.append(sig)
+        self._stop.set()
 
     def shutdown(self) -> None:
         """Make :meth:`serve_forever` return, and wait until it has (from another thread)."""

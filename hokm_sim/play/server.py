@@ -14,6 +14,11 @@ in one dependency with no server process of its own to manage. Routes:
   in ``X-Hokm-Secret`` or ``?secret=``);
 - ``/static/...`` the page's script and style.
 
+A shared table (``--host``, :mod:`.hosted`) has only its own routes besides
+``/static/``: ``/table/{token}`` (a seat's, the spectators' or the host's
+page) and ``/table/ws?token=T`` (its socket); the pages of single games and
+of past games are not served there (its links may be opened by others).
+
 Every request passes the doors first (:mod:`.doors`: its ``Host`` and ``Origin``
 are the table's own); every call that acts on a game or reads one carries the
 game's secret. Pages get only what their seat may see
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import signal
 import socket
 import threading
@@ -40,13 +46,14 @@ from pathlib import Path
 from aiohttp import WSMsgType, web
 
 from hokm_sim.api import analyse_hand, fresh_seed, strategy
-from hokm_sim.bots.registry import Strategy
+from hokm_sim.bots.registry import Strategy, builtin_names
 from hokm_sim.errors import InputError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.jsontext import loads
 from hokm_sim.play import fields, pages, review
 from hokm_sim.play.doors import Doors, allowed_origin, given_secret, refused, same_secret
 from hokm_sim.play.game import SEAT_NAMES, TARGETS, Game
+from hokm_sim.play.hosted import DEFAULT_TIMER, TIMERS, HostedTable
 from hokm_sim.play.seats import BotSeat, HumanSeat, warm
 from hokm_sim.play.session import Session, Worker
 from hokm_sim.play.store import Store
@@ -83,6 +90,8 @@ class Settings:
     port: int | None = None
     allow_origins: tuple[str, ...] = ()
     """Origins besides the table's own that may use it (``--allow-origin``)."""
+    bind: str = HOST
+    """The address the server listens on (``--bind``, a shared table on a LAN)."""
     analyse: Callable[[dict, list[str]], dict] = field(default=analyse_hand)
 
 
@@ -99,6 +108,8 @@ class Server:
         self.bots = Worker("hokm-sim-bots")
         self.grader = Worker("hokm-sim-grader")
         self._ready: asyncio.Future | None = None
+        self.hosted: HostedTable | None = None
+        """The shared table this server holds (``--host``), or None."""
 
     def seats(self) -> list:
         s = self.settings
@@ -140,6 +151,13 @@ class Server:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self.doors.middleware])
         static = resources.files("hokm_sim.play") / "static"
+        app.on_response_prepare.append(Doors.headers)
+        app.on_shutdown.append(self._on_shutdown)
+        app.router.add_static("/static/", Path(str(static)))
+        if self.hosted is not None:
+            app.router.add_get("/table/ws", self.hosted.websocket)
+            app.router.add_get("/table/{token}", self.hosted.page)
+            return app
         app.router.add_get("/", self.index)
         app.router.add_get("/play/{id:\\d+}", self.table)
         app.router.add_get("/ws/{id:\\d+}", self.websocket)
@@ -147,9 +165,6 @@ class Server:
         app.router.add_get("/api/games/{id:\\d+}/hands", self.api_hands)
         app.router.add_get("/games", self.games_page)
         app.router.add_get("/games/{id:\\d+}/hands/{hand:\\d+}", self.hand_viewer)
-        app.router.add_static("/static/", Path(str(static)))
-        app.on_response_prepare.append(Doors.headers)
-        app.on_shutdown.append(self._on_shutdown)
         return app
 
     async def index(self, request: web.Request) -> web.StreamResponse:
@@ -185,6 +200,7 @@ class Server:
         session = self._session(request)
         page = resources.files("hokm_sim.play") / "static" / "table.html"
         text = page.read_text(encoding="utf-8").replace("{{secret}}", session.secret)
+        text = text.replace("{{socket_meta}}", "")
         return web.Response(
             text=text, content_type="text/html", headers={"Cache-Control": "no-store"}
         )
@@ -262,6 +278,8 @@ class Server:
         return web.Response(text=hand_page(graded, title), content_type="text/html")
 
     async def _on_shutdown(self, app: web.Application) -> None:
+        if self.hosted is not None:
+            self.hosted.close()
         for session in self.sessions.values():
             session.close()
 
@@ -272,17 +290,42 @@ class Server:
         self.store.close()
 
 
-def _free_port(wanted: int | None) -> int:
-    """``wanted``, or the default port if it is free, else any free port."""
+def _free_port(wanted: int | None, host: str = HOST) -> int:
+    """``wanted``, or the default port if it is free at ``host``, else any free port."""
     if wanted is not None:
         return wanted
-    with socket.socket() as s:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
         try:
-            s.bind((HOST, DEFAULT_PORT))
+            s.bind((host, DEFAULT_PORT))
             return DEFAULT_PORT
         except OSError:
-            s.bind((HOST, 0))
+            s.bind((host, 0))
             return int(s.getsockname()[1])
+
+
+def bind_address(text: str) -> str:
+    """An address given to ``--bind``: an IP address of this machine (or a name) that
+    the links will carry; not a wildcard, which no link can name."""
+    text = text.strip().strip("[]")
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        ok = text and all(part.isalnum() or "-" in part for part in text.split("."))
+        if not ok:
+            raise InputError(f"{text!r} is not an address or a host name", "--bind") from None
+        return text
+    if ip.is_unspecified:
+        raise InputError(
+            f"{text} listens everywhere and no link can name it: give this machine's address "
+            "on the network, such as 192.168.1.5",
+            "--bind",
+        )
+    return str(ip)
+
+
+def _origin(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 async def serve(
@@ -303,15 +346,25 @@ async def serve(
     runner = web.AppRunner(server.app(), handle_signals=False)
     try:
         await runner.setup()
-        port = _free_port(settings.port)
-        site = web.TCPSite(runner, HOST, port)
+        bind = settings.bind
+        port = _free_port(settings.port, bind)
+        site = web.TCPSite(runner, bind, port)
         try:
             await site.start()
         except OSError as exc:
-            raise InputError(f"--port: cannot listen on {HOST}:{port}: {exc.strerror}") from None
-        session = server.new_game(seed, daily)
-        url = f"http://{HOST}:{port}/play/{session.id}"
-        announce(f"hokm-sim play: the table is at {url} (Ctrl-C stops the server)")
+            raise InputError(f"--port: cannot listen on {bind}:{port}: {exc.strerror}") from None
+        base = _origin(bind, port)
+        if bind != HOST:
+            server.doors.allowed += (base,)
+        if server.hosted is not None:
+            announce(f"hokm-sim play: a shared table at {base} (Ctrl-C stops the server)")
+            for who, link in server.hosted.links(base):
+                announce(f"  {who}: {link}")
+            url = server.hosted.links(base)[-1][1]
+        else:
+            session = server.new_game(seed, daily)
+            url = f"{base}/play/{session.id}"
+            announce(f"hokm-sim play: the table is at {url} (Ctrl-C stops the server)")
         announce(f"games are saved in {server.store.path}")
         if settings.open_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
@@ -338,12 +391,22 @@ def play(
     first_hakem: str = DEFAULT_FIRST_HAKEM,
     allow_origins: Sequence[str] = (),
     announce: Callable[[str], None] = print,
+    host: bool = False,
+    bind: str = HOST,
+    timer: int = DEFAULT_TIMER,
+    bots: Sequence[str] = (),
 ) -> None:
     """Serve a table on 127.0.0.1 until Ctrl-C: you and ``partner`` against two
     ``opponents``, matches to ``target`` whose first Hakem is found by house rule
     ``first_hakem``, every game saved (see :mod:`.store`). Only pages of the table
     itself (and of ``allow_origins``, such as a tunnel's address) may use it
-    (:mod:`.doors`)."""
+    (:mod:`.doors`).
+
+    With ``host``, a shared table (:mod:`.hosted`) instead: a link per seat, one
+    for spectators and one for the host's lobby, printed; the lobby offers the
+    built-in bots, ``partner``, ``opponents`` and ``bots``; decisions have ``timer``
+    seconds. ``bind``: the address to listen on and the links' (not 127.0.0.1 only
+    when asked)."""
     if target not in TARGETS:
         raise InputError(f"--target: a game is played to {', '.join(map(str, TARGETS))}")
     if seed is not None and daily:
@@ -351,11 +414,25 @@ def play(
     if isinstance(pause, bool) or not isinstance(pause, Real) or not 0 <= pause <= MAX_PAUSE:
         raise InputError(f"{pause!r} is not a number of seconds from 0 to {MAX_PAUSE:g}", "--pause")
     first_hakem_code(first_hakem)
+    if timer not in TIMERS:
+        raise InputError(
+            f"{timer!r} is not one of {', '.join(map(str, TIMERS))} seconds", "--timer"
+        )
+    if bind != HOST and not host:
+        raise InputError("--bind is for a shared table: give --host too", "--bind")
+    bind = bind_address(bind)
     allowed = tuple(allowed_origin(o) for o in allow_origins)
     settings = Settings(
         partner=strategy(partner, "--partner"), opponents=strategy(opponents, "--opponents"),
         target=target, pause=float(pause), data=Path(data) if data else None,
         open_browser=open_browser, port=port, first_hakem=first_hakem, allow_origins=allowed,
+        bind=bind,
     )  # fmt: skip
     server = Server(settings)
+    if host:
+        choices = {name: name for name in builtin_names()}
+        for spec in (partner, opponents, *bots):
+            choices[strategy(spec, "--bot").name] = spec
+        p, o = settings.partner.name, settings.opponents.name
+        server.hosted = HostedTable(server, [p, o, p, o], choices, target=target, timer=timer)
     asyncio.run(serve(server, seed=seed, daily=daily, announce=announce))

@@ -219,23 +219,25 @@ class Session:
                 bot = self.game.bot_due()
                 if bot is None:
                     break
-                seat = self.game.due()
-                try:
-                    raw = await asyncio.wait_for(
-                        self.bots.run(bot.decide, self.game.table), BOT_TIMEOUT
-                    )
-                except TimeoutError:
-                    self.game.fail(seat, f"took longer than {BOT_TIMEOUT:g} s to decide")
-                except (Exception, SystemExit) as exc:  # a bot's sys.exit() ends no table
-                    self.game.fail(seat, raised(exc))
-                else:
-                    answer = self.game.bot_answer(raw)
-                    if isinstance(answer, str):
-                        self.game.fail(seat, answer)
-                    else:
-                        self.game.act(answer)
+                await self._bot_decides(bot)
             self._save()
             self._changed()
+
+    async def _bot_decides(self, bot: BotSeat) -> None:
+        """``bot`` makes the decision due (the caller holds the lock); a fault stops the game."""
+        seat = self.game.due()
+        try:
+            raw = await asyncio.wait_for(self.bots.run(bot.decide, self.game.table), BOT_TIMEOUT)
+        except TimeoutError:
+            self.game.fail(seat, f"took longer than {BOT_TIMEOUT:g} s to decide")
+        except (Exception, SystemExit) as exc:  # a bot's sys.exit() ends no table
+            self.game.fail(seat, raised(exc))
+        else:
+            answer = self.game.bot_answer(raw)
+            if isinstance(answer, str):
+                self.game.fail(seat, answer)
+            else:
+                self.game.act(answer)
 
     def _save(self) -> None:
         """Store the hands finished since the last call, grade them, and the game's result."""

@@ -88,7 +88,9 @@
     document.body.dataset.turn = S.turn === null ? '' : S.turn;
     document.body.dataset.ready = S.ready ? '1' : '0';
     var daily = S.daily ? ' · daily deal of ' + esc(S.daily) + ' (UTC)' : '';
-    if (S.seed === null) {
+    if (S.seed === null && SOCKET) {
+      $('seedline').textContent = 'A shared table: the seed is shown when the match ends';
+    } else if (S.seed === null) {
       $('seedline').innerHTML = 'Seed hidden until the match ends' + daily +
         ' <button id="show-seed" class="linkish" title="The seed lets hokm-sim trace show every hand of this game; showing it is recorded with the game">Show seed</button>';
       $('show-seed').onclick = showSeed;
@@ -417,7 +419,7 @@
   });
 
   if (SOCKET) {
-    document.querySelector('nav').hidden = true;
+    document.querySelector('nav').style.display = 'none';
     setInterval(function () { if (S && S.table) { drawStatus(); } }, 500);
   }
   connect();

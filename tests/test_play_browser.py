@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shutil
 import socket
@@ -240,10 +241,6 @@ def test_a_shared_table_in_four_browser_contexts(tmp_path, browser):
     lobby shows who sits, the host starts, the people see their own cards and the
     spectator none, and a person's clock runs out and their bot decides (the pages say
     so). ``HOKM_SCREENSHOTS=DIR`` saves the lobby and the table there (docs/play.md)."""
-    import os
-
-    from hokm_sim.play.hosted import HostedTable
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -253,8 +250,7 @@ def test_a_shared_table_in_four_browser_contexts(tmp_path, browser):
     )  # fmt: skip
     server = Server(settings)
     bots = ["longest", "random", "longest", "random"]
-    table = HostedTable(server, bots, {b: b for b in bots}, target=3, timer=15, grace=1)
-    server.hosted = table
+    table = server.host_table(bots, {b: b for b in bots}, target=3, timer=15, grace=1)
     loop, stop, up = asyncio.new_event_loop(), asyncio.Event(), threading.Event()
 
     def run() -> None:

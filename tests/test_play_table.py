@@ -36,10 +36,8 @@ def _server(tmp_path) -> Server:
 
 
 def _table(server: Server, **kw) -> HostedTable:
-    kw = {"target": 3, "timer": 0.4, "grace": 0.1} | kw
-    table = HostedTable(server, ["longest", "random", "longest", "random"], CHOICES, **kw)
-    server.hosted = table
-    return table
+    kw = {"target": 3, "timer": 1.0, "grace": 0.1} | kw
+    return server.host_table(["longest", "random", "longest", "random"], CHOICES, **kw)
 
 
 def _with_table(tmp_path, body, **kw):
@@ -126,6 +124,8 @@ def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
         await host.send_json({"type": "start", "token": table.host})
 
         events = {"timer": False, "left": False, "host": False}
+        answered: dict[int, list[int]] = {0: [], 2: []}
+        back = {0: 0, 2: 0}  # the step at which each person came back
 
         async def person(seat: int) -> None:
             ws, token, done = people[seat], table.chairs[seat].token, -1
@@ -147,6 +147,7 @@ def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
                     await ws.close()
                     await asyncio.sleep(table.grace + 0.3)
                     ws = people[0] = await _page(client, token)
+                    back[0] = st["step"]
                     continue
                 if seat == 2 and not events["host"] and st["hand_no"] >= 1:
                     events["host"] = True
@@ -155,7 +156,9 @@ def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
                     assert closed.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
                     await asyncio.sleep(0.2)
                     ws = people[2] = await _page(client, token)
+                    back[2] = st["step"]
                     continue
+                answered[seat].append(st["step"])
                 if st["phase"] == "trump":
                     await ws.send_json({"type": "trump", "suit": st["hand"][0][1],
                                         "step": st["step"], "token": token})  # fmt: skip
@@ -182,8 +185,9 @@ def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
         assert {(2, "timer"), (0, "left"), (2, "host")} <= why, why
         assert all(s["seat"] in (0, 2) for s in session.stand_ins)
         # the people decided again after coming back
-        last = {s: max(x["step"] for x in session.stand_ins if x["seat"] == s) for s in (0, 2)}
-        assert session.game.step > max(last.values()) + 4
+        by_bot = {x["step"] for x in session.stand_ins}
+        for seat in (0, 2):
+            assert any(step > back[seat] and step not in by_bot for step in answered[seat])
         game = Store(tmp_path).game(session.id)
         assert [s["kind"] for s in game["seats"]] == ["person", "bot", "person", "bot"]
         assert game["seats"][2]["name"] == "Maryam" and game["stand_ins"] == session.stand_ins
@@ -254,6 +258,21 @@ def test_tokens_doors_and_refusals(tmp_path):
             await other.send_json({"type": "nonsense", "token": token_other})
         got = [await _until(other, log, lambda m: m["type"] == "refused") for _ in range(25)]
         assert any("messages a second" in m["message"] for m in got)
+        # a second table of the same server: its links are its own
+        second = server.host_table(["random"] * 4, CHOICES)
+        ws2 = await _page(client, second.chairs[0].token)
+        lobby2 = await _until(ws2, log, lambda m: m["type"] == "lobby")
+        assert not lobby2["started"] and lobby2["seats"][0]["person"]
+        await ws2.send_json({"type": "start", "token": second.chairs[0].token})
+        assert (
+            "only the host" in (await _until(ws2, log, lambda m: m["type"] == "refused"))["message"]
+        )
+        await ws2.send_json({"type": "start", "token": table.host})
+        assert (
+            "its page's token"
+            in (await _until(ws2, log, lambda m: m["type"] == "refused"))["message"]
+        )
+        assert second.session is None and table.session.game.step >= st["step"]
 
     _with_table(tmp_path, body)
 

@@ -42,7 +42,7 @@ from hokm_sim.api import fresh_seed, strategy
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import InputError
 from hokm_sim.jsontext import loads
-from hokm_sim.play.doors import given_secret, refused, same_secret
+from hokm_sim.play.doors import same_secret
 from hokm_sim.play.game import SPECTATOR, TARGETS, Game
 from hokm_sim.play.seats import BotSeat, HumanSeat, warm
 from hokm_sim.play.session import Session
@@ -259,11 +259,8 @@ class HostedTable:
 
     # --- pages --------------------------------------------------------------------------
 
-    async def page(self, request: web.Request) -> web.StreamResponse:
-        """``/table/{token}``: the lobby until the match starts, then the table."""
-        token = request.match_info["token"]
-        if self.role(token) is None:
-            raise refused(404, "no such table link: ask the host for yours")
+    def page(self, token: str) -> web.Response:
+        """The page of ``token``: the lobby until the match starts, then the table."""
         name = "table.html" if self.session is not None else "lobby.html"
         text = (resources.files("hokm_sim.play") / "static" / name).read_text(encoding="utf-8")
         meta = '<meta name="hokm-socket" content="/table/ws">'
@@ -272,12 +269,8 @@ class HostedTable:
             text=text, content_type="text/html", headers={"Cache-Control": "no-store"}
         )
 
-    async def websocket(self, request: web.Request) -> web.StreamResponse:
-        """``/table/ws?token=T``: a page's socket; every message carries ``token`` too."""
-        token = given_secret(request) or request.query.get("token", "")
-        role = self.role(token)
-        if role is None:
-            raise refused(403, "the table's token is missing or wrong: open your link again")
+    async def websocket(self, request: web.Request, role: int, token: str) -> web.WebSocketResponse:
+        """The socket of a page of ``role`` (its ``token``); every message carries it too."""
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         self._arrive(ws, role, token)

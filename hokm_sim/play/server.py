@@ -108,8 +108,8 @@ class Server:
         self.bots = Worker("hokm-sim-bots")
         self.grader = Worker("hokm-sim-grader")
         self._ready: asyncio.Future | None = None
-        self.hosted: HostedTable | None = None
-        """The shared table this server holds (``--host``), or None."""
+        self.tables: list[HostedTable] = []
+        """The shared tables this server holds (``--host``: one)."""
 
     def seats(self) -> list:
         s = self.settings
@@ -154,9 +154,9 @@ class Server:
         app.on_response_prepare.append(Doors.headers)
         app.on_shutdown.append(self._on_shutdown)
         app.router.add_static("/static/", Path(str(static)))
-        if self.hosted is not None:
-            app.router.add_get("/table/ws", self.hosted.websocket)
-            app.router.add_get("/table/{token}", self.hosted.page)
+        if self.tables:
+            app.router.add_get("/table/ws", self.table_socket)
+            app.router.add_get("/table/{token}", self.table_page)
             return app
         app.router.add_get("/", self.index)
         app.router.add_get("/play/{id:\\d+}", self.table)
@@ -166,6 +166,37 @@ class Server:
         app.router.add_get("/games", self.games_page)
         app.router.add_get("/games/{id:\\d+}/hands/{hand:\\d+}", self.hand_viewer)
         return app
+
+    def host_table(self, bots: Sequence[str], choices: dict[str, str], **kw) -> HostedTable:
+        """Open a shared table (:class:`~hokm_sim.play.hosted.HostedTable`, its arguments)."""
+        table = HostedTable(self, bots, choices, **kw)
+        self.tables.append(table)
+        return table
+
+    def _table_of(self, token: str) -> tuple[HostedTable, int] | None:
+        """The table and the role ``token`` is the key of, or None."""
+        found = None
+        for table in self.tables:
+            role = table.role(token)
+            if role is not None:
+                found = (table, role)
+        return found
+
+    async def table_page(self, request: web.Request) -> web.StreamResponse:
+        """``/table/{token}``: a seat's, the spectators' or the host's page."""
+        token = request.match_info["token"]
+        found = self._table_of(token)
+        if found is None:
+            raise refused(404, "no such table link: ask the host for yours")
+        return found[0].page(token)
+
+    async def table_socket(self, request: web.Request) -> web.StreamResponse:
+        """``/table/ws?token=T``: the socket of a page of a shared table."""
+        token = given_secret(request) or request.query.get("token", "")
+        found = self._table_of(token)
+        if found is None:
+            raise refused(403, "the table's token is missing or wrong: open your link again")
+        return await found[0].websocket(request, found[1], token)
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         if self.latest is None:
@@ -278,8 +309,8 @@ class Server:
         return web.Response(text=hand_page(graded, title), content_type="text/html")
 
     async def _on_shutdown(self, app: web.Application) -> None:
-        if self.hosted is not None:
-            self.hosted.close()
+        for table in self.tables:
+            table.close()
         for session in self.sessions.values():
             session.close()
 
@@ -356,11 +387,12 @@ async def serve(
         base = _origin(bind, port)
         if bind != HOST:
             server.doors.allowed += (base,)
-        if server.hosted is not None:
+        if server.tables:
             announce(f"hokm-sim play: a shared table at {base} (Ctrl-C stops the server)")
-            for who, link in server.hosted.links(base):
-                announce(f"  {who}: {link}")
-            url = server.hosted.links(base)[-1][1]
+            for table in server.tables:
+                for who, link in table.links(base):
+                    announce(f"  {who}: {link}")
+            url = server.tables[0].links(base)[-1][1]
         else:
             session = server.new_game(seed, daily)
             url = f"{base}/play/{session.id}"
@@ -434,5 +466,5 @@ def play(
         for spec in (partner, opponents, *bots):
             choices[strategy(spec, "--bot").name] = spec
         p, o = settings.partner.name, settings.opponents.name
-        server.hosted = HostedTable(server, [p, o, p, o], choices, target=target, timer=timer)
+        server.host_table([p, o, p, o], choices, target=target, timer=timer)
     asyncio.run(serve(server, seed=seed, daily=daily, announce=announce))

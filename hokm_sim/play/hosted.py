@@ -390,6 +390,8 @@ class TableSession(Session):
         self.stand_ins: list[dict] = []
         """The people's decisions their bots made: hand, step, seat, kind, why."""
         self._moved = asyncio.Event()
+        self._seats_saved = -1
+        """How many stand-ins the stored game has (-1: its seats are not stored yet)."""
         self._clock: tuple[tuple, float] = ((), 0.0)
 
     def wake(self) -> None:
@@ -481,8 +483,19 @@ class TableSession(Session):
             self._save()
             self._changed()
 
+    def close(self) -> None:
+        """The server stops: the table stops playing, and a game not over is booked as
+        unfinished."""
+        if self._driver is not None:
+            self._driver.cancel()
+        super().close()
+
     def _save(self) -> None:
+        """The game's hands and result, and (when they changed) its seats and stand-ins."""
         super()._save()
+        if self._seats_saved == len(self.stand_ins):
+            return
+        self._seats_saved = len(self.stand_ins)
         seats = [
             {"name": n, "kind": "person" if isinstance(p, HumanSeat) else "bot",
              "strategy": (p.stand_in if isinstance(p, HumanSeat) else p).strategy.name}

@@ -112,6 +112,10 @@ class Session:
         self._clients: dict[Any, int] = {}
         self._driver: asyncio.Task | None = None
         self._saved = 0
+        self._stored: tuple | None = None
+        """The game's row as last written (a decision that changes none of it writes nothing)."""
+        self._accuracy: tuple[int, list[dict]] = (-1, [])
+        """The review's accuracy per seat and how many graded hands it sums."""
         self._grading: set[asyncio.Task] = set()
         ready.add_done_callback(lambda _f: self._changed())
 
@@ -125,9 +129,11 @@ class Session:
         state["ready"] = self.ready.done() and self.ready.exception() is None
         if self.ready.done() and self.ready.exception() is not None:
             state["message"] = f"The bots could not get ready: {self.ready.exception()}"
-        analysed = [a for _h, a in sorted(self.game.analyses.items()) if "error" not in a]
+        if self._accuracy[0] != len(self.game.analyses):
+            analysed = [a for _h, a in sorted(self.game.analyses.items()) if "error" not in a]
+            self._accuracy = (len(self.game.analyses), review.seat_accuracy(analysed))
         state["review"] = {
-            "seats": review.seat_accuracy(analysed),
+            "seats": self._accuracy[1],
             "pending": sum("fault" not in r for r in self.game.records) - len(self.game.analyses),
         }
         return state
@@ -249,14 +255,17 @@ class Session:
                 self._grading.add(task)
                 task.add_done_callback(self._grading.discard)
         self._saved = len(game.records)
-        self.store.update(
-            self.id,
-            result=game.result(),
-            scores=game.final_scores(),
-            hints=[h.to_dict() for h in game.hints],
-            message=game.fault,
-            seed_shown=game.seed_shown,
-        )
+        row = {
+            "result": game.result(),
+            "scores": game.final_scores(),
+            "hints": [h.to_dict() for h in game.hints],
+            "message": game.fault,
+            "seed_shown": game.seed_shown,
+        }
+        stored = tuple(repr(v) for v in row.values())
+        if stored != self._stored:
+            self.store.update(self.id, **row)
+            self._stored = stored
 
     async def _grade(self, rec: dict) -> None:
         try:

@@ -301,7 +301,7 @@ class HostedTable:
             if chair.grace is not None:
                 chair.grace.cancel()
                 chair.grace = None
-            if chair.away == "left" or (chair.away == "host" and chair.pages == 1):
+            if chair.away is not None:  # every page was closed: this one is the person's return
                 chair.away = None  # back: the person decides again from the next decision
                 if self.session is not None:
                     self.session.wake()

@@ -107,10 +107,12 @@ class HostedTable:
         target: int = 7,
         timer: float = DEFAULT_TIMER,
         grace: float = GRACE,
+        rate: int = RATE,
     ) -> None:
         """``bots``: the lobby's first bot of each seat, names of ``choices`` (each a
         strategy spec by the name the lobby shows). ``timer`` may be any positive number
-        of seconds here (the lobby offers :data:`TIMERS`)."""
+        of seconds here (the lobby offers :data:`TIMERS`); ``rate``: the messages a page
+        may send in a second."""
         if target not in TARGETS:
             raise InputError(f"a game is played to {', '.join(map(str, TARGETS))}", "--target")
         if not timer > 0 or not grace >= 0:
@@ -123,6 +125,7 @@ class HostedTable:
         self.target = target
         self.timer = float(timer)
         self.grace = grace
+        self.rate = rate
         self.session: TableSession | None = None
         self._pages: dict[Any, tuple[int, str]] = {}
         """Every open socket: its role (a seat, :data:`SPECTATOR` or :data:`HOST`), token."""
@@ -284,8 +287,8 @@ class HostedTable:
                     continue
                 now = time.monotonic()
                 sent[:] = [t for t in sent if now - t < 1.0]
-                if len(sent) >= RATE:
-                    await _send(ws, _refusal(f"more than {RATE} messages a second"))
+                if len(sent) >= self.rate:
+                    await _send(ws, _refusal(f"more than {self.rate} messages a second"))
                     continue
                 sent.append(now)
                 await self.message(ws, role, token, msg.data)

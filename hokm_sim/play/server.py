@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import re
 import signal
 import socket
 import threading
@@ -335,6 +336,9 @@ def _free_port(wanted: int | None, host: str = HOST) -> int:
             return int(s.getsockname()[1])
 
 
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
+
+
 def bind_address(text: str) -> str:
     """An address given to ``--bind``: an IP address of this machine (or a name) that
     the links will carry; not a wildcard, which no link can name."""
@@ -342,10 +346,11 @@ def bind_address(text: str) -> str:
     try:
         ip = ipaddress.ip_address(text)
     except ValueError:
-        ok = text and all(part.isalnum() or "-" in part for part in text.split("."))
-        if not ok:
-            raise InputError(f"{text!r} is not an address or a host name", "--bind") from None
-        return text
+        if not _HOST_NAME.fullmatch(text):
+            raise InputError(
+                f"{text[:60]!r} is not an IP address or a host name", "--bind"
+            ) from None
+        return text.lower()
     if ip.is_unspecified:
         raise InputError(
             f"{text} listens everywhere and no link can name it: give this machine's address "
@@ -383,7 +388,8 @@ async def serve(
         try:
             await site.start()
         except OSError as exc:
-            raise InputError(f"--port: cannot listen on {bind}:{port}: {exc.strerror}") from None
+            where = "--port" if bind == HOST else "--bind or --port"
+            raise InputError(f"{where}: cannot listen on {bind}:{port}: {exc.strerror}") from None
         base = _origin(bind, port)
         if bind != HOST:
             server.doors.allowed += (base,)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shutil
 import socket
@@ -233,3 +234,71 @@ def test_a_new_game_hides_its_seed_until_the_person_asks(table, browser):
     assert server.store.game(new)["seed_shown"] is True
     assert page.inner_text("#errors") == ""
     page.close()
+
+
+def test_a_shared_table_in_four_browser_contexts(tmp_path, browser):
+    """The host, two people and a spectator, each in a browser context of their own: the
+    lobby shows who sits, the host starts, the people see their own cards and the
+    spectator none, and a person's clock runs out and their bot decides (the pages say
+    so). ``HOKM_SCREENSHOTS=DIR`` saves the lobby and the table there (docs/play.md)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    settings = Settings(
+        partner=strategy("longest"), opponents=strategy("random"), target=3, pause=0,
+        data=tmp_path, open_browser=False, port=port,
+    )  # fmt: skip
+    server = Server(settings)
+    bots = ["longest", "random", "longest", "random"]
+    table = server.host_table(bots, {b: b for b in bots}, target=3, timer=15, grace=1)
+    loop, stop, up = asyncio.new_event_loop(), asyncio.Event(), threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(serve(server, announce=lambda _l: up.set(), stop=stop))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert up.wait(60)
+    shots = os.environ.get("HOKM_SCREENSHOTS")
+    base = f"http://127.0.0.1:{port}/table/"
+    pages = {}
+    try:
+        links = {"host": table.host, "south": table.chairs[0].token,
+                 "north": table.chairs[2].token, "watch": table.spectators}  # fmt: skip
+        for who, token in links.items():
+            page = browser.new_context(viewport={"width": 1100, "height": 850}).new_page()
+            page.goto(base + token)
+            pages[who] = page
+        pages["north"].fill("#name", "Maryam")
+        pages["north"].click("#name-form button")
+        host = pages["host"]
+        host.wait_for_function("document.querySelectorAll('#seats td').length === 12")
+        host.wait_for_function(
+            "document.getElementById('seats').textContent.includes('Maryam (here)')"
+        )
+        assert host.locator("#seats").inner_text().count("(here)") == 2
+        if shots:
+            host.screenshot(path=f"{shots}/play-lobby.png")
+        table.timer = 1.0  # short, so that a clock runs out in the test
+        host.click("#start")
+        for who in ("south", "north", "watch", "host"):
+            pages[who].wait_for_function("!!document.body.dataset.phase", timeout=60_000)
+        pages["south"].wait_for_function(
+            "document.querySelectorAll('#hand .card').length > 0", timeout=60_000
+        )
+        assert pages["watch"].locator("#hand .card").count() == 0
+        # nobody plays: the people's clocks run out and their bots decide
+        pages["watch"].wait_for_function(
+            "document.getElementById('status').textContent.includes('bot decided')",
+            timeout=60_000,
+        )
+        assert table.session is not None and table.session.stand_ins
+        assert {s["why"] for s in table.session.stand_ins} == {"timer"}
+        if shots:
+            pages["south"].screenshot(path=f"{shots}/play-shared-table.png")
+    finally:
+        for page in pages.values():
+            page.context.close()
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(30)

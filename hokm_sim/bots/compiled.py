@@ -491,8 +491,8 @@ from hokm_sim.engine.view import MEM_SIZE, PARAM_SIZE, VIEW_SIZE
 
 BOUNDSCHECK = {checked}
 _bot = import_bot_file({path!r})
-_trump = inline_bot(_bot.choose_trump)
-_play = inline_bot(_bot.play_card)
+_trump = {wrap}(_bot.choose_trump)
+_play = {wrap}(_bot.play_card)
 
 
 @njit(cache=True, nogil=True, _nrt=False, boundscheck=BOUNDSCHECK)
@@ -525,15 +525,20 @@ def seat_module(bot: BotFile, checked: bool | None = None) -> ModuleType:
     then loaded from the disk cache like the engines, and named by the same digest of
     the bot file, its imports and its data. The checking mode is decided as for an
     engine (:func:`checking`): a new or edited bot file is served with bounds checks
-    the first time. The bot is inlined into them (:func:`inline_bot`) as into an
-    engine, except with ``$HOKM_SIM_INLINE=0`` (:func:`inlining`) outside the checking
-    mode: then they call the bot's own functions, which compiles in about half the
-    time."""
+    the first time. The bot and its own helpers are inlined into them
+    (:func:`inline_bot`): the bot's unit, which the generic kernels call at
+    ``trump_at`` and ``play_at``. With ``$HOKM_SIM_INLINE=0``
+    (:data:`~hokm_sim.inlining.HELPERS`) outside the checking mode they call the bot's
+    own functions instead, which compiles in about half the time."""
     h = hashlib.sha256(engine_digest().encode())
     h.update(_SEAT_TEMPLATE.encode())
     h.update(_bot_digest(bot.path).encode())
     key = f"hokm_seat_{h.hexdigest()[:20]}"
     checked = checking([bot], (False,), key, checked)
     name = key + (CHECKED if checked else "")
-    source = _SEAT_TEMPLATE.format(path=str(bot.path), checked=checked, wrap="inline_bot")
+    # the bot's own helpers inlined into its unit (the fastest code), except where the
+    # package's helpers are called too (HOKM_SIM_INLINE=0: a quicker compilation, the same
+    # cards) outside the checking mode, whose bounds checks reach only inlined code
+    wrap = "inline_bot" if checked or HELPERS == "always" else ""
+    source = _SEAT_TEMPLATE.format(path=str(bot.path), checked=checked, wrap=wrap)
     return generated_module(name, source)

@@ -18,6 +18,7 @@ from hokm_sim.cli.options import (
 )
 
 TARGET_CHOICES = ("3", "5", "7", "10")
+TIMER_CHOICES = ("15", "30", "45", "60")
 GAME_IDS = 2**63 - 1
 """The largest game number (SQLite's largest row id)."""
 data_option = click.option(
@@ -57,6 +58,26 @@ data_option = click.option(
     "--pause", type=click.FloatRange(0, 10), default=0.7, show_default=True,
     help="Seconds before each bot's card shows (twice that after a full trick).",
 )  # fmt: skip
+@click.option(
+    "--host", "host", is_flag=True,
+    help="Open a shared table: prints a link per seat (each with its own key), one for "
+    "spectators and one for your lobby, where you choose the bots, target and timer.",
+)  # fmt: skip
+@click.option(
+    "--bind", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+    help="With --host: the address to listen on, e.g. this machine's LAN address for a game "
+    "on the local network; the links carry it.",
+)  # fmt: skip
+@click.option(
+    "--timer", type=click.Choice(TIMER_CHOICES), default="30", show_default=True,
+    help="With --host: seconds for each decision (the trump call too) before the seat's bot "
+    "decides.",
+)  # fmt: skip
+@click.option(
+    "--bot", "bots", multiple=True, metavar="STRATEGY",
+    help="With --host: one more bot the lobby offers (a bot file, exec:..., a composition); "
+    "repeat for more [default: the built-in bots, --partner and --opponents].",
+)  # fmt: skip
 @first_hakem_option
 @data_option
 @bot_timeout_option
@@ -73,6 +94,10 @@ def play(
     first_hakem: str | None,
     data: Path | None,
     bot_timeout: float | None,
+    host: bool,
+    bind: str,
+    timer: str,
+    bots: tuple[str, ...],
 ) -> None:
     """Play Hokm in your browser: you and a bot partner against two bot opponents.
 
@@ -87,15 +112,26 @@ def play(
     Only the table's own pages may use it (other sites' pages are refused);
     the seed is shown when the match ends, or when you ask for it.
 
+    With --host, a table for several people: a link for each seat, one for
+    spectators and one for your lobby are printed; whoever opens a seat's
+    link sits there, and when you start, bots fill the empty seats. Each
+    decision has --timer seconds, after which the seat's bot decides; a
+    person gone for longer than a few seconds is played by their bot until
+    they come back by the same link. 127.0.0.1 unless --bind says otherwise.
+
     \b
     Example:
         hokm-sim play
         hokm-sim play --partner pimc --opponents expert --target 5
         hokm-sim play --daily
         hokm-sim play --seed 12345 --no-open --port 8800
+        hokm-sim play --host --timer 15 --bot exec:./mybot
+        hokm-sim play --host --bind 192.168.1.5
     """
     if daily and seed is not None:
         raise click.UsageError("give --daily or --seed N, not both")
+    if not host and (bind != "127.0.0.1" or bots or timer != "30"):
+        raise click.UsageError("--bind, --bot and --timer are for a shared table: add --host")
     from hokm_sim.bots.host import bot_timeout as held_to
     from hokm_sim.play.server import play as serve
 
@@ -103,7 +139,7 @@ def play(
         serve(
             partner, opponents, target=int(target), seed=seed, daily=daily, port=port,
             open_browser=not no_open, pause=pause, data=data, allow_origins=allow_origins,
-            announce=click.echo,
+            announce=click.echo, host=host, bind=bind, timer=int(timer), bots=bots,
             **({"first_hakem": first_hakem} if first_hakem else {}),
         )  # fmt: skip
     click.echo("hokm-sim play: stopped")

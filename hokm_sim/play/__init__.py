@@ -5,5 +5,6 @@ rules; what each seat may see), :mod:`.seats` who sits at the table,
 :mod:`.session` one game on the event loop, :mod:`.server` the aiohttp
 server, :mod:`.store` the SQLite database of games, :mod:`.review` and
 :mod:`.pages` the analysis of your play and the page of past games,
-:mod:`.export` the ``hokm-sim games`` output. See docs/play.md.
+:mod:`.export` the ``hokm-sim games`` output; :mod:`.hosted` a shared table of
+several people and bots (``play --host``), with its turn timer. See docs/play.md.
 """

@@ -1,8 +1,11 @@
 """The games database for the command line: a table of games, JSON, or trace lines.
 
-``jsonl`` writes every finished hand exactly as ``hokm-sim trace --matches``
-writes a hand (one JSON object a line), so ``hokm-sim analyse --trace`` and
-``hokm-sim show --trace`` read it.
+The table names the people of each game (a shared table's, ``play --host``:
+every seat a person played) and counts the decisions their bots made for them
+(the timer ran out, they had left, or the host gave the seat to its bot);
+``json`` has the seats and each such decision. ``jsonl`` writes every finished
+hand exactly as ``hokm-sim trace --matches`` writes a hand (one JSON object a
+line), so ``hokm-sim analyse --trace`` and ``hokm-sim show --trace`` read it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ _COLUMNS = (
     ("seed", "seed", 20), ("partner", "partner", 12), ("opponents", "opponents", 12),
     ("target", "to", 3), ("first_hakem", "first Hakem", 12), ("result", "result", 10),
     ("score", "score", 6), ("hands", "hands", 5), ("hints", "hints", 5),
+    ("people", "people", 20), ("stand_ins", "bot for them", 12),
 )  # fmt: skip
 
 
@@ -26,6 +30,11 @@ def _cell(g: dict, key: str) -> str:
         return f"{g['score0']}-{g['score1']}"
     if key == "hints":
         return str(len(g["hints"]))
+    if key == "people":  # a game of hokm-sim play alone: the person in seat 0
+        seats = g["seats"] or [{"name": "You", "kind": "person"}]
+        return ", ".join(s["name"] for s in seats if s["kind"] == "person")
+    if key == "stand_ins":
+        return str(len(g["stand_ins"]))
     value = g.get(key)
     return "" if value is None else str(value)
 

@@ -40,6 +40,8 @@ TARGETS = (3, 5, 7, 10)
 """The match targets a game may be played to."""
 SEAT_NAMES = ("You", "East", "North", "West")
 """The seats as the page draws them: play passes from South (you) to your right."""
+SPECTATOR = -1
+"""The seat :meth:`Game.state_for` is asked for by a spectator: played cards, no hand."""
 KIND_TEXT = {"normal": "", "kot": "Kot", "hakem_kot": "Hakem Kot"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
@@ -100,6 +102,7 @@ class Game:
         target: int = 7,
         daily: str | None = None,
         first_hakem: str = DEFAULT_FIRST_HAKEM,
+        names: tuple[str, ...] = SEAT_NAMES,
     ) -> None:
         if target not in TARGETS:
             raise InputError(
@@ -110,6 +113,8 @@ class Game:
         rule = first_hakem_code(first_hakem)
         self.first_hakem = first_hakem
         self.seats = seats
+        self.names = names
+        """How messages name the seats (a shared table: the people's names)."""
         self.seed = int(seed)
         self.target = target
         self.daily = daily
@@ -200,7 +205,7 @@ class Game:
                     "match_over": "The match is over.",
                     "fault": "The game was stopped."}[phase]  # fmt: skip
         if seat != self.table.seat:
-            return f"It is {SEAT_NAMES[self.table.seat]}'s turn, not yours."
+            return f"It is {self.names[self.table.seat]}'s turn, not yours."
         if step is not None and step != self.step:
             return "That was for an earlier position; the table has moved on."
         if kind != self.table.waiting:
@@ -279,7 +284,7 @@ class Game:
         name = player.strategy.name if isinstance(player, BotSeat) else player.name
         where = "at trump choice" if self.table.waiting == TRUMP else f"trick {self._trick_no()}"
         self.fault = (
-            f"strategy {name!r} {why} (seat {seat}, {SEAT_NAMES[seat]}) at seed {self.seed}, "
+            f"strategy {name!r} {why} (seat {seat}, {self.names[seat]}) at seed {self.seed}, "
             f"match 0, hand {self.hand}, {where}; the hand is stopped, and the game with it"
         )
         with contextlib.suppress(InputError):  # the engine books the hand as stopped
@@ -324,7 +329,9 @@ class Game:
 
     def hand_of(self, seat: int) -> list[str]:
         """The cards ``seat`` holds now (during the trump call: the Hakem's first five;
-        nobody else has cards yet)."""
+        nobody else has cards yet); a :data:`SPECTATOR` holds none."""
+        if seat == SPECTATOR:
+            return []
         phase = self.phase
         if phase in ("hand_over", "match_over", "fault"):
             rec = self.records[-1] if self.records else None
@@ -342,7 +349,8 @@ class Game:
         return _sorted(_cards(self.table.view_for(seat)[V_HAND]))
 
     def state_for(self, seat: int) -> dict:
-        """Everything ``seat``'s page may show now, and nothing it may not."""
+        """Everything ``seat``'s page may show now, and nothing it may not (a
+        :data:`SPECTATOR`: the played cards, scores and trump, never a hand)."""
         t = self.table
         phase = self.phase
         live = phase in ("trump", "play")
@@ -368,7 +376,7 @@ class Game:
             "hand_no": self.hand,
             "players": [
                 {
-                    "name": SEAT_NAMES[s],
+                    "name": self.names[s],
                     "label": p.label,
                     "kind": p.kind,
                     "strategy": p.strategy.name if isinstance(p, BotSeat) else None,
@@ -405,6 +413,8 @@ class Game:
             if "scores" in rec and "fault" not in rec:
                 state["scores"] = list(rec["scores"])
             state["result"] = self._result(rec)
+            if seat == SPECTATOR:
+                del state["result"]["reveal"]
         return state
 
     def _result(self, rec: dict) -> dict:

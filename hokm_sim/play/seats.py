@@ -19,9 +19,12 @@ from hokm_sim.env.table import SeatBot, Table
 
 @dataclass
 class HumanSeat:
-    """A person: decisions come from the pages connected for this seat."""
+    """A person: decisions come from the pages connected for this seat. At a shared
+    table (:mod:`.hosted`) ``stand_in`` decides when the person's time runs out or the
+    person has left."""
 
     name: str
+    stand_in: BotSeat | None = None
     kind: str = field(default="human", init=False)
 
     @property

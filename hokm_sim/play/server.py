@@ -14,6 +14,11 @@ in one dependency with no server process of its own to manage. Routes:
   in ``X-Hokm-Secret`` or ``?secret=``);
 - ``/static/...`` the page's script and style.
 
+A shared table (``--host``, :mod:`.hosted`) has only its own routes besides
+``/static/``: ``/table/{token}`` (a seat's, the spectators' or the host's
+page) and ``/table/ws?token=T`` (its socket); the pages of single games and
+of past games are not served there (its links may be opened by others).
+
 Every request passes the doors first (:mod:`.doors`: its ``Host`` and ``Origin``
 are the table's own); every call that acts on a game or reads one carries the
 game's secret. Pages get only what their seat may see
@@ -26,6 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
+import re
 import signal
 import socket
 import threading
@@ -41,13 +48,14 @@ from aiohttp import WSMsgType, web
 
 from hokm_sim import store as results_store
 from hokm_sim.api import analyse_hand, fresh_seed, strategy
-from hokm_sim.bots.registry import Strategy
+from hokm_sim.bots.registry import Strategy, builtin_names
 from hokm_sim.errors import InputError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.jsontext import loads
 from hokm_sim.play import fields, pages, review
 from hokm_sim.play.doors import Doors, allowed_origin, given_secret, refused, same_secret
 from hokm_sim.play.game import SEAT_NAMES, TARGETS, Game
+from hokm_sim.play.hosted import DEFAULT_TIMER, TIMERS, HostedTable
 from hokm_sim.play.seats import BotSeat, HumanSeat, warm
 from hokm_sim.play.session import Session, Worker
 from hokm_sim.play.store import Store
@@ -84,6 +92,8 @@ class Settings:
     port: int | None = None
     allow_origins: tuple[str, ...] = ()
     """Origins besides the table's own that may use it (``--allow-origin``)."""
+    bind: str = HOST
+    """The address the server listens on (``--bind``, a shared table on a LAN)."""
     analyse: Callable[[dict, list[str]], dict] = field(default=analyse_hand)
 
 
@@ -100,6 +110,8 @@ class Server:
         self.bots = Worker("hokm-sim-bots")
         self.grader = Worker("hokm-sim-grader")
         self._ready: asyncio.Future | None = None
+        self.tables: list[HostedTable] = []
+        """The shared tables this server holds (``--host``: one)."""
 
     def seats(self) -> list:
         s = self.settings
@@ -141,6 +153,13 @@ class Server:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self.doors.middleware])
         static = resources.files("hokm_sim.play") / "static"
+        app.on_response_prepare.append(Doors.headers)
+        app.on_shutdown.append(self._on_shutdown)
+        app.router.add_static("/static/", Path(str(static)))
+        if self.tables:
+            app.router.add_get("/table/ws", self.table_socket)
+            app.router.add_get("/table/{token}", self.table_page)
+            return app
         app.router.add_get("/", self.index)
         app.router.add_get("/play/{id:\\d+}", self.table)
         app.router.add_get("/ws/{id:\\d+}", self.websocket)
@@ -148,10 +167,38 @@ class Server:
         app.router.add_get("/api/games/{id:\\d+}/hands", self.api_hands)
         app.router.add_get("/games", self.games_page)
         app.router.add_get("/games/{id:\\d+}/hands/{hand:\\d+}", self.hand_viewer)
-        app.router.add_static("/static/", Path(str(static)))
-        app.on_response_prepare.append(Doors.headers)
-        app.on_shutdown.append(self._on_shutdown)
         return app
+
+    def host_table(self, bots: Sequence[str], choices: dict[str, str], **kw) -> HostedTable:
+        """Open a shared table (:class:`~hokm_sim.play.hosted.HostedTable`, its arguments)."""
+        table = HostedTable(self, bots, choices, **kw)
+        self.tables.append(table)
+        return table
+
+    def _table_of(self, token: str) -> tuple[HostedTable, int] | None:
+        """The table and the role ``token`` is the key of, or None."""
+        found = None
+        for table in self.tables:
+            role = table.role(token)
+            if role is not None:
+                found = (table, role)
+        return found
+
+    async def table_page(self, request: web.Request) -> web.StreamResponse:
+        """``/table/{token}``: a seat's, the spectators' or the host's page."""
+        token = request.match_info["token"]
+        found = self._table_of(token)
+        if found is None:
+            raise refused(404, "no such table link: ask the host for yours")
+        return found[0].page(token)
+
+    async def table_socket(self, request: web.Request) -> web.StreamResponse:
+        """``/table/ws?token=T``: the socket of a page of a shared table."""
+        token = given_secret(request) or request.query.get("token", "")
+        found = self._table_of(token)
+        if found is None:
+            raise refused(403, "the table's token is missing or wrong: open your link again")
+        return await found[0].websocket(request, found[1], token)
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         if self.latest is None:
@@ -186,6 +233,7 @@ class Server:
         session = self._session(request)
         page = resources.files("hokm_sim.play") / "static" / "table.html"
         text = page.read_text(encoding="utf-8").replace("{{secret}}", session.secret)
+        text = text.replace("{{socket_meta}}", "")
         return web.Response(
             text=text, content_type="text/html", headers={"Cache-Control": "no-store"}
         )
@@ -263,6 +311,8 @@ class Server:
         return web.Response(text=hand_page(graded, title), content_type="text/html")
 
     async def _on_shutdown(self, app: web.Application) -> None:
+        for table in self.tables:
+            table.close()
         for session in self.sessions.values():
             session.close()
 
@@ -273,17 +323,46 @@ class Server:
         self.store.close()
 
 
-def _free_port(wanted: int | None) -> int:
-    """``wanted``, or the default port if it is free, else any free port."""
+def _free_port(wanted: int | None, host: str = HOST) -> int:
+    """``wanted``, or the default port if it is free at ``host``, else any free port."""
     if wanted is not None:
         return wanted
-    with socket.socket() as s:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
         try:
-            s.bind((HOST, DEFAULT_PORT))
+            s.bind((host, DEFAULT_PORT))
             return DEFAULT_PORT
         except OSError:
-            s.bind((HOST, 0))
+            s.bind((host, 0))
             return int(s.getsockname()[1])
+
+
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
+
+
+def bind_address(text: str) -> str:
+    """An address given to ``--bind``: an IP address of this machine (or a name) that
+    the links will carry; not a wildcard, which no link can name."""
+    text = text.strip().strip("[]")
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        if not _HOST_NAME.fullmatch(text):
+            raise InputError(
+                f"{text[:60]!r} is not an IP address or a host name", "--bind"
+            ) from None
+        return text.lower()
+    if ip.is_unspecified:
+        raise InputError(
+            f"{text} listens everywhere and no link can name it: give this machine's address "
+            "on the network, such as 192.168.1.5",
+            "--bind",
+        )
+    return str(ip)
+
+
+def _origin(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 async def serve(
@@ -304,15 +383,27 @@ async def serve(
     runner = web.AppRunner(server.app(), handle_signals=False)
     try:
         await runner.setup()
-        port = _free_port(settings.port)
-        site = web.TCPSite(runner, HOST, port)
+        bind = settings.bind
+        port = _free_port(settings.port, bind)
+        site = web.TCPSite(runner, bind, port)
         try:
             await site.start()
         except OSError as exc:
-            raise InputError(f"--port: cannot listen on {HOST}:{port}: {exc.strerror}") from None
-        session = server.new_game(seed, daily)
-        url = f"http://{HOST}:{port}/play/{session.id}"
-        announce(f"hokm-sim play: the table is at {url} (Ctrl-C stops the server)")
+            where = "--port" if bind == HOST else "--bind or --port"
+            raise InputError(f"{where}: cannot listen on {bind}:{port}: {exc.strerror}") from None
+        base = _origin(bind, port)
+        if bind != HOST:
+            server.doors.allowed += (base,)
+        if server.tables:
+            announce(f"hokm-sim play: a shared table at {base} (Ctrl-C stops the server)")
+            for table in server.tables:
+                for who, link in table.links(base):
+                    announce(f"  {who}: {link}")
+            url = server.tables[0].links(base)[-1][1]
+        else:
+            session = server.new_game(seed, daily)
+            url = f"{base}/play/{session.id}"
+            announce(f"hokm-sim play: the table is at {url} (Ctrl-C stops the server)")
         announce(f"games are saved in {server.store.path}")
         if settings.open_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
@@ -339,12 +430,22 @@ def play(
     first_hakem: str = DEFAULT_FIRST_HAKEM,
     allow_origins: Sequence[str] = (),
     announce: Callable[[str], None] = print,
+    host: bool = False,
+    bind: str = HOST,
+    timer: int = DEFAULT_TIMER,
+    bots: Sequence[str] = (),
 ) -> None:
     """Serve a table on 127.0.0.1 until Ctrl-C: you and ``partner`` against two
     ``opponents``, matches to ``target`` whose first Hakem is found by house rule
     ``first_hakem``, every game saved (see :mod:`.store`). Only pages of the table
     itself (and of ``allow_origins``, such as a tunnel's address) may use it
-    (:mod:`.doors`)."""
+    (:mod:`.doors`).
+
+    With ``host``, a shared table (:mod:`.hosted`) instead: a link per seat, one
+    for spectators and one for the host's lobby, printed; the lobby offers the
+    built-in bots, ``partner``, ``opponents`` and ``bots``; decisions have ``timer``
+    seconds. ``bind``: the address to listen on and the links' (not 127.0.0.1 only
+    when asked)."""
     if target not in TARGETS:
         raise InputError(f"--target: a game is played to {', '.join(map(str, TARGETS))}")
     if seed is not None and daily:
@@ -352,12 +453,26 @@ def play(
     if isinstance(pause, bool) or not isinstance(pause, Real) or not 0 <= pause <= MAX_PAUSE:
         raise InputError(f"{pause!r} is not a number of seconds from 0 to {MAX_PAUSE:g}", "--pause")
     first_hakem_code(first_hakem)
+    if timer not in TIMERS:
+        raise InputError(
+            f"{timer!r} is not one of {', '.join(map(str, TIMERS))} seconds", "--timer"
+        )
+    if bind != HOST and not host:
+        raise InputError("--bind is for a shared table: give --host too", "--bind")
+    bind = bind_address(bind)
     allowed = tuple(allowed_origin(o) for o in allow_origins)
     settings = Settings(
         partner=strategy(partner, "--partner"), opponents=strategy(opponents, "--opponents"),
         target=target, pause=float(pause), data=Path(data) if data else None,
         open_browser=open_browser, port=port, first_hakem=first_hakem, allow_origins=allowed,
+        bind=bind,
     )  # fmt: skip
     results_store.Store().close()  # where finished games go too: a bad one stops us here
     server = Server(settings)
+    if host:
+        choices = {name: name for name in builtin_names()}
+        for spec in (partner, opponents, *bots):
+            choices[strategy(spec, "--bot").name] = spec
+        p, o = settings.partner.name, settings.opponents.name
+        server.host_table([p, o, p, o], choices, target=target, timer=timer)
     asyncio.run(serve(server, seed=seed, daily=daily, announce=announce))

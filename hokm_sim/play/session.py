@@ -118,6 +118,10 @@ class Session:
         self._saved = 0
         self._kept = False
         """Whether the finished game is in the results store (once, at its end)."""
+        self._stored: tuple | None = None
+        """The game's row as last written (a decision that changes none of it writes nothing)."""
+        self._accuracy: tuple[int, list[dict]] = (-1, [])
+        """The review's accuracy per seat and how many graded hands it sums."""
         self._grading: set[asyncio.Task] = set()
         ready.add_done_callback(lambda _f: self._changed())
 
@@ -131,9 +135,11 @@ class Session:
         state["ready"] = self.ready.done() and self.ready.exception() is None
         if self.ready.done() and self.ready.exception() is not None:
             state["message"] = f"The bots could not get ready: {self.ready.exception()}"
-        analysed = [a for _h, a in sorted(self.game.analyses.items()) if "error" not in a]
+        if self._accuracy[0] != len(self.game.analyses):
+            analysed = [a for _h, a in sorted(self.game.analyses.items()) if "error" not in a]
+            self._accuracy = (len(self.game.analyses), review.seat_accuracy(analysed))
         state["review"] = {
-            "seats": review.seat_accuracy(analysed),
+            "seats": self._accuracy[1],
             "pending": sum("fault" not in r for r in self.game.records) - len(self.game.analyses),
         }
         return state
@@ -225,23 +231,25 @@ class Session:
                 bot = self.game.bot_due()
                 if bot is None:
                     break
-                seat = self.game.due()
-                try:
-                    raw = await asyncio.wait_for(
-                        self.bots.run(bot.decide, self.game.table), BOT_TIMEOUT
-                    )
-                except TimeoutError:
-                    self.game.fail(seat, f"took longer than {BOT_TIMEOUT:g} s to decide")
-                except (Exception, SystemExit) as exc:  # a bot's sys.exit() ends no table
-                    self.game.fail(seat, raised(exc))
-                else:
-                    answer = self.game.bot_answer(raw)
-                    if isinstance(answer, str):
-                        self.game.fail(seat, answer)
-                    else:
-                        self.game.act(answer)
+                await self._bot_decides(bot)
             self._save()
             self._changed()
+
+    async def _bot_decides(self, bot: BotSeat) -> None:
+        """``bot`` makes the decision due (the caller holds the lock); a fault stops the game."""
+        seat = self.game.due()
+        try:
+            raw = await asyncio.wait_for(self.bots.run(bot.decide, self.game.table), BOT_TIMEOUT)
+        except TimeoutError:
+            self.game.fail(seat, f"took longer than {BOT_TIMEOUT:g} s to decide")
+        except (Exception, SystemExit) as exc:  # a bot's sys.exit() ends no table
+            self.game.fail(seat, raised(exc))
+        else:
+            answer = self.game.bot_answer(raw)
+            if isinstance(answer, str):
+                self.game.fail(seat, answer)
+            else:
+                self.game.act(answer)
 
     def _save(self) -> None:
         """Store the hands finished since the last call, grade them, and the game's result."""
@@ -254,9 +262,9 @@ class Session:
                 task.add_done_callback(self._grading.discard)
         self._saved = len(game.records)
         result = game.result()
-        if result != "playing" and not self._kept:
+        rec = self.record(result) if result != "playing" and not self._kept else None
+        if rec is not None:
             self._kept = True
-            rec = self.record(result)
             bots = rec["strategies"]
             scores = rec["scores"]
             said = (f"you and {bots['partner']['name']} against {bots['opponents']['name']}: "
@@ -266,19 +274,23 @@ class Session:
             except StoreError as exc:  # the game is saved in the games database all the same
                 print(f"hokm-sim play: game {self.id} not in the results store: {exc}",
                       file=sys.stderr)  # fmt: skip
-        self.store.update(
-            self.id,
-            result=result,
-            scores=game.final_scores(),
-            hints=[h.to_dict() for h in game.hints],
-            message=game.fault,
-            seed_shown=game.seed_shown,
-        )
+        row = {
+            "result": result,
+            "scores": game.final_scores(),
+            "hints": [h.to_dict() for h in game.hints],
+            "message": game.fault,
+            "seed_shown": game.seed_shown,
+        }
+        stored = tuple(repr(v) for v in row.values())
+        if stored != self._stored:
+            self.store.update(self.id, **row)
+            self._stored = stored
 
-    def record(self, result: str) -> dict[str, Any]:
+    def record(self, result: str) -> dict[str, Any] | None:
         """The finished game as the results store keeps it (``kind`` ``game``): the
         person's team's result and score, the bots by seat, the seed, the target, and the
-        ``hokm-sim play`` command that deals the same game again."""
+        ``hokm-sim play`` command that deals the same game again; None for a game the
+        store does not keep."""
         game = self.game
         bots = {seat.name: seat.strategy for seat in game.seats if isinstance(seat, BotSeat)}
         partner, opponents = bots[SEAT_NAMES[2]], bots[SEAT_NAMES[1]]

@@ -6,7 +6,10 @@ is unset); the database is ``games.sqlite`` in it. A game row holds when it
 was played, its seed, whether it was the daily deal (its UTC date), the
 bots, the target, the result and score, the hints used, whether the person
 asked to see the seed during play, and the game's secret (the key its pages
-must show the server: docs/play.md); each finished hand is stored as the JSON
+must show the server: docs/play.md); a game of a shared table (``play --host``)
+also holds who sat where (``seats``: each a person or a bot) and which of the
+people's decisions their seat's bot made (``stand_ins``: the timer ran out, the
+person had left, or the host gave the seat to its bot); each finished hand is stored as the JSON
 record ``hokm-sim trace`` writes, with its double-dummy grading once it is
 analysed. Seeds go up to 2**64 - 1 and are stored as text (SQLite's integers
 stop at 2**63 - 1).
@@ -43,7 +46,9 @@ CREATE TABLE IF NOT EXISTS games (
     message TEXT,
     version TEXT NOT NULL,
     seed_shown INTEGER NOT NULL DEFAULT 0,
-    secret TEXT
+    secret TEXT,
+    seats TEXT,
+    stand_ins TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS hands (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -58,7 +63,12 @@ RESULTS = ("playing", "won", "lost", "fault", "unfinished")
 ``unfinished`` for a game left before its end."""
 MAX_ID = 2**63 - 1
 """The largest game id SQLite can hold; a larger one names no game."""
-_ADDED = {"seed_shown": "INTEGER NOT NULL DEFAULT 0", "secret": "TEXT"}
+_ADDED = {
+    "seed_shown": "INTEGER NOT NULL DEFAULT 0",
+    "secret": "TEXT",
+    "seats": "TEXT",
+    "stand_ins": "TEXT NOT NULL DEFAULT '[]'",
+}
 """Columns of ``games`` that databases written before them lack (added on opening)."""
 
 
@@ -150,6 +160,15 @@ class Store:
                  finished, game),
             )  # fmt: skip
 
+    def seat_record(self, game: int, seats: list[dict], stand_ins: list[dict]) -> None:
+        """Who sat where at a shared table's ``game`` (each ``{"name", "kind": "person" or
+        "bot", "strategy"}``) and the people's decisions their bots made."""
+        with self._db:
+            self._db.execute(
+                "UPDATE games SET seats = ?, stand_ins = ? WHERE id = ?",
+                (json.dumps(seats), json.dumps(stand_ins), game),
+            )
+
     def close_unfinished(self) -> int:
         """Mark games left ``playing`` by an earlier server as ``unfinished``; how many."""
         with self._db:
@@ -181,6 +200,8 @@ class Store:
             del d["secret"]
             d["hints"] = json.loads(d["hints"])
             d["seed_shown"] = bool(d["seed_shown"])
+            d["seats"] = json.loads(d["seats"]) if d["seats"] else None
+            d["stand_ins"] = json.loads(d["stand_ins"])
             out.append(d)
         return out
 

@@ -13,6 +13,11 @@
   };
   var GAME = location.pathname.split('/').pop();
   var SECRET = document.querySelector('meta[name="hokm-secret"]').content;
+  // At a shared table (play --host) the page's socket is the table's, SECRET is the page's
+  // own token, and every message carries it.
+  var SOCKET = document.querySelector('meta[name="hokm-socket"]');
+  SOCKET = SOCKET ? SOCKET.content : null;
+  var clockAt = 0;
   var SYM = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
   var SUIT_NAME = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
   var RANK_NAME = { T: '10', J: 'jack', Q: 'queen', K: 'king', A: 'ace' };
@@ -41,8 +46,10 @@
   }
   function cardHtml(c) { return cardEl(c).outerHTML; }
   function name(seat) { return S.players[seat].name; }
+  function me() { return S.seat < 0 ? 0 : S.seat; }
+  function pos(seat) { return (seat - me() + 4) % 4; }
   function takes(seat) { return seat === S.seat ? 'You take' : name(seat) + ' takes'; }
-  function team(t) { return t === S.seat % 2 ? 'You and ' + name((S.seat + 2) % 4) : name((S.seat + 1) % 4) + ' and ' + name((S.seat + 3) % 4); }
+  function team(t) { if (S.seat < 0) { return name(t) + ' and ' + name(t + 2); } return t === S.seat % 2 ? 'You and ' + name((S.seat + 2) % 4) : name((S.seat + 1) % 4) + ' and ' + name((S.seat + 3) % 4); }
 
   function toast(text) {
     var t = $('toast');
@@ -52,16 +59,17 @@
     toastTimer = setTimeout(function () { t.hidden = true; }, 3500);
   }
   function send(msg) {
+    if (SOCKET) { msg.token = SECRET; }
     if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); }
   }
 
   function connect() {
     var proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    ws = new WebSocket(proto + '://' + location.host + '/ws/' + GAME + '?secret=' + encodeURIComponent(SECRET));
+    ws = new WebSocket(proto + '://' + location.host + (SOCKET ? SOCKET + '?token=' : '/ws/' + GAME + '?secret=') + encodeURIComponent(SECRET));
     ws.onopen = function () { retry = 500; };
     ws.onmessage = function (e) {
       var m = JSON.parse(e.data);
-      if (m.type === 'state') { S = m; render(); }
+      if (m.type === 'state') { S = m; clockAt = Date.now(); render(); }
       else if (m.type === 'refused') { toast(m.message); }
       else if (m.type === 'hint') { showHint(m); }
     };
@@ -80,7 +88,9 @@
     document.body.dataset.turn = S.turn === null ? '' : S.turn;
     document.body.dataset.ready = S.ready ? '1' : '0';
     var daily = S.daily ? ' · daily deal of ' + esc(S.daily) + ' (UTC)' : '';
-    if (S.seed === null) {
+    if (S.seed === null && SOCKET) {
+      $('seedline').textContent = 'A shared table: the seed is shown when the match ends';
+    } else if (S.seed === null) {
       $('seedline').innerHTML = 'Seed hidden until the match ends' + daily +
         ' <button id="show-seed" class="linkish" title="The seed lets hokm-sim trace show every hand of this game; showing it is recorded with the game">Show seed</button>';
       $('show-seed').onclick = showSeed;
@@ -94,7 +104,7 @@
       banner.textContent = 'The bots are getting ready (compiled on first use; this can take a minute)…';
       banner.hidden = false;
     } else { banner.hidden = true; }
-    var us = S.seat % 2;
+    var us = me() % 2;
     $('score-us').textContent = S.scores[us];
     $('score-them').textContent = S.scores[1 - us];
     $('tricks-us').textContent = S.tricks[us];
@@ -112,10 +122,11 @@
     $('hint').disabled = !(S.turn === S.seat && S.ready && (S.phase === 'play' || S.phase === 'trump'));
     $('last').disabled = !S.last_trick;
     drawPanel();
+    drawTable();
   }
 
   function drawSeat(s) {
-    var el = $('seat-' + s), p = S.players[s];
+    var el = $('seat-' + pos(s)), p = S.players[s];
     var html = '<div class="who">' + esc(p.name) + (s === S.hakem ? ' <span class="star" title="Hakem">\u2605</span>' : '') + '</div>';
     if (p.strategy) { html += '<div class="what">' + esc(p.strategy) + (s === (S.seat + 2) % 4 ? ' · partner' : '') + '</div>'; }
     var tags = [];
@@ -140,7 +151,7 @@
       trick.cards.forEach(function (x) {
         var el = cardEl(x.card);
         if (trick.winner === x.seat) { el.classList.add('won'); }
-        $('slot-' + x.seat).appendChild(el);
+        $('slot-' + pos(x.seat)).appendChild(el);
       });
       if (trick.winner !== null) { note = (showLast && S.last_trick ? 'Last trick: ' : '') + takes(trick.winner) + ' the trick'; }
     }
@@ -186,7 +197,34 @@
     } else if (S.phase === 'hand_over') { t = 'The hand is over.'; }
     else if (S.phase === 'match_over') { t = 'The match is over.'; }
     if (!S.ready && (S.phase === 'play' || S.phase === 'trump') && S.turn !== S.seat) { t = 'The bots are getting ready…'; }
+    if (S.table) { t += tableNote(); }
     $('status').textContent = t;
+  }
+
+  function tableNote() {
+    var T = S.table, t = '', left = Math.max(0, T.clock.left - (Date.now() - clockAt) / 1000);
+    if (T.clock.seat !== null && T.people[T.clock.seat] && !T.away[T.clock.seat]) {
+      t += ' ' + Math.ceil(left) + ' s left' + (T.clock.seat === S.seat ? ', then your bot decides.' : '.');
+    }
+    var b = T.stand_in;
+    if (b && b.step === S.step - 1) {
+      t += ' ' + (b.seat === S.seat ? 'Your' : name(b.seat) + '\'s') + ' bot decided: ' +
+        { timer: 'the time ran out.', left: 'the player had left.', host: 'the host gave the seat to it.' }[b.why];
+    }
+    if (S.seat >= 0 && T.away[S.seat]) { t += ' Your bot plays for you until your next decision.'; }
+    return t;
+  }
+
+  function drawTable() {
+    if (!S.table || S.table.role !== 'host') { return; }
+    for (var s = 0; s < 4; s++) {
+      if (!S.table.people[s] || S.table.away[s]) { continue; }
+      var b = document.createElement('button');
+      b.textContent = 'Give to bot';
+      b.className = 'to-bot';
+      b.onclick = (function (seat) { return function () { send({ type: 'to_bot', seat: seat }); }; })(s);
+      $('seat-' + pos(s)).appendChild(b);
+    }
   }
 
   // --- panels ----------------------------------------------------------------------------
@@ -252,6 +290,7 @@
   }
 
   function handLink(h) {
+    if (SOCKET) { return ''; } // a shared table's hands are analysed with hokm-sim games
     var done = S.hands[h] && S.hands[h].analysed;
     return '<a href="/games/' + S.game + '/hands/' + h + '?secret=' + encodeURIComponent(SECRET) + '" target="_blank" rel="noopener" class="analyse-link" data-hand="' + h + '">' +
       (done ? 'Analyse hand ' + (h + 1) : 'Analyse hand ' + (h + 1) + ' (grading…)') + '</a>';
@@ -262,7 +301,7 @@
     if (!r) { return ''; }
     var h = '<h2>Hand ' + (r.hand + 1) + ': ' + esc(team(r.winner_team)) + ' win</h2>';
     if (r.announce) { h += '<div class="big" id="announce">' + esc(r.announce.toUpperCase()) + '!</div>'; }
-    var us = S.seat % 2;
+    var us = me() % 2;
     h += '<p>Tricks ' + S.tricks[us] + '–' + S.tricks[1 - us] + ' (us–them): ' + r.points + ' point' + (r.points > 1 ? 's' : '') +
       ' to ' + (r.winner_team === us ? 'us' : 'them') + '. Match ' + S.scores[us] + '–' + S.scores[1 - us] + ', to ' + S.target + '.</p>';
     h += '<div class="reveal">';
@@ -280,7 +319,7 @@
   function num(v) { return v === null ? '–' : v.toFixed(2); }
 
   function matchOver() {
-    var us = S.seat % 2, won = S.scores[us] > S.scores[1 - us];
+    var us = me() % 2, won = S.scores[us] > S.scores[1 - us];
     var h = '<hr><h2 id="match-result">' + (won ? 'You win the match ' : 'You lose the match ') + S.scores[us] + '–' + S.scores[1 - us] + '</h2>';
     h += '<p>Your play beside the bots\', every card graded double dummy (all hands open): the tricks each player\'s cards cost against perfect play, per hand; a blunder loses a won hand or gives up or concedes a Kot; a mistake costs a trick.</p>';
     h += '<table id="accuracy"><tr><th>player</th><th>tricks lost per hand</th><th>blunders</th><th>mistakes</th><th>best cards</th></tr>';
@@ -379,5 +418,9 @@
     }
   });
 
+  if (SOCKET) {
+    document.querySelector('nav').style.display = 'none';
+    setInterval(function () { if (S && S.table) { drawStatus(); } }, 500);
+  }
   connect();
 })();

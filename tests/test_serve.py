@@ -319,13 +319,19 @@ def test_http_answers_a_burst_of_concurrent_clients(http_server):
     assert asyncio.run(burst()) == [200] * 50
 
 
+def _serve_slow(tmp_path: Path) -> subprocess.Popen:
+    """``hokm-sim serve --http 0`` of the slow bot (:data:`SLOW`), its standard error piped
+    (its first line names the address)."""
+    bot = tmp_path / "slow.py"
+    bot.write_text(SLOW)
+    return subprocess.Popen([sys.executable, "-m", "hokm_sim", "serve", str(bot), "--http", "0"],
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+
+
 def test_a_client_that_hangs_up_before_its_answer_prints_nothing(tmp_path):
     """``hokm-sim serve --http``: clients that leave before the answer (a closed socket,
     a reset) leave the server's standard error as it was, and it serves on."""
-    bot = tmp_path / "slow.py"
-    bot.write_text(SLOW)
-    proc = subprocess.Popen([sys.executable, "-m", "hokm_sim", "serve", str(bot), "--http", "0"],
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = _serve_slow(tmp_path)
     try:
         line = proc.stderr.readline()
         host, port = line.split("http://")[1].split("/")[0].split(":")
@@ -353,10 +359,7 @@ def test_a_signal_while_a_request_is_in_flight_stops_the_server_in_one_line(tmp_
     """The signal stops the server's loop between two of its steps: before, raised inside
     the loop, it landed in the task of the request being answered and printed its
     traceback."""
-    bot = tmp_path / "slow.py"
-    bot.write_text(SLOW)
-    proc = subprocess.Popen([sys.executable, "-m", "hokm_sim", "serve", str(bot), "--http", "0"],
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = _serve_slow(tmp_path)
     try:
         line = proc.stderr.readline()
         host, port = line.split("http://")[1].split("/")[0].split(":")

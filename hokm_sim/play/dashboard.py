@@ -11,9 +11,7 @@ only its own pages may read it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import html
-import signal
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -27,6 +25,7 @@ from hokm_sim.analysis.results import estimate_text
 from hokm_sim.errors import InputError
 from hokm_sim.play.doors import Doors, refused
 from hokm_sim.play.pages import STYLE
+from hokm_sim.play.server import stopped_by_signals
 from hokm_sim.store.query import COMMANDS, bot_label, select
 
 HOST = "127.0.0.1"
@@ -200,10 +199,6 @@ async def serve(
 ) -> None:
     """Serve ``board`` on 127.0.0.1 until Ctrl-C (or ``stop``)."""
     stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(sig, stop.set)
     runner = web.AppRunner(board.app(), handle_signals=False)
     try:
         await runner.setup()
@@ -217,11 +212,9 @@ async def serve(
         announce(f"hokm-sim dashboard: {url} (Ctrl-C stops it)")
         if open_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-        await stop.wait()
+        with stopped_by_signals(stop):
+            await stop.wait()
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.remove_signal_handler(sig)
         await runner.cleanup()
 
 

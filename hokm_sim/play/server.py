@@ -37,7 +37,7 @@ import signal
 import socket
 import threading
 import webbrowser
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
@@ -365,6 +365,22 @@ def _origin(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+@contextlib.contextmanager
+def stopped_by_signals(stop: asyncio.Event) -> Iterator[None]:
+    """Within the block, Ctrl-C and ``SIGTERM`` set ``stop`` (the running loop's handlers,
+    where the platform has them) rather than raise in whatever task is running."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        yield
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(sig)
+
+
 async def serve(
     server: Server,
     *,
@@ -376,10 +392,6 @@ async def serve(
     """Run the table until Ctrl-C (or ``stop``): the first game, the browser, the server."""
     settings = server.settings
     stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(sig, stop.set)
     runner = web.AppRunner(server.app(), handle_signals=False)
     try:
         await runner.setup()
@@ -407,11 +419,9 @@ async def serve(
         announce(f"games are saved in {server.store.path}")
         if settings.open_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-        await stop.wait()
+        with stopped_by_signals(stop):
+            await stop.wait()
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.remove_signal_handler(sig)
         await runner.cleanup()
         server.close()
 

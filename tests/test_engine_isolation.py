@@ -10,8 +10,8 @@ ran at ``basic``'s speed, after a ``basic`` run in the same process).
 
 Each engine here is compiled in a process of its own into a fresh cache, so
 the counters line up as they do for users, then both are loaded into a third;
-they are the inlined engines users get (``HOKM_SIM_INLINE=1``), each with its
-own card loop, not the suite's one engine that calls its bots.
+they are specialised engines (``HOKM_SIM_ENGINE=specialised``), each with its
+own card loop, not the generic engine, which is one module for every pair.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ print(json.dumps(out))
 
 
 def _traces(cache, *bots) -> list:
-    env = dict(os.environ, HOKM_SIM_CACHE=str(cache), HOKM_SIM_INLINE="1")
+    env = dict(os.environ, HOKM_SIM_CACHE=str(cache), HOKM_SIM_ENGINE="specialised")
     proc = subprocess.run([sys.executable, "-c", RUN, *map(str, bots)], env=env,
                           capture_output=True, text=True, timeout=600)  # fmt: skip
     assert proc.returncode == 0, proc.stderr

@@ -391,9 +391,14 @@ def test_good_new_game_requests_and_paths(tmp_path):
         (["--pause", "-1"], "--pause"),
         (["--pause", "inf"], "--pause"),
         (["--allow-origin", "evil.example"], "--allow-origin: 'evil.example': expected an"),
+        (["--bind", "192.168.1.5"], "add --host"),
+        (["--host", "--bind", "0.0.0.0"], "listens everywhere"),
+        (["--host", "--bind", "bad name"], "--bind: 'bad name' is not an IP address"),
+        (["--host", "--timer", "20"], "20"),
+        (["--host", "--bot", "nosuchbot"], "nosuchbot"),
     ],
 )
-def test_play_refuses_bad_pauses_and_origins_in_one_line(tmp_path, args, fragment):
+def test_play_refuses_bad_options_in_one_line(tmp_path, args, fragment):
     cmd = ["play", "--partner", "longest", "--opponents", "random", "--no-open",
            "--data", str(tmp_path), *args]  # fmt: skip
     result = CliRunner().invoke(main, cmd)

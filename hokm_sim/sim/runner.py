@@ -285,10 +285,10 @@ class Runner:
         while it compiles is heard, and the run then plays nothing."""
         what = (
             f"the specialised engine of {self.a.name} against {self.b.name} (once per pair)"
-            if not isinstance(self.engine, CalledEngine | SteppedEngine)
+            if isinstance(self.engine, compiled.SpecialisedEngine)
             else f"a table of {self.a.name} against {self.b.name} (once per set of bots)"
             if isinstance(self.engine, SteppedEngine)
-            else None
+            else None  # the generic engine says what it compiles itself
         )
         with compiling(what) if what else nullcontext():
             self._play(0, 0, 0, 1, True, matches=matches, target=7, first_hakem=0,

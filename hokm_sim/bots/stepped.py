@@ -60,6 +60,7 @@ from hokm_sim.engine.boundary import (
     Tally,
     TraceHands,
     TraceMatch,
+    exact,
     fault_in,
     first_fault,
 )
@@ -153,26 +154,26 @@ class SteppedEngine:
 
     def hands(self, params: Params, job: Hands, tally: Tally) -> None:
         """Play deals into ``tally``, as ``hands_chunk``."""
-        seed, start, total, chunk, duplicate, forced = job
+        seed, start, total, chunk, duplicate, forced = exact(job)
         self._chunks(st.M_HANDS, params, seed, start, total, chunk, duplicate, forced, 0, 7,
                      tally.counts, tally.errs, tally.codes, None)  # fmt: skip
 
     def matches(self, params: Params, job: Matches, tally: Tally) -> None:
         """Play matches into ``tally``, as ``matches_chunk``."""
-        seed, start, total, chunk, duplicate, target, method = job
+        seed, start, total, chunk, duplicate, target, method = exact(job)
         self._chunks(st.M_MATCHES, params, seed, start, total, chunk, duplicate, target, 0,
                      target, tally.counts, tally.errs, tally.codes, None, method)  # fmt: skip
 
     def study(self, params: Params, job: Study, out: StudyRows) -> None:
         """Counterfactual-trump rows of deals into ``out``, as ``study_chunk``."""
-        seed, start, total, chunk, suits = job
+        seed, start, total, chunk, suits = exact(job)
         counts = np.zeros((out.errs.shape[0], 1), np.int64)
         self._chunks(st.M_STUDY, params, seed, start, total, chunk, False, int(suits), 0, 7,
                      counts, out.errs, np.zeros(0, np.int8), out.rows)  # fmt: skip
 
     def trace_hands(self, params: Params, job: TraceHands) -> np.ndarray:
         """Trace rows of deals, stopping at a fault."""
-        seed, start, count, copy, forced = job
+        seed, start, count, copy, forced = exact(job)
         rows = np.full((count, k.TRACE_SIZE), -1, np.int64)
         err = np.zeros(ERR_SIZE, np.int64)
         self._one(st.M_TRACE_HANDS, params, seed, start, count, copy, forced, 7, err, rows)
@@ -181,7 +182,7 @@ class SteppedEngine:
 
     def trace_match(self, params: Params, job: TraceMatch) -> np.ndarray:
         """Trace rows of every hand of one match, stopping at a fault."""
-        seed, match, copy, target, method = job
+        seed, match, copy, target, method = exact(job)
         rows = np.full((2 * target, k.TRACE_SIZE), -1, np.int64)
         err = np.zeros(ERR_SIZE, np.int64)
         self._one(st.M_TRACE_MATCH, params, seed, match, 1, copy, target, target, err, rows,

@@ -203,7 +203,9 @@ class Engine(Protocol):
     ``name`` names its machine code: a hash of the engine's and the bots' sources,
     then its mode (:func:`hokm_sim.bots.compiled.engine_key` drops the mode, which
     changes no count). ``checked`` says whether bounds are checked (the checking
-    mode). The methods play what their job says with the parameters ``params``;
+    mode). The methods play what their job says with the parameters ``params``
+    (each kind casts the job with :func:`exact` first, so a caller may build it of
+    plain ints or numpy scalars alike);
     the counting ones add into the arrays given and record a strategy's fault in
     their chunk's error row; a trace returns ``int64[hands, TRACE_SIZE]`` rows
     (:mod:`hokm_sim.engine.kernels`), ending at the hand of a fault. A bot that

@@ -5,8 +5,8 @@ An engine of :mod:`hokm_sim.bots.compiled` binds a pair's bots into its card loo
 as constants and inlines them: the fastest code, and one compilation of the whole
 engine per pair, 10-20 s of CPU each. With ``$HOKM_SIM_INLINE=0``
 (:func:`~hokm_sim.inlining.inlining`) a pair gets a :class:`CalledEngine`
-instead: its entry points pass the four bot functions to the entry points of one
-generated module, typed as numba function pointers
+instead: its methods (an :class:`~hokm_sim.engine.boundary.Engine`) pass the four bot
+functions to the entry points of one generated module, typed as numba function pointers
 (``FunctionType``), so that module is compiled once for all pairs and every bot
 once, in its seat module (:func:`~hokm_sim.bots.compiled.seat_module`), both cached
 on disk. Same cards and counts as the inlined engine; the hands play slower (a

@@ -361,15 +361,16 @@ def run(
         save_hands=save_hands,
         analyse=analyse,
     )
-    runner = Runner(sa, sb, engine=cfg.engine)  # the run's one: checkpoint, play, analysis
     folder = _folder(out, force, cfg.a, cfg.b, cfg.seed)
     counter = _run_counter(progress, cfg)
     if folder is None:
+        runner = Runner(sa, sb, engine=cfg.engine)  # the run's one: play, analysis
         played = execute(cfg, sa, sb, progress=counter, on_batch=on_batch, runner=runner)
         summary = _summary(played, command)
     else:
         checkpoint = None
         try:
+            runner = Runner(sa, sb, engine=cfg.engine)  # the run's one: checkpoint, play ...
             record = checkpoint_record(
                 cfg, runner.engine_key, command=command, save_hands=save_hands, analyse=analyse
             )

@@ -25,18 +25,19 @@ from distributed import Client, LocalCluster
 from hokm_sim.bots.registry import resolve
 from hokm_sim.cli.options import SIZE
 from hokm_sim.sim.backends import Dask, Local, Work
+from hokm_sim.sim.runner import Runner
 
 
-def warm(backend, work: Work) -> None:
+def warm(backend, runner: Runner, work: Work) -> None:
     """Load the engine (in every worker: a few tasks)."""
-    for _ in backend.batches(work, [(0, 8 * 8192)], ordered=False):
+    for _ in backend.batches(runner, work, [(0, 8 * 8192)], ordered=False):
         pass
 
 
-def once(backend, work: Work, hands: int) -> tuple[float, int]:
+def once(backend, runner: Runner, work: Work, hands: int) -> tuple[float, int]:
     """Hands/s of one run of ``hands`` deals, and its number of batches (tasks)."""
     t = time.perf_counter()
-    batches = sum(1 for _ in backend.batches(work, [(0, hands)]))
+    batches = sum(1 for _ in backend.batches(runner, work, [(0, hands)]))
     return hands / (time.perf_counter() - t), batches
 
 
@@ -60,7 +61,8 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=2)
     args = p.parse_args()
     hands = SIZE.convert(args.hands, None, None)
-    work = Work(resolve(args.a), resolve(args.b), seed=1, duplicate=False)
+    runner = Runner(resolve(args.a), resolve(args.b))
+    work = Work(seed=1, duplicate=False)
     print(f"{args.a} vs {args.b}, {hands:,} independent deals per measurement")
     for k in (1, 2):
         with (
@@ -74,12 +76,12 @@ def main() -> None:
             Client(cluster) as client,
         ):
             local, dask = Local(k), Dask(client)
-            warm(local, work)
-            warm(dask, work)
+            warm(local, runner, work)
+            warm(dask, runner, work)
             best = {"threads": (0.0, 0), "dask": (0.0, 0)}
             for _ in range(args.repeat):  # interleaved: both see the same load of the machine
                 for name, backend in (("threads", local), ("dask", dask)):
-                    best[name] = max(best[name], once(backend, work, hands))
+                    best[name] = max(best[name], once(backend, runner, work, hands))
         (t, nb), (d, nt) = best["threads"], best["dask"]
         print(f"  {k} thread(s):   {t:>10,.0f} hands/s  ({nb} batches)")
         print(

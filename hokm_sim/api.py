@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from hokm_sim.bots.registry import Strategy
     from hokm_sim.sim.checkpoint import Checkpoint
     from hokm_sim.sim.run import Played, RunConfig
+    from hokm_sim.sim.runner import Runner
 
 __all__ = [
     "Tick",
@@ -363,16 +364,18 @@ def run(
     folder = _folder(out, force, cfg.a, cfg.b, cfg.seed)
     counter = _run_counter(progress, cfg)
     if folder is None:
-        summary = _summary(execute(cfg, sa, sb, progress=counter, on_batch=on_batch), command)
+        runner = Runner(sa, sb, engine=cfg.engine)  # the run's one: play, analysis
+        played = execute(cfg, sa, sb, progress=counter, on_batch=on_batch, runner=runner)
+        summary = _summary(played, command)
     else:
         checkpoint = None
         try:
-            engine = Runner(sa, sb).engine_key
+            runner = Runner(sa, sb, engine=cfg.engine)  # the run's one: checkpoint, play ...
             record = checkpoint_record(
-                cfg, engine, command=command, save_hands=save_hands, analyse=analyse
+                cfg, runner.engine_key, command=command, save_hands=save_hands, analyse=analyse
             )
             checkpoint = Checkpoint.create(folder.path, record, cfg.total)
-            summary = _play(cfg, sa, sb, folder, checkpoint, command, save_hands, counter, on_batch)
+            summary = _play(cfg, runner, folder, checkpoint, command, save_hands, counter, on_batch)
         except BaseException:  # nothing played, nothing reported (a bot that fails to compile)
             if not folder.file("summary.json").exists() and not (
                 checkpoint and checkpoint.done_count
@@ -380,7 +383,9 @@ def run(
                 folder.discard()
             raise
     if analyse is not None and not summary.partial:
-        summary.analysis = _analyse_sample(summary.config, analyse, threads, folder, command)
+        summary.analysis = _analyse_sample(
+            summary.config, analyse, threads, folder, command, runner
+        )
     return summary
 
 
@@ -428,7 +433,8 @@ def resume(
         sa, sb = resolve(cfg.a, base), resolve(cfg.b, base)
     except InputError as exc:
         raise type(exc)(f"the run's strategy: {exc.message}", "folder") from None
-    engine = Runner(sa, sb).engine_key
+    runner = Runner(sa, sb, engine=cfg.engine)  # the one of the run
+    engine = runner.engine_key
     if engine != rec["engine"]:
         raise InputError(
             f"the engine or a bot file changed since the run in {path} started "
@@ -437,18 +443,17 @@ def resume(
         )
     counter = _run_counter(progress, cfg, checkpoint.done_count)
     report = ReportFolder.take(path)
-    summary = _play(cfg, sa, sb, report, checkpoint, rec["command"], False, counter, None)
+    summary = _play(cfg, runner, report, checkpoint, rec["command"], False, counter, None)
     if rec.get("analyse") and not summary.partial:
         summary.analysis = _analyse_sample(
-            summary.config, rec["analyse"], threads, report, rec["command"]
+            summary.config, rec["analyse"], threads, report, rec["command"], runner
         )
     return summary
 
 
 def _play(
     cfg: RunConfig,
-    sa: Strategy,
-    sb: Strategy,
+    runner: Runner,
     folder: ReportFolder,
     checkpoint: Checkpoint,
     command: str,
@@ -459,11 +464,10 @@ def _play(
     from hokm_sim.report.markdown import markdown as run_markdown
     from hokm_sim.sim.handrows import HandWriter
     from hokm_sim.sim.run import execute
-    from hokm_sim.sim.runner import Runner
 
     writer = None
     if save_hands:
-        writer = HandWriter(folder.file("hands.parquet"), Runner(sa, sb), cfg.seed, cfg.duplicate)
+        writer = HandWriter(folder.file("hands.parquet"), runner, cfg.seed, cfg.duplicate)
 
     def batch_done(start: int, count: int) -> None:
         if writer is not None:
@@ -472,7 +476,15 @@ def _play(
             on_batch(start, count)
 
     try:
-        played = execute(cfg, sa, sb, progress=progress, on_batch=batch_done, checkpoint=checkpoint)
+        played = execute(
+            cfg,
+            runner.a,
+            runner.b,
+            progress=progress,
+            on_batch=batch_done,
+            checkpoint=checkpoint,
+            runner=runner,
+        )
     except StoppedError as exc:
         if exc.partial is not None:
             partial = _summary(exc.partial, command)
@@ -891,7 +903,7 @@ def regress(
         return result
 
     with _partial_kept(folder, report):
-        return report(sequential(Runner(cand, base), cfg, told))
+        return report(sequential(Runner(cand, base, checked=True), cfg, told))
 
 
 def _match_target(metric: str, target: int | None) -> int:
@@ -1420,11 +1432,17 @@ def analyse_run(folder: str | Path, deals: int, *, threads: int | None = None):
 
 
 def _analyse_sample(
-    cfg: dict, deals: int, threads: int | None, folder: ReportFolder | None, command: str
+    cfg: dict,
+    deals: int,
+    threads: int | None,
+    folder: ReportFolder | None,
+    command: str,
+    runner: Runner | None = None,
 ):
     """The analysis of a seeded sample of the deals of a run of hands (its config
     record), written into its folder if there is one; ``command`` is the run's
-    command with its ``--analyse``."""
+    command with its ``--analyse``, ``runner`` the run's Runner (None: built from the
+    record)."""
     import numpy as np
 
     from hokm_sim.dd import analyse as an
@@ -1434,7 +1452,7 @@ def _analyse_sample(
     total, run_seed = int(cfg.get("done") or cfg["size"]), int(cfg["seed"])
     rng = np.random.default_rng([run_seed % 2**63, 17])
     sample = np.sort(rng.choice(total, size=min(deals, total), replace=False))
-    runner = Runner(strategy(cfg["a"], "a"), strategy(cfg["b"], "b"))
+    runner = runner or Runner(strategy(cfg["a"], "a"), strategy(cfg["b"], "b"))
     duplicate = cfg.get("duplicate", True)
     h = an.play_deals(runner, run_seed, sample, (0, 1) if duplicate else (0,))
     result = an.analyse(h, check_threads(threads))

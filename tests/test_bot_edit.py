@@ -90,7 +90,7 @@ stats = [v.stats for name, mod in list(sys.modules.items())
 print(json.dumps({{
     "trumps": rows[:, {k.T_TRUMP}].tolist(),
     "rows": rows.tolist(),
-    "module": r.engine.__name__,
+    "module": r.engine.name,
     "hits": sum(sum(s.cache_hits.values()) for s in stats),
     "misses": sum(sum(s.cache_misses.values()) for s in stats),
 }}))

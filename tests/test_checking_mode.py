@@ -33,38 +33,38 @@ def test_a_new_bot_file_is_checked_on_its_first_run_only(policy, tmp_path):
     shutil.copy(WILD, bot)
     new, rnd = resolve(str(bot)), resolve("random")
     first = compiled.engine_for(new, rnd)
-    assert first.__name__.endswith(compiled.CHECKED) and first.BOUNDSCHECK is True
+    assert first.name.endswith(compiled.CHECKED) and first.checked is True
     assert compiled.engine_for(new, rnd) is first  # this process keeps it
     policy.setattr(compiled, "_checked_here", set())  # the next process
     later = compiled.engine_for(new, rnd)
-    assert not later.__name__.endswith(compiled.CHECKED) and later.BOUNDSCHECK is False
+    assert not later.name.endswith(compiled.CHECKED) and later.checked is False
     assert compiled.engine_key(first) == compiled.engine_key(later)  # one key: resumable
     bot.write_text(bot.read_text() + "\n# edited\n")
     edited = compiled.engine_for(resolve(str(bot)), rnd)
-    assert edited.__name__.endswith(compiled.CHECKED)
+    assert edited.name.endswith(compiled.CHECKED)
     assert compiled.engine_key(edited) != compiled.engine_key(later)
 
 
 def test_built_in_pairs_are_never_checked_unless_asked(policy):
     a, b = resolve("longest"), resolve("random")
-    assert not compiled.engine_for(a, b).__name__.endswith(compiled.CHECKED)
-    assert compiled.engine_for(a, b, checked=True).__name__.endswith(compiled.CHECKED)
+    assert not compiled.engine_for(a, b).name.endswith(compiled.CHECKED)
+    assert compiled.engine_for(a, b, checked=True).name.endswith(compiled.CHECKED)
     policy.setenv("HOKM_SIM_BOUNDSCHECK", "1")
-    assert compiled.engine_for(a, b, checked=False).__name__.endswith(compiled.CHECKED)
+    assert compiled.engine_for(a, b, checked=False).name.endswith(compiled.CHECKED)
     policy.setenv("HOKM_SIM_BOUNDSCHECK", "yes")
     with pytest.raises(InputError, match="expected 1 .check. or 0"):
         compiled.engine_for(a, b)
 
 
 def test_regress_plays_in_the_checking_mode(policy):
+    from hokm_sim import api
     from hokm_sim.analysis import regress
-    from hokm_sim.sim.runner import Runner
 
     seen = []
 
     class Backend:
-        def batches(self, work, ranges, ordered=True):
-            seen.append(work.checked)
+        def batches(self, runner, work, ranges, ordered=True):
+            seen.append(runner.engine.checked)
             return iter(())
 
     class Open:
@@ -75,8 +75,7 @@ def test_regress_plays_in_the_checking_mode(policy):
             return False
 
     policy.setattr(regress, "open_backend", lambda scheduler, threads: Open())
-    cfg = regress.SprtConfig(max_pairs=100, seed=1)
-    regress.sequential(Runner(resolve(WILD), resolve("random")), cfg)
+    api.regress(WILD, "random", max_pairs=100, seed=1)
     assert seen == [True]
 
 

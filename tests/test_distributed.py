@@ -175,9 +175,9 @@ def test_dask_batches_in_deal_order_carry_every_pair_code(cluster):
 
     address, _ = cluster
     sa, sb = resolve(A), resolve(B)
-    work = Work(sa, sb, seed=3, codes=True, per_task=4096)
+    work = Work(seed=3, codes=True, per_task=4096)
     with distributed.Client(address) as client:
-        got = list(Dask(client).batches(work, [(0, 30_000)], ordered=True))
+        got = list(Dask(client).batches(Runner(sa, sb), work, [(0, 30_000)], ordered=True))
     assert [b.start for b in got] == list(range(0, 30_000, 4096))
     local = list(Runner(sa, sb).batches(3, 30_000, threads=1, codes=True))
     assert np.array_equal(
@@ -338,9 +338,9 @@ def test_a_worker_with_other_files_fails_loudly():
 
     sa, sb = resolve(A), resolve(B)
     with pytest.raises(EngineMismatch, match="same hokm-sim and bot files"):
-        worker_runner(portable_spec(sa), A, portable_spec(sb), B, "hokm_engine_elsewhere")
-    right = Runner(sa, sb).engine.__name__
-    assert worker_runner(portable_spec(sa), A, portable_spec(sb), B, right).a.name == A
+        worker_runner(portable_spec(sa), A, portable_spec(sb), B, "hokm_engine_elsewhere", False)
+    right = Runner(sa, sb).engine_key
+    assert worker_runner(portable_spec(sa), A, portable_spec(sb), B, right, False).a.name == A
 
 
 def test_dask_workers_start_their_own_protocol_bots(cluster, tmp_path):

@@ -45,8 +45,8 @@ def _batches(runner: Runner, switch_after: int | None = None) -> np.ndarray:
 
 def test_the_specialised_engine_plays_what_the_generic_one_plays(runner):
     generic, fast = runner("longest", "random"), specialised("longest", "random")
-    assert isinstance(generic.engine, CalledEngine) and generic.engine.__name__.endswith(CALLED)
-    assert not fast.engine.__name__.endswith(CALLED) and fast.engine_key == generic.engine_key
+    assert isinstance(generic.engine, CalledEngine) and generic.engine.name.endswith(CALLED)
+    assert not fast.engine.name.endswith(CALLED) and fast.engine_key == generic.engine_key
     want = generic.counts(3, 3000, **KW)
     np.testing.assert_array_equal(fast.counts(3, 3000, **KW), want)
     switched = Runner(resolve("longest"), resolve("random"), engine="generic")
@@ -67,15 +67,16 @@ def test_auto_moves_to_the_specialised_engine_compiled_in_the_background(monkeyp
         if auto._specialiser is not None:
             assert auto._specialiser.wait(timeout=600)  # compiled by a child process
     np.testing.assert_array_equal(out, want)
-    assert engines[0] == "CalledEngine" and engines[-1] == "module" and auto.kind == "specialised"
+    assert engines[0] == "CalledEngine" and engines[-1] == "SpecialisedEngine"
+    assert auto.kind == "specialised"
 
 
 def test_every_generic_pair_is_played_by_one_compiled_engine(runner):
     """What makes a new pair cheap: one compiled entry point, the bots passed in."""
     one, other = runner("longest", "random"), runner("expert", "random")
-    assert one.engine.__name__ != other.engine.__name__
-    assert one.engine.trace_hands.func is other.engine.trace_hands.func
-    assert one.engine.trace_hands.args[0] is not other.engine.trace_hands.args[0]
+    assert one.engine.name != other.engine.name
+    assert one.engine._entry("trace_hands") is other.engine._entry("trace_hands")
+    assert one.engine._seats[0] is not other.engine._seats[0]
 
 
 def test_a_bad_engine_is_refused_naming_the_choices(monkeypatch):

@@ -95,9 +95,9 @@ def test_specs_commands_and_identities(tmp_path, ports):
     bot = tmp_path / "bot.py"
     bot.write_text(PROTOBOT.read_text())
     spec = f"exec:{sys.executable} {bot} ok"
-    first = Runner(resolve(spec), resolve("random")).engine.__name__
+    first = Runner(resolve(spec), resolve("random")).engine.name
     bot.write_text(PROTOBOT.read_text() + "\n# edited\n")
-    assert Runner(resolve(spec), resolve("random")).engine.__name__ != first
+    assert Runner(resolve(spec), resolve("random")).engine.name != first
     for bad, why in [
         ("exec:", "empty exec command"),
         ("exec:no-such-program-here --x", "not on PATH"),

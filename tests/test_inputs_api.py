@@ -505,10 +505,10 @@ def test_a_trump_study_stopped_in_its_deals_keeps_the_blocks_finished(tmp_path, 
     if fault:
         real = ts.collect_rows
 
-        def collect_rows(backend, strategy, seed, n, suits, progress, start=0):
-            if start > 0 and strategy.name == "points":
+        def collect_rows(backend, runner, seed, n, suits, progress, start=0):
+            if start > 0 and runner.a.name == "points":
                 raise StoppedError("the bot raised, at seed 5, hand 700")
-            return real(backend, strategy, seed, n, suits, progress, start)
+            return real(backend, runner, seed, n, suits, progress, start)
 
         monkeypatch.setattr(ts, "collect_rows", collect_rows)
     else:

@@ -28,6 +28,7 @@ from hokm_sim import reference as ref
 from hokm_sim.cards import card_str
 from hokm_sim.cli import main
 from hokm_sim.engine import kernels as k
+from hokm_sim.engine.boundary import TraceHands
 from hokm_sim.engine.records import ERR_BAD_TRUMP, ERR_ILLEGAL_CARD
 from hokm_sim.sim.runner import StrategyFault
 
@@ -45,7 +46,7 @@ CLEAN = spec(5)
 
 def raw_rows(r, seed: int, count: int, copy: int = 0, start: int = 0) -> np.ndarray:
     """Trace rows straight from the engine, stopping at (and keeping) an error row."""
-    return r.engine.trace_hands(r.params_a, r.params_b, np.uint64(seed), start, count, copy, -1)
+    return r.engine.trace_hands(r.params, TraceHands(seed, start, count, copy, -1))
 
 
 def first_fault(r, seed: int, count: int = 200, copy: int = 0) -> np.ndarray:

@@ -10,6 +10,7 @@ import pytest
 from hokm_sim.analysis import trumpstudy as ts
 from hokm_sim.bots.registry import import_bot_file, resolve
 from hokm_sim.cards import CardSet, mask_of, parse_cards
+from hokm_sim.engine.boundary import TraceHands
 from hokm_sim.report import pages
 from hokm_sim.sim.runner import Runner
 from hokm_sim.sim.trace import row_to_record
@@ -27,9 +28,7 @@ def test_counterfactual_values_match_hands_played_with_that_trump(data):
     runner = Runner(resolve(PLAYER), resolve(PLAYER))
     for d in (0, 1, 2, 7):
         for s in range(4):
-            rows = runner.engine.trace_hands(
-                runner.params_a, runner.params_b, np.uint64(8), d, 1, 0, s
-            )
+            rows = runner.engine.trace_hands(runner.params, TraceHands(8, d, 1, 0, s))
             rec = row_to_record(rows[0], 8)
             hakem_team = rec["hakem"] % 2
             sign = 1 if rec["winner_team"] == hakem_team else -1

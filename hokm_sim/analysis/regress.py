@@ -410,7 +410,9 @@ def sequential(
     cfg: SprtConfig,
     progress: Callable[[int, float, np.ndarray, np.ndarray], None] | None = None,
 ) -> SprtResult:
-    """Play pairs in deal order until the GSPRT decides or the cap is reached.
+    """Play pairs in deal order with ``runner`` (candidate against baseline) until the
+    GSPRT decides or the cap is reached. A regression check plays in the checking mode
+    (docs/bots.md): its caller builds the runner with ``checked=True``, once.
 
     One case the GSPRT cannot decide: when every pair so far scored exactly
     1/2, candidate and baseline made the same decisions on every deal (two
@@ -432,16 +434,7 @@ def sequential(
     chunk = MATCH_CHUNK if matches else HAND_CHUNK
     per_batch = max(step, chunk * (8 if cfg.scheduler else 1) * (2 if matches else 1))
     per_batch = (per_batch // step) * step
-    work = Work(
-        runner.a,
-        runner.b,
-        cfg.seed,
-        matches=matches,
-        target=cfg.target,
-        codes=True,
-        per_task=per_batch,
-        checked=True,  # a regression check plays in the checking mode (docs/bots.md)
-    )
+    work = Work(cfg.seed, matches=matches, target=cfg.target, codes=True, per_task=per_batch)
 
     def so_far(partial: bool) -> SprtResult:
         res = SprtResult(
@@ -459,9 +452,10 @@ def sequential(
             suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
             if cfg.scheduler is None:  # compiled first: a stop meanwhile plays nothing
-                Runner(runner.a, runner.b, True).prepare(matches)
+                runner.prepare(matches)
             began = not flag.stop
-            for batch in backend.batches(work, [(0, cfg.max_pairs)], ordered=True) if began else ():
+            pairs = [(0, cfg.max_pairs)]
+            for batch in backend.batches(runner, work, pairs, ordered=True) if began else ():
                 idx = code_map[batch.codes.astype(np.int64)]
                 for off in range(0, batch.count, step):
                     counts += np.bincount(idx[off : off + step], minlength=len(values))

@@ -153,13 +153,16 @@ def play(
             open_backend(scheduler, threads) as backend,
             suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
+            runners: dict[tuple[int, int], Runner] = {}  # each pairing's, built once
             for i, j in pairings if scheduler is None else ():  # a stop meanwhile plays nothing
                 if not flag.stop:
-                    Runner(strategies[i], strategies[j]).prepare()
+                    runners[i, j] = Runner(strategies[i], strategies[j])
+                    runners[i, j].prepare()
             began = not flag.stop
+            work = Work(seed, codes=True)
             for i, j in pairings if began else ():
-                work = Work(strategies[i], strategies[j], seed, codes=True)
-                for batch in backend.batches(work, [(0, deals)]):
+                runner = runners.get((i, j)) or Runner(strategies[i], strategies[j])
+                for batch in backend.batches(runner, work, [(0, deals)]):
                     deal = np.arange(batch.start, batch.start + batch.count)
                     block = np.searchsorted(edges, deal, side="right") - 1
                     np.add.at(blocks[i, j], (block, pair_classes(batch.codes)), 1)

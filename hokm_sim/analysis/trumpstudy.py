@@ -32,14 +32,12 @@ from numba import njit
 from hokm_sim.analysis.summary import rate
 from hokm_sim.bots.botkit import suit_counts_rank_sums
 from hokm_sim.bots.registry import BotFile, Strategy
+from hokm_sim.engine.boundary import STUDY_COLUMNS
 from hokm_sim.engine.rng import HAND_MUL
 from hokm_sim.errors import StoppedError
 from hokm_sim.sim.backends import Backend, open_backend
 from hokm_sim.sim.interrupt import graceful_interrupt
 from hokm_sim.sim.runner import HAND_CHUNK, Runner
-
-STUDY_COLUMNS = 11
-"""Columns of a study row (see ``kernels.study_chunk``)."""
 
 
 @dataclass
@@ -61,56 +59,33 @@ class StudyData:
         return self.asked > len(self.five)
 
 
-def study_rows(runner: Runner, seed: int, start: int, count: int, suits: bool) -> np.ndarray:
-    """Study rows of deals ``start .. start + count - 1`` (``kernels.study_chunk``),
-    on the threads numba is set to; raises :class:`StrategyFault` at a strategy error."""
-    from hokm_sim.engine import kernels as k
-
-    out = np.zeros((count, STUDY_COLUMNS), np.int64)
-    errs = np.zeros((-(-count // HAND_CHUNK), k.ERR_SIZE), np.int64)
-    runner.call(
-        "run_study",
-        runner.params_a,
-        runner.params_b,
-        np.uint64(seed),
-        start,
-        count,
-        HAND_CHUNK,
-        suits,
-        out,
-        errs,
-    )
-    bad = np.flatnonzero(errs[:, k.E_CODE])
-    if bad.size:
-        raise runner._fault(errs[bad.min()], seed, False, 7)
-    return out
-
-
 @dataclass(frozen=True)
 class StudyChunk:
-    """The backend task of a study: the rows of one range of deals."""
+    """The backend task of a study: the rows of one range of deals
+    (:meth:`~hokm_sim.sim.runner.Runner.study`)."""
 
     seed: int
     suits: bool
 
     def __call__(self, runner: Runner, start: int, count: int) -> np.ndarray:
-        return study_rows(runner, self.seed, start, count, self.suits)
+        return runner.study(self.seed, start, count, self.suits)
 
 
 def collect_rows(
     backend: Backend,
-    strategy: Strategy,
+    runner: Runner,
     seed: int,
     n: int,
     suits: bool,
     progress: Callable[[int], None] | None,
     start: int = 0,
 ) -> np.ndarray:
-    """Study rows of deals ``start .. start + n - 1``, placed by deal index: each row
-    depends only on its deal, so they are the same whatever the backend or task size."""
+    """Study rows of deals ``start .. start + n - 1`` played by ``runner`` (a strategy in
+    every seat), placed by deal index: each row depends only on its deal, so they are the
+    same whatever the backend or task size."""
     out = np.zeros((n, STUDY_COLUMNS), np.int64)
     task = StudyChunk(seed, suits)
-    for s, rows in backend.map(strategy, strategy, task, [(start, n)], ordered=False):
+    for s, rows in backend.map(runner, task, [(start, n)], ordered=False):
         out[s - start : s - start + len(rows)] = rows
         if progress:
             progress(len(rows) * (4 if suits else 1))
@@ -172,19 +147,21 @@ def collect(
         chosen = {name: c[:done] for name, c in calls.items()}
         return StudyData(seed, got[:, 0], got[:, 1], got[:, 3:7], got[:, 7:11], chosen, deals)
 
+    playing = Runner(player, player)  # each built once, for every block
+    calling = {c.name: Runner(c, c) for c in asking}
     if scheduler is None:  # compile every engine before Ctrl-C means "stop"
-        for s in [player, *asking]:
-            study_rows(Runner(s, s), seed, 0, 0, s is player)
+        for r in [playing, *calling.values()]:
+            r.study(seed, 0, 0, r is playing)
     size = FIRST_BLOCK
     try:
         with graceful_interrupt() as flag, open_backend(scheduler, threads) as backend:
             while done < deals:
                 n = min(size, deals - done)
                 t0 = time.perf_counter()
-                rows = collect_rows(backend, player, seed, n, True, progress, done)
-                for c in asking:
-                    got = collect_rows(backend, c, seed, n, False, progress, done)
-                    calls[c.name][done : done + n] = got[:, 2]
+                rows = collect_rows(backend, playing, seed, n, True, progress, done)
+                for name, r in calling.items():
+                    got = collect_rows(backend, r, seed, n, False, progress, done)
+                    calls[name][done : done + n] = got[:, 2]
                 out[done : done + n] = rows
                 done += n
                 if flag.stop:

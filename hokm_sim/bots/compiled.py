@@ -14,9 +14,11 @@ bot file with the files it imports and the data files beside it
 versions. It binds the four strategy functions as
 constants into the kernels of :mod:`hokm_sim.engine.kernels` (re-jitted with
 ``inline="always"``, so a bot written with plain ``@njit`` is inlined into
-the card loop) and defines ``cache=True`` entry points over them. Edit a bot
-and its hash, module and compiled code change; run it again and it is loaded
-from cache in about a second.
+the card loop) and defines ``cache=True`` entry points over them, which take
+the named structures of :mod:`hokm_sim.engine.boundary`; a
+:class:`SpecialisedEngine` gives them as an :class:`~hokm_sim.engine.boundary.Engine`.
+Edit a bot and its hash, module and compiled code change; run it again and it
+is loaded from cache in about a second.
 
 Generated modules live in ``$HOKM_SIM_CACHE`` (default
 ``~/.cache/hokm-sim``), written atomically.
@@ -34,23 +36,31 @@ import types
 from functools import cache
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
-from typing import TYPE_CHECKING
 
 import numba
+import numpy as np
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.bots import execspec
 from hokm_sim.bots.registry import BotFile, Strategy
 from hokm_sim.engine.bits import HAS_PDEP
+from hokm_sim.engine.boundary import (
+    Engine,
+    Hands,
+    Matches,
+    Params,
+    Study,
+    StudyRows,
+    Tally,
+    TraceHands,
+    TraceMatch,
+    exact,
+)
 from hokm_sim.engine.jitcache import cache_root
 from hokm_sim.errors import InputError
 from hokm_sim.inlining import HELPERS, engine_kind
 from hokm_sim.sources import digest_files, source_closure
-
-if TYPE_CHECKING:
-    from hokm_sim.bots.called import CalledEngine
-    from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.writing import atomic_text
 
 _KERNELS = Path(__file__).resolve().parents[1] / "engine" / "kernels.py"
@@ -90,9 +100,14 @@ _trace_match = _K.trace_match
 _study_chunk = _K.study_chunk
 
 
+# Each entry point takes the named structures of hokm_sim.engine.boundary and binds their
+# fields to locals first: a prange body that writes into an array through a NamedTuple's
+# field loses the write.
 @njit(parallel=True, cache=True, nogil=True)
-def run_hands(params_a, params_b, seed, start, total, chunk, duplicate, forced_trump, counts, errs,
-              codes):
+def run_hands(params, job, tally):
+    params_a, params_b = params
+    seed, start, total, chunk, duplicate, forced_trump = job
+    counts, errs, codes = tally
     for i in prange(counts.shape[0]):
         s = start + i * chunk
         n = min(chunk, start + total - s)
@@ -101,8 +116,10 @@ def run_hands(params_a, params_b, seed, start, total, chunk, duplicate, forced_t
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target, method, counts,
-                errs, codes):
+def run_matches(params, job, tally):
+    params_a, params_b = params
+    seed, start, total, chunk, duplicate, target, method = job
+    counts, errs, codes = tally
     for i in prange(counts.shape[0]):
         s = start + i * chunk
         n = min(chunk, start + total - s)
@@ -112,22 +129,26 @@ def run_matches(params_a, params_b, seed, start, total, chunk, duplicate, target
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def run_study(params_a, params_b, seed, start, total, chunk, suits, out, errs):
+def run_study(params, job, out):
+    params_a, params_b = params
+    seed, start, total, chunk, suits = job
+    rows, errs = out
     for i in prange(errs.shape[0]):
         s = start + i * chunk
         n = min(chunk, start + total - s)
         _study_chunk(params_a.copy(), params_b.copy(), seed, s, n, suits,
-                     out[s - start : s - start + n], errs[i])
+                     rows[s - start : s - start + n], errs[i])
 
 
 @njit(cache=True, nogil=True)
-def trace_hands(params_a, params_b, seed, start, count, copy, forced_trump):
-    return _trace_hands(params_a, params_b, seed, start, count, copy, forced_trump)
+def trace_hands(params, job):
+    return _trace_hands(params.a, params.b, job.seed, job.start, job.count, job.copy,
+                        job.forced_trump)
 
 
 @njit(cache=True, nogil=True)
-def trace_match(params_a, params_b, seed, match, copy, target, method):
-    return _trace_match(params_a, params_b, seed, match, copy, target, method)
+def trace_match(params, job):
+    return _trace_match(params.a, params.b, job.seed, job.match, job.copy, job.target, job.method)
 '''
 
 
@@ -262,11 +283,51 @@ CALLED = "_called"
 _checked_here: set[str] = set()
 
 
-def engine_key(engine: ModuleType | SteppedEngine | CalledEngine) -> str:
+def engine_key(engine: Engine) -> str:
     """The name of ``engine`` without its mode: what its counts depend on (a checkpoint
     records it; the checking mode changes nothing but whether bounds are checked, and
     inlining nothing but speed)."""
-    return engine.__name__.removesuffix(CHECKED).removesuffix(CALLED)
+    return engine.name.removesuffix(CHECKED).removesuffix(CALLED)
+
+
+class SpecialisedEngine:
+    """The :class:`~hokm_sim.engine.boundary.Engine` of a pair's generated module
+    (``_TEMPLATE``: the bots inlined), named by the module; one object per module
+    (:func:`specialised`)."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module
+        self.name: str = module.__name__
+        self.checked: bool = module.BOUNDSCHECK
+
+    def hands(self, params: Params, job: Hands, tally: Tally) -> None:
+        """Play deals into ``tally`` (:class:`~hokm_sim.engine.boundary.Engine`)."""
+        self.module.run_hands(params, exact(job), tally)
+
+    def matches(self, params: Params, job: Matches, tally: Tally) -> None:
+        """Play matches into ``tally``."""
+        self.module.run_matches(params, exact(job), tally)
+
+    def study(self, params: Params, job: Study, out: StudyRows) -> None:
+        """Write the trump study's rows into ``out``."""
+        self.module.run_study(params, exact(job), out)
+
+    def trace_hands(self, params: Params, job: TraceHands) -> np.ndarray:
+        """The trace rows of deals."""
+        return self.module.trace_hands(params, exact(job))
+
+    def trace_match(self, params: Params, job: TraceMatch) -> np.ndarray:
+        """The trace rows of one match."""
+        return self.module.trace_match(params, exact(job))
+
+    def abort(self) -> None:
+        """Nothing plays outside this process."""
+
+
+@cache
+def specialised(module: ModuleType) -> SpecialisedEngine:
+    """The :class:`SpecialisedEngine` of the generated module ``module``."""
+    return SpecialisedEngine(module)
 
 
 def checking(bots: list[BotFile], py: tuple[bool, ...], key: str, asked: bool | None) -> bool:
@@ -301,17 +362,16 @@ def checking(bots: list[BotFile], py: tuple[bool, ...], key: str, asked: bool | 
 
 def engine_for(
     a: Strategy, b: Strategy, checked: bool | None = None, kind: str | None = None
-) -> ModuleType | SteppedEngine | CalledEngine:
-    """The compiled engine for A (team 0 first) against B.
+) -> Engine:
+    """The engine for A (team 0 first) against B: an
+    :class:`~hokm_sim.engine.boundary.Engine`.
 
-    Entry points: ``run_hands``, ``run_matches``, ``run_study``, ``trace_hands``,
-    ``trace_match`` (see the template above and :mod:`hokm_sim.engine.kernels`).
-    Compilation happens on first call of each entry and is cached on disk.
+    Compilation happens on the first call of each of its methods and is cached on disk.
     When a part of A or B is a plain-Python bot or a protocol bot (``exec:``), the
-    engine is a :class:`~hokm_sim.bots.stepped.SteppedEngine` with the same entry points.
+    engine is a :class:`~hokm_sim.bots.stepped.SteppedEngine`.
     Otherwise ``kind`` (:func:`engine_kind`) chooses between the generic engine (for
     ``auto`` too), a :class:`~hokm_sim.bots.called.CalledEngine` whose name ends with
-    :data:`CALLED`, and the specialised module of the pair. ``checked`` asks for the
+    :data:`CALLED`, and the :class:`SpecialisedEngine` of the pair. ``checked`` asks for the
     checking mode, or not (None: see :func:`checking`; the generic engine decides it bot
     by bot, so only a new or edited bot's own unit is compiled again); a checked
     engine's name ends with :data:`CHECKED`.
@@ -336,12 +396,14 @@ def engine_for(
     name = key + CHECKED if checked else key
     if not any(py):
         paths = [str(bot.path) for bot in bots]
-        return generated_module(
-            name,
-            _TEMPLATE.format(
-                a_trump=paths[0], a_play=paths[1], b_trump=paths[2], b_play=paths[3],
-                checked=checked,
-            ),
+        return specialised(
+            generated_module(
+                name,
+                _TEMPLATE.format(
+                    a_trump=paths[0], a_play=paths[1], b_trump=paths[2], b_play=paths[3],
+                    checked=checked,
+                ),
+            )
         )  # fmt: skip
     return SteppedEngine(a, b, stepper_module(bots, py, checked, "specialised"), name)
 

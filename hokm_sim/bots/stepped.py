@@ -1,9 +1,8 @@
 """The engine for a table where some part is played by plain-Python bots.
 
-It has the entry points of a compiled engine (``run_hands``, ``run_matches``,
-``run_study``, ``trace_hands``, ``trace_match``, with the same arguments and
-the same results), so the runner, backends, checkpoints and reports work
-as they do for compiled bots. Underneath, each chunk of deals (or matches)
+It is an :class:`~hokm_sim.engine.boundary.Engine` as a compiled engine is (the
+same methods, jobs and results), so the runner, backends, checkpoints and
+reports work as they do for compiled bots. Underneath, each chunk of deals (or matches)
 is a batch of hands in flight (:mod:`hokm_sim.engine.stepper`): one numba
 call advances every hand to its next Python decision, then the Python bot
 decides for all of them — one call per decision, or one call for the whole
@@ -36,6 +35,7 @@ import numba
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from hokm_sim.bots.compiled import CHECKED
 from hokm_sim.bots.faults import (
     PythonBotError,
     check_answer,
@@ -50,6 +50,20 @@ from hokm_sim.bots.pyrules import is_batched
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
+from hokm_sim.engine.boundary import (
+    ERR_SIZE,
+    Hands,
+    Matches,
+    Params,
+    Study,
+    StudyRows,
+    Tally,
+    TraceHands,
+    TraceMatch,
+    exact,
+    fault_in,
+    first_fault,
+)
 from hokm_sim.engine.records import R_NCARDS, R_TRICKS
 from hokm_sim.engine.view import V_SEAT, V_TRICK_NO
 
@@ -120,10 +134,12 @@ def exec_parts(a: Strategy | None, b: Strategy | None) -> dict[int, _Part]:
 
 
 class SteppedEngine:
-    """Entry points of an engine whose table has plain-Python parts (see the module doc)."""
+    """The :class:`~hokm_sim.engine.boundary.Engine` of a table with plain-Python or
+    protocol parts (see the module doc), named ``name``, stepping ``module``'s ``step``."""
 
     def __init__(self, a: Strategy, b: Strategy, module: ModuleType, name: str) -> None:
-        self.__name__ = name
+        self.name = name
+        self.checked = name.endswith(CHECKED)
         self.a, self.b = a, b
         self._step = module.step
         self._parts = python_parts(a, b)
@@ -134,56 +150,59 @@ class SteppedEngine:
         self._lock = threading.Lock()
         self.slots = SLOTS
 
-    # --- the compiled engine's entry points --------------------------------------
+    # --- the engine's methods -------------------------------------------------------
 
-    def run_hands(self, pa, pb, seed, start, total, chunk, duplicate, forced, counts, errs, codes):
-        """Deals ``start .. start + total - 1`` in chunks of ``chunk``, as ``hands_chunk``."""
-        self._chunks(st.M_HANDS, pa, pb, seed, start, total, chunk, duplicate, forced, 0, 7,
-                     counts, errs, codes, None)  # fmt: skip
+    def hands(self, params: Params, job: Hands, tally: Tally) -> None:
+        """Play deals into ``tally``, as ``hands_chunk``."""
+        seed, start, total, chunk, duplicate, forced = exact(job)
+        self._chunks(st.M_HANDS, params, seed, start, total, chunk, duplicate, forced, 0, 7,
+                     tally.counts, tally.errs, tally.codes, None)  # fmt: skip
 
-    def run_matches(self, pa, pb, seed, start, total, chunk, duplicate, target, method, counts,
-                    errs, codes):  # fmt: skip
-        """Matches ``start .. start + total - 1`` to ``target`` (the first Hakem by house
-        rule ``method``), as ``matches_chunk``."""
-        self._chunks(st.M_MATCHES, pa, pb, seed, start, total, chunk, duplicate, target, 0,
-                     target, counts, errs, codes, None, method)  # fmt: skip
+    def matches(self, params: Params, job: Matches, tally: Tally) -> None:
+        """Play matches into ``tally``, as ``matches_chunk``."""
+        seed, start, total, chunk, duplicate, target, method = exact(job)
+        self._chunks(st.M_MATCHES, params, seed, start, total, chunk, duplicate, target, 0,
+                     target, tally.counts, tally.errs, tally.codes, None, method)  # fmt: skip
 
-    def run_study(self, pa, pb, seed, start, total, chunk, suits, out, errs):
-        """Counterfactual-trump rows of deals ``start ..``, as ``study_chunk``."""
-        counts = np.zeros((errs.shape[0], 1), np.int64)
-        self._chunks(st.M_STUDY, pa, pb, seed, start, total, chunk, False, int(suits), 0, 7,
-                     counts, errs, np.zeros(0, np.int8), out)  # fmt: skip
+    def study(self, params: Params, job: Study, out: StudyRows) -> None:
+        """Counterfactual-trump rows of deals into ``out``, as ``study_chunk``."""
+        seed, start, total, chunk, suits = exact(job)
+        counts = np.zeros((out.errs.shape[0], 1), np.int64)
+        self._chunks(st.M_STUDY, params, seed, start, total, chunk, False, int(suits), 0, 7,
+                     counts, out.errs, np.zeros(0, np.int8), out.rows)  # fmt: skip
 
-    def trace_hands(self, pa, pb, seed, start, count, copy, forced):
-        """Trace rows of deals ``start .. start + count - 1``, stopping at a fault."""
+    def trace_hands(self, params: Params, job: TraceHands) -> np.ndarray:
+        """Trace rows of deals, stopping at a fault."""
+        seed, start, count, copy, forced = exact(job)
         rows = np.full((count, k.TRACE_SIZE), -1, np.int64)
-        err = np.zeros(k.ERR_SIZE, np.int64)
-        self._one(st.M_TRACE_HANDS, pa, pb, seed, start, count, copy, forced, 7, err, rows)
-        if err[k.E_CODE]:
-            return rows[: err[k.E_MATCH] - start + 1]
-        return rows
+        err = np.zeros(ERR_SIZE, np.int64)
+        self._one(st.M_TRACE_HANDS, params, seed, start, count, copy, forced, 7, err, rows)
+        fault = fault_in(err)
+        return rows if fault is None else rows[: fault.match - start + 1]
 
-    def trace_match(self, pa, pb, seed, match, copy, target, method):
-        """Trace rows of every hand of match ``match``, stopping at a fault."""
+    def trace_match(self, params: Params, job: TraceMatch) -> np.ndarray:
+        """Trace rows of every hand of one match, stopping at a fault."""
+        seed, match, copy, target, method = exact(job)
         rows = np.full((2 * target, k.TRACE_SIZE), -1, np.int64)
-        err = np.zeros(k.ERR_SIZE, np.int64)
-        self._one(st.M_TRACE_MATCH, pa, pb, seed, match, 1, copy, target, target, err, rows,
+        err = np.zeros(ERR_SIZE, np.int64)
+        self._one(st.M_TRACE_MATCH, params, seed, match, 1, copy, target, target, err, rows,
                   method)  # fmt: skip
-        if err[k.E_CODE]:
-            return rows[: err[k.E_HAND] + 1]
+        fault = fault_in(err)
+        if fault is not None:
+            return rows[: fault.hand + 1]
         return rows[: int((rows[:, k.T_MATCH] >= 0).sum())]
 
     # --- driving the stepper ---------------------------------------------------
 
-    def _one(self, mode, pa, pb, seed, start, count, arg, arg2, target, err, out, method=0):
+    def _one(self, mode, params, seed, start, count, arg, arg2, target, err, out, method=0):
         counts = np.zeros(1, np.int64)
         with one_blas_thread():
-            fail = self._drive(mode, pa, pb, seed, False, arg, arg2, start, count, counts,
+            fail = self._drive(mode, params, seed, False, arg, arg2, start, count, counts,
                                err, np.zeros(0, np.int8), out, method)  # fmt: skip
         self._end_bots_at_fault(fail, [err])
         self._raise_if_first(fail, [err], seed, mode, target, method, (out, start))
 
-    def _chunks(self, mode, pa, pb, seed, start, total, chunk, dup, arg, arg2, target, counts,
+    def _chunks(self, mode, params, seed, start, total, chunk, dup, arg, arg2, target, counts,
                 errs, codes, out, method=0):  # fmt: skip
         stop = [np.iinfo(np.int64).max]  # the earliest failed job of any chunk so far
 
@@ -194,13 +213,13 @@ class SteppedEngine:
             n = min(chunk, start + total - s)
             c = codes[s - start : s - start + n] if codes.shape[0] > 0 else codes
             o = out[s - start : s - start + n] if out is not None else np.zeros((0, 1), np.int64)
-            return self._drive(mode, pa, pb, seed, dup, arg, arg2, s, n, counts[i], errs[i], c, o,
+            return self._drive(mode, params, seed, dup, arg, arg2, s, n, counts[i], errs[i], c, o,
                                method, stop)  # fmt: skip
 
         n_chunks = counts.shape[0]
         threads = min(numba.get_num_threads(), n_chunks)
         if total <= 0:
-            self._warm(mode, pa, pb, seed)
+            self._warm(mode, params, seed)
             return
         try:
             with one_blas_thread():
@@ -227,15 +246,15 @@ class SteppedEngine:
     def _end_bots_at_fault(self, failed, errs) -> None:
         """A fault stops the run: its protocol bots are sent bye now (new ones start if
         the engine plays again)."""
-        if self._host is not None and (failed or any(e[k.E_CODE] for e in errs)):
+        if self._host is not None and (failed or first_fault(errs) is not None):
             self._host.close()
 
-    def _warm(self, mode, pa, pb, seed) -> None:
+    def _warm(self, mode, params, seed) -> None:
         """Compile (or load) the step function: one slot, no jobs."""
         slots = st.new_slots(1)
         jobs = st.new_jobs(0, 0, 0)
-        self._step(mode, pa, pb, np.uint64(seed), False, 0, 0, slots, jobs,
-                   np.zeros(1, np.int64), np.zeros(k.ERR_SIZE, np.int64),
+        self._step(mode, params.a, params.b, np.uint64(seed), False, 0, 0, slots, jobs,
+                   np.zeros(1, np.int64), np.zeros(ERR_SIZE, np.int64),
                    np.zeros(0, np.int8), np.zeros((0, 1), np.int64))  # fmt: skip
 
     def _raise_if_first(self, fail, errs, seed, mode, target, method=0, traced=None) -> None:
@@ -245,9 +264,9 @@ class SteppedEngine:
         played up to the fault (``show``)."""
         if fail is None:
             return
-        for e in errs:
-            if e[k.E_CODE] and (e[k.E_MATCH], e[k.E_HAND]) < (fail.job, fail.hand):
-                return  # the runner reports the engine's earlier fault
+        fault = first_fault(errs)
+        if fault is not None and (fault.match, fault.hand) < (fail.job, fail.hand):
+            return  # the runner reports the engine's earlier fault
         matches = mode in (st.M_MATCHES, st.M_TRACE_MATCH)
         match = fail.job if matches else None
         hand = fail.hand if matches else fail.job
@@ -264,7 +283,7 @@ class SteppedEngine:
             exc.stopped = (rows[: (fail.hand if matches else fail.job - start) + 1], fail.what)
         raise exc
 
-    def _drive(self, mode, pa, pb, seed, dup, arg, arg2, start, count, counts, err, codes, out,
+    def _drive(self, mode, params, seed, dup, arg, arg2, start, count, counts, err, codes, out,
                method=0, stop=None):  # fmt: skip
         """Play jobs ``start .. start + count - 1`` in one batch of slots (matches: the first
         Hakem by house rule ``method``); the earliest Python failure, if any (the engine's
@@ -274,8 +293,9 @@ class SteppedEngine:
         slots = st.new_slots(max(1, min(count, self.slots)))
         jobs = st.new_jobs(start, count, method)
         seed = np.uint64(seed)
-        params = {code: dict(zip(p.names, (pa, pb)[p.side][p.row], strict=False))
-                  for code, p in self._parts.items()}  # fmt: skip
+        pa, pb = params
+        named = {code: dict(zip(p.names, params[p.side][p.row], strict=False))
+                 for code, p in self._parts.items()}  # fmt: skip
         failure: list[_Failure | None] = [None]
         with self._host.lease() if self._host is not None else nullcontext() as lease:
             while self._step(mode, pa, pb, seed, dup, arg, arg2, slots, jobs, counts, err, codes,
@@ -285,13 +305,14 @@ class SteppedEngine:
                     for code, part in self._parts.items():
                         idx = np.flatnonzero(wait == code)
                         if idx.size:
-                            self._decide(part, params[code], idx, slots, jobs, failure)
+                            self._decide(part, named[code], idx, slots, jobs, failure)
                 if lease is not None:
                     for i, code, what in lease.decide(slots, wait):
                         self._fail(self._exec[code], i, what, slots, jobs, failure)
                 if stop is not None:
-                    if err[k.E_CODE]:
-                        stop[0] = min(stop[0], int(err[k.E_MATCH]))
+                    fault = fault_in(err)
+                    if fault is not None:
+                        stop[0] = min(stop[0], fault.match)
                     if failure[0] is not None:
                         stop[0] = min(stop[0], failure[0].job)
                     jobs[st.J_LIMIT] = min(jobs[st.J_LIMIT], stop[0])

@@ -43,8 +43,9 @@ def heuristic_calls(h: Strategy, seed: int, deals: int, threads: int) -> np.ndar
     """The suit ``h`` calls as Hakem on each deal, from the engine's study kernel."""
     from hokm_sim.analysis.trumpstudy import collect_rows
     from hokm_sim.sim.backends import Local
+    from hokm_sim.sim.runner import Runner
 
-    return collect_rows(Local(threads), h, seed, deals, False, None)[:, 2]
+    return collect_rows(Local(threads), Runner(h, h), seed, deals, False, None)[:, 2]
 
 
 DEALS_PER_CALL = 4

@@ -19,7 +19,8 @@ The loops that play most hands (``_deals`` under ``hands_chunk``,
 counting and inline the card loop; the kernels around them allocate the
 scratch arrays. Traces and the trump study call the card loop as a function.
 
-Errors: a strategy error stops the chunk; ``err`` gets ``ERR_*`` fields.
+Errors: a strategy error stops the chunk; its row of ``err`` gets the fault
+(:mod:`hokm_sim.engine.boundary`).
 
 A kernel passes ``int64`` values to the jitted functions it calls, never
 literal constants: numba compiles a callee once for each distinct tuple of
@@ -35,6 +36,15 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
+from hokm_sim.engine.boundary import (
+    E_CARD,
+    E_CODE,
+    E_COPY,
+    E_HAND,
+    E_MATCH,
+    E_SEAT,
+    E_TRICK,
+)
 from hokm_sim.engine.play import (
     CHOOSE_ONLY,
     NO_FORCED_TRUMP,
@@ -68,16 +78,6 @@ from hokm_sim.engine.records import (
 )
 from hokm_sim.engine.rng import FIRST_HAKEM_INDEX, match_base, strategy_base
 from hokm_sim.inlining import HELPERS
-
-# --- err: int64[ERR_SIZE] ------------------------------------------------------
-E_CODE = 0  # 0: no error, else ERR_ILLEGAL_CARD / ERR_BAD_TRUMP
-E_MATCH = 1  # match index (deal index for independent hands)
-E_HAND = 2  # hand index within the match (0 for independent hands)
-E_COPY = 3  # 0: A on team 0; 1: teams swapped
-E_SEAT = 4
-E_TRICK = 5
-E_CARD = 6
-ERR_SIZE = 8
 
 # --- trace rows: int64[TRACE_SIZE] per hand ------------------------------------
 T_MATCH = 0

@@ -37,7 +37,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from hokm_sim.engine.kernels import E_CODE, E_MATCH, note_error, trace_row
+from hokm_sim.engine.boundary import E_CODE, E_MATCH
+from hokm_sim.engine.kernels import note_error, trace_row
 from hokm_sim.engine.play import (
     CHOOSE_ONLY,
     Work,

@@ -18,6 +18,7 @@ from hokm_sim.bots.observation import Observation
 from hokm_sim.bots.seat import SeatBot
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
+from hokm_sim.engine.boundary import ERR_SIZE, fault_in
 from hokm_sim.engine.view import PARAM_SIZE, V_HAND, V_LEGAL, V_SEAT
 from hokm_sim.errors import InputError
 from hokm_sim.house import MAX_TARGET
@@ -62,7 +63,7 @@ class Table:
         self._next = 0
         self.rows = np.zeros((0, k.TRACE_SIZE), np.int64)
         self._jobs = st.new_jobs(0, 0, first_hakem)
-        self._err = np.zeros(k.ERR_SIZE, np.int64)
+        self._err = np.zeros(ERR_SIZE, np.int64)
         self.waiting: str | None = None
         self.seat = self.legal = self.hands_done = 0
 
@@ -91,8 +92,9 @@ class Table:
         arg2 = self.target if self.target else -1
         self._step(mode, _NO_PARAMS, _NO_PARAMS, self._seed, False, 0, arg2, self.slots,
                    self._jobs, _NO_COUNTS, self._err, _NO_CODES, self.rows)  # fmt: skip
-        if self._err[k.E_CODE]:
-            raise InputError(f"illegal move: engine error code {int(self._err[k.E_CODE])}")
+        fault = fault_in(self._err)
+        if fault is not None:
+            raise InputError(f"illegal move: engine error code {fault.code}")
         self.waiting = _WAITING[int(self.slots.wait[0])]
         """``"trump"`` or ``"card"``: the decision due now; None when the game is over."""
         self.seat = int(self.slots.bot_view[0, V_SEAT])

@@ -54,9 +54,9 @@ from hokm_sim.bots.stepped import (
     python_parts,
 )
 from hokm_sim.cards import card_str, cards_of
-from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine import vector as vk
+from hokm_sim.engine.boundary import ERR_SIZE, fault_in
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
 from hokm_sim.engine.view import V_LEGAL, V_SEAT, V_TRICK_NO
 from hokm_sim.env.aec import observation_space
@@ -160,7 +160,7 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         self._slots = st.new_slots(self.num_envs)
         self._jobs = st.new_jobs(0, MAX_INDEX, first_hakem_code(first_hakem))
         self._counts = np.zeros(N_COUNTS, np.int64)
-        self._err = np.zeros(k.ERR_SIZE, np.int64)
+        self._err = np.zeros(ERR_SIZE, np.int64)
         self._t = vk.new_tables(self.num_envs)
         self._seed = 0
         self._live = False
@@ -311,7 +311,7 @@ class HokmVectorEnv(gym.vector.VectorEnv):
             if waiting < 0:
                 self._illegal(-1 - waiting, int(t.actions[-1 - waiting]))
             self._t = t
-            if self._err[k.E_CODE]:
+            if fault_in(self._err) is not None:
                 self._live = False
                 raise self._fault()
             if waiting == 0:
@@ -353,17 +353,17 @@ class HokmVectorEnv(gym.vector.VectorEnv):
 
     def _fault(self) -> BotFault:
         """The compiled bot's fault noted by the kernel, as one line."""
-        err = self._err
-        seat, card = int(err[k.E_SEAT]), int(err[k.E_CARD])
+        fault = fault_in(self._err)
+        seat, card = fault.seat, fault.card
         strategy = self.strategies[seat & 1]
-        if err[k.E_CODE] == ERR_BAD_TRUMP:
+        if fault.code == ERR_BAD_TRUMP:
             what, where = f"returned bad trump suit {card} (expected 0..3)", "at trump choice"
         else:
             shown = card_str(card) if 0 <= card < 52 else str(card)
-            what, where = f"played illegal card {shown}", f"trick {int(err[k.E_TRICK]) + 1}"
-        place = f"hand {int(err[k.E_MATCH])}"
+            what, where = f"played illegal card {shown}", f"trick {fault.trick + 1}"
+        place = f"hand {fault.match}"
         if self.target:
-            place = f"match {int(err[k.E_MATCH])}, hand {int(err[k.E_HAND])}"
+            place = f"match {fault.match}, hand {fault.hand}"
         return BotFault(
             f"strategy {strategy.name!r} {what} (seat {seat}) at seed {self._seed}, {place}, "
             f"{where}; call reset() to go on"

@@ -1,7 +1,8 @@
 """Where the work runs: this machine's cores, or a Dask distributed cluster.
 
-A run is a list of ranges of deal (or match) indices. :class:`Local` plays
-them with the numba-threaded :class:`~hokm_sim.sim.runner.Runner` on every core;
+A run is a list of ranges of deal (or match) indices, played by the pair's
+:class:`~hokm_sim.sim.runner.Runner`, which the caller builds once and hands
+to the backend. :class:`Local` plays them with that numba-threaded Runner on every core;
 :class:`Dask` cuts them into tasks of whole engine chunks and sends them to a
 Dask cluster (``--scheduler tcp://HOST:8786``, or ``--scheduler local:N`` for
 a cluster of N worker processes on this machine's loopback). Both yield
@@ -10,9 +11,10 @@ is exact and order-independent, so the result is bit-identical whichever
 backend, worker count or task size computed it.
 
 On a cluster each worker process plays one task at a time with one numba
-thread, and keeps the compiled engine of each strategy pair it met
+thread, and keeps a Runner of its own for each strategy pair it met
 (:func:`worker_runner`), so compilation (or loading from the disk cache)
-happens once per worker, not once per task. A task that raises, or whose
+happens once per worker, not once per task; the client's Runner says which
+engine the workers must build. A task that raises, or whose
 worker is lost, is run again elsewhere (Dask ``retries`` and its rescheduling
 of lost work); a strategy that breaks the rules is a result, not an error,
 so it is reported once and never retried.
@@ -33,10 +35,9 @@ from typing import Any
 
 import numba
 
-from hokm_sim.bots.compiled import CHECKED
 from hokm_sim.bots.faults import PythonBotError
 from hokm_sim.bots.host import Limits, limits, set_limits
-from hokm_sim.bots.registry import Strategy, portable_spec, resolve
+from hokm_sim.bots.registry import portable_spec, resolve
 from hokm_sim.errors import InputError, StoppedError
 from hokm_sim.sim.runner import (
     HAND_CHUNK,
@@ -101,16 +102,14 @@ def check_scheduler(value: str | None) -> str | None:
 
 @dataclasses.dataclass(frozen=True)
 class Work:
-    """Everything that says what to play, except which deals (or matches).
+    """Everything that says what to play, except which deals (or matches) and by whom
+    (the Runner given with it).
 
     ``per_task`` sets the deals (or matches) per batch or task; a regression
     check sets it to a multiple of its check interval. ``codes`` asks for
-    every pair's outcome code (duplicate only). ``checked`` asks for the
-    checking mode's engine, or not (None: see :class:`~hokm_sim.sim.runner.Runner`).
+    every pair's outcome code (duplicate only).
     """
 
-    a: Strategy
-    b: Strategy
     seed: int
     matches: bool = False
     target: int = 7
@@ -120,10 +119,6 @@ class Work:
     per_task: int | None = None
     first_hakem: int = 0
     """Matches: the house rule of the first Hakem (``hokm_sim.house.FIRST_HAKEM_METHODS``)."""
-    checked: bool | None = None
-    engine: str | None = None
-    """The engine of a pair of compiled bots (:data:`~hokm_sim.inlining.ENGINES`) on this
-    machine; Dask workers play the default."""
 
 
 TaskFn = Callable[[Runner, int, int], Any]
@@ -143,10 +138,10 @@ class Local:
         self.threads = threads
 
     def batches(
-        self, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = True
+        self, runner: Runner, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = True
     ) -> Iterator[Batch]:
-        """Batches of the ranges ``(start, count)``, always in index order."""
-        runner = Runner(work.a, work.b, work.checked, work.engine)
+        """Batches of the ranges ``(start, count)`` played by ``runner``, always in index
+        order."""
         for start, count in ranges:
             yield from runner.batches(
                 work.seed,
@@ -164,19 +159,15 @@ class Local:
 
     def map(
         self,
-        a: Strategy,
-        b: Strategy,
+        runner: Runner,
         fn: TaskFn,
         ranges: list[tuple[int, int]],
         *,
         size: int | None = None,
         ordered: bool = True,
-        checked: bool | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """``(start, fn(runner, start, count))`` for tasks of ``size`` cut from the
-        ranges, in index order, on this machine's threads (and the engine ``checked``
-        asks for)."""
-        runner = Runner(a, b, checked)
+        ranges, in index order, on this machine's threads."""
         size = size or LOCAL_TASK
         for s, n in ranges:
             for o in range(0, n, size):
@@ -198,32 +189,36 @@ class EngineMismatch(RuntimeError):
 
 
 @cache
-def worker_runner(a_spec: str, a_name: str, b_spec: str, b_name: str, engine: str) -> Runner:
-    """The Runner of a strategy pair in this process, built once per process.
+def worker_runner(
+    a_spec: str, a_name: str, b_spec: str, b_name: str, key: str, checked: bool
+) -> Runner:
+    """The Runner of a strategy pair in this process, built once per process, in the
+    checking mode when ``checked``.
 
-    ``engine`` is the client's engine module name, which hashes the engine
-    sources and the bot files: part of the key, so an edited bot gets a new
-    Runner, and checked, so a worker with other files fails loudly instead of
-    mixing two versions of a bot into one result.
+    ``key`` is the client's engine key (:attr:`Runner.engine_key`), which hashes the
+    engine sources and the bot files: part of the cache's key, so an edited bot gets a
+    new Runner, and checked, so a worker with other files fails loudly instead of
+    mixing two versions of a bot into one result. The kind of engine may differ (a
+    worker plays its default): it changes no count.
     """
     a = dataclasses.replace(resolve(a_spec), name=a_name)
     b = dataclasses.replace(resolve(b_spec), name=b_name)
-    runner = Runner(a, b, checked=engine.endswith(CHECKED))
-    if runner.engine.__name__ != engine:
+    runner = Runner(a, b, checked=checked)
+    if runner.engine_key != key:
         raise EngineMismatch(
-            f"a worker built engine {runner.engine.__name__} where the client built {engine}: "
+            f"a worker built engine {runner.engine_key} where the client built {key}: "
             "install the same hokm-sim and bot files on every worker"
         )
     return runner
 
 
 def run_task(
-    specs: tuple[str, str, str, str, str, Limits], fn: TaskFn, start: int, count: int
+    specs: tuple[str, str, str, str, str, bool, Limits], fn: TaskFn, start: int, count: int
 ) -> Any | StoppedError:
     """One task on a worker with one numba thread, protocol bots held to the client's
     limits: its result, or the strategy's fault."""
-    runner = worker_runner(*specs[:5])
-    old = set_limits(specs[5])
+    runner = worker_runner(*specs[:6])
+    old = set_limits(specs[6])
     try:
         with numba_threads(1):
             return fn(runner, start, count)
@@ -284,33 +279,30 @@ class Dask:
         return chunk * min(TASK_CHUNKS, max(1, -(-want // chunk)))
 
     def batches(
-        self, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = False
+        self, runner: Runner, work: Work, ranges: list[tuple[int, int]], *, ordered: bool = False
     ) -> Iterator[Batch]:
-        """Batches of the ranges as tasks finish (in index order if ``ordered``)."""
+        """Batches of the ranges as tasks finish (in index order if ``ordered``), played
+        by the workers' Runners of ``runner``'s pair and engine."""
         task = PlayChunk(
             work.seed, work.matches, work.target, work.duplicate, work.chunk, work.codes,
             work.first_hakem,
         )  # fmt: skip
         size = self.task_size(work, ranges)
-        batches = self.map(
-            work.a, work.b, task, ranges, size=size, ordered=ordered, checked=work.checked
-        )
-        for _, batch in batches:
+        for _, batch in self.map(runner, task, ranges, size=size, ordered=ordered):
             yield batch
 
     def map(
         self,
-        a: Strategy,
-        b: Strategy,
+        runner: Runner,
         fn: TaskFn,
         ranges: list[tuple[int, int]],
         *,
         size: int | None = None,
         ordered: bool = True,
-        checked: bool | None = None,
     ) -> Iterator[tuple[int, Any]]:
-        """``(start, fn(runner, start, count))`` of tasks as they finish on the
-        cluster (in index order if ``ordered``), on the engine ``checked`` asks for.
+        """``(start, fn(worker's runner, start, count))`` of tasks as they finish on the
+        cluster (in index order if ``ordered``); each worker's Runner plays ``runner``'s
+        pair on the same engine key, in the same mode.
 
         At most ``IN_FLIGHT`` tasks per worker are queued, so stopping (Ctrl-C,
         a decided sequential test) loses little; leaving the iterator early
@@ -320,12 +312,12 @@ class Dask:
         """
         from distributed import as_completed
 
-        size = size or self.task_size(Work(a, b, 0), ranges)
+        size = size or self.task_size(Work(0), ranges)
         todo = [(s + o, min(size, n - o)) for s, n in ranges for o in range(0, n, size)]
         todo.reverse()
-        runner = Runner(a, b, checked)  # the engine name workers must match
-        specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine.__name__,
-                 limits())  # fmt: skip
+        a, b = runner.a, runner.b
+        specs = (portable_spec(a), a.name, portable_spec(b), b.name, runner.engine_key,
+                 runner.engine.checked, limits())  # fmt: skip
         order = deque(s for s, _ in reversed(todo))
         waiting: dict[int, Any] = {}
         pending = as_completed(loop=self.client.loop)  # not the default client's loop

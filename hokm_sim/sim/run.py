@@ -154,8 +154,13 @@ def execute(
     on_batch: Callable[[int, int], None] | None = None,
     checkpoint: Checkpoint | None = None,
     prefix: bool = False,
+    runner: Runner | None = None,
 ) -> Played:
     """Play a validated configuration with resolved strategies.
+
+    ``runner`` is the Runner of A against B when the caller has built it already (for
+    the engine key of its checkpoint, say); None builds it here, on ``cfg.engine``. It
+    is built once: what prepares the engine and what plays share it.
 
     With a ``checkpoint`` only its pending ranges are played, from its
     counts, and every finished batch is recorded in it at once (and written
@@ -172,8 +177,6 @@ def execute(
         counts, ranges = checkpoint.counts.copy(), checkpoint.pending()
     done = cfg.total - sum(n for _, n in ranges)
     work = Work(
-        a,
-        b,
         cfg.seed,
         matches=cfg.mode == "matches",
         target=cfg.target,
@@ -181,7 +184,6 @@ def execute(
         chunk=cfg.chunk,
         per_task=cfg.task,
         first_hakem=cfg.first_hakem_code,
-        engine=cfg.engine,
     )
     saving = checkpoint.saving() if checkpoint is not None else nullcontext()
     began = False  # to play: no stop came while the engine compiled
@@ -192,10 +194,11 @@ def execute(
             saving,
             suppress(Abandoned),  # Ctrl-C, and a batch that would not end: it is dropped
         ):
+            runner = runner or Runner(a, b, engine=cfg.engine)
             if cfg.scheduler is None:  # compiled first: a stop meanwhile plays nothing
-                Runner(a, b, engine=cfg.engine).prepare(cfg.mode == "matches")
+                runner.prepare(cfg.mode == "matches")
             began = not flag.stop
-            for batch in backend.batches(work, ranges, ordered=prefix) if began else ():
+            for batch in backend.batches(runner, work, ranges, ordered=prefix) if began else ():
                 counts += batch.counts
                 done += batch.count
                 if checkpoint is not None:

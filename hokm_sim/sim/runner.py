@@ -1,6 +1,7 @@
 """From a configuration to counts: batches of chunks on every core, errors caught.
 
-The runner turns (strategies, seed, size) into calls of the compiled engine.
+The runner turns (strategies, seed, size) into calls of the pair's engine, through
+its named interface (:class:`~hokm_sim.engine.boundary.Engine`).
 Work is cut into chunks of a fixed number of deals (or matches) that do not
 depend on the thread count; a batch is as many chunks as keep every core
 busy for a moment. Counts are integers merged by addition, so the result is
@@ -27,6 +28,19 @@ from hokm_sim.bots.registry import Strategy, portable_spec
 from hokm_sim.bots.stepped import SteppedEngine
 from hokm_sim.cards import SUITS, card_str
 from hokm_sim.engine import kernels as k
+from hokm_sim.engine.boundary import (
+    Engine,
+    Fault,
+    Hands,
+    Matches,
+    Params,
+    Study,
+    StudyRows,
+    Tally,
+    TraceHands,
+    TraceMatch,
+    first_fault,
+)
 from hokm_sim.engine.play import NO_FORCED_TRUMP
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
 from hokm_sim.errors import InputError, StoppedError
@@ -174,13 +188,17 @@ class Batch:
 
 
 class Runner:
-    """Plays A (team 0 first) against B with a compiled engine for the pair.
+    """Plays A (team 0 first) against B with the pair's engine.
 
     ``checked`` asks for the engine of the checking mode (bounds checked), or
     not; None leaves it to :func:`~hokm_sim.bots.compiled.checking` (on for the
     first run of a new or edited bot file). ``engine`` is one of
-    :data:`~hokm_sim.bots.compiled.ENGINES` (None: ``$HOKM_SIM_ENGINE``, else ``auto``).
+    :data:`~hokm_sim.inlining.ENGINES` (None: ``$HOKM_SIM_ENGINE``, else ``auto``).
     The counts are the same either way.
+
+    Building one finds the engine (hashing the bot files, deciding the checking
+    mode), so a command builds it once and hands it to what prepares and plays the
+    run; another process (a Dask worker) builds its own.
     """
 
     def __init__(
@@ -188,9 +206,8 @@ class Runner:
     ) -> None:
         self.a, self.b = a, b
         self.kind = compiled.engine_kind(engine)
-        self.engine = compiled.engine_for(a, b, checked, self.kind)
-        self.params_a = a.params_array()
-        self.params_b = b.params_array()
+        self.engine: Engine = compiled.engine_for(a, b, checked, self.kind)
+        self.params = Params(a.params_array(), b.params_array())
         self._specialiser: Specialiser | None = None
 
     def _specialise(self, seconds_left: float, matches: bool) -> None:
@@ -199,13 +216,12 @@ class Runner:
         move to it once it is compiled (:mod:`hokm_sim.sim.specialise`)."""
         if self.kind != "auto" or not isinstance(self.engine, CalledEngine):
             return
-        if self.engine.BOUNDSCHECK:  # a new bot's checked run: the next one is fast
+        if self.engine.checked:  # a new bot's checked run: the next one is fast
             return
         if self._specialiser is None:
             if seconds_left > specialise_after():
-                entry = "run_matches" if matches else "run_hands"
                 a, b = portable_spec(self.a), portable_spec(self.b)
-                self._specialiser = Specialiser(a, b, entry)
+                self._specialiser = Specialiser(a, b, matches)
             return
         done = self._specialiser.done()
         if done is None:
@@ -221,65 +237,62 @@ class Runner:
         return compiled.engine_key(self.engine)
 
     def _fault(
-        self, err: np.ndarray, seed: int, matches: bool, target: int, first_hakem: int = 0
+        self, fault: Fault, seed: int, matches: bool, target: int, first_hakem: int = 0
     ) -> StrategyFault:
-        copy, seat = int(err[k.E_COPY]), int(err[k.E_SEAT])
-        team_a = copy  # A plays team 0 in copy 0, team 1 in copy 1
-        strat = self.a if (seat & 1) == team_a else self.b
-        match, hand = int(err[k.E_MATCH]), int(err[k.E_HAND])
+        team_a = fault.copy  # A plays team 0 in copy 0, team 1 in copy 1
+        strat = self.a if (fault.seat & 1) == team_a else self.b
+        match = fault.match if matches else None
+        hand = fault.hand if matches else fault.match
         replay = replay_command(
             seed,
             self.a.name,
             self.b.name,
-            copy,
-            match if matches else None,
-            hand if matches else match,
+            fault.copy,
+            match,
+            hand,
             target,
             first_hakem,
             given_timeout(),
         )
-        trick = -1 if err[k.E_CODE] == ERR_BAD_TRUMP else int(err[k.E_TRICK])
-        return StrategyFault(
-            strat.name,
-            seed,
-            match if matches else None,
-            hand if matches else match,
-            trick,
-            int(err[k.E_CARD]),
-            seat,
-            replay,
-        )
+        trick = -1 if fault.code == ERR_BAD_TRUMP else fault.trick
+        return StrategyFault(strat.name, seed, match, hand, trick, fault.card, fault.seat, replay)
 
-    def call(self, entry: str, *args):
-        """The engine's entry point ``entry`` called with ``args``, off the main thread
+    def call(self, method: Callable, *args):
+        """``method`` of the engine called with ``args``, off the main thread
         (:func:`~hokm_sim.sim.interrupt.off_main`): Ctrl-C is heard whatever the bots do,
         and ends the protocol bots of a call it leaves running."""
         try:
-            return off_main(getattr(self.engine, entry), *args)
+            return off_main(method, *args)
         except KeyboardInterrupt:
-            if isinstance(self.engine, SteppedEngine):
-                self.engine.abort()
+            self.engine.abort()
             raise
+
+    def _play(self, seed: int, start: int, total: int, chunk: int, duplicate: bool, *,
+              matches: bool, target: int, first_hakem: int, tally: Tally) -> None:  # fmt: skip
+        """Play deals (or matches to ``target``) ``start .. start + total - 1`` into
+        ``tally``, in chunks of ``chunk``."""
+        if matches:
+            job = Matches(seed, start, total, chunk, duplicate, target, first_hakem)
+            self.call(self.engine.matches, self.params, job, tally)
+        else:
+            job = Hands(seed, start, total, chunk, duplicate, NO_FORCED_TRUMP)
+            self.call(self.engine.hands, self.params, job, tally)
 
     def prepare(self, matches: bool = False) -> None:
         """Compile (or load from the disk cache) the entry point a run will call, by
         playing an empty range. Called inside the run's stop handler
         (:func:`~hokm_sim.sim.interrupt.graceful_interrupt`): a Ctrl-C or ``SIGTERM``
         while it compiles is heard, and the run then plays nothing."""
-        counts = np.zeros((1, N_COUNTS), np.int64)
-        errs = np.zeros((1, k.ERR_SIZE), np.int64)
-        how = (7, 0) if matches else (-1,)
-        extra = (*how, counts, errs, np.full(0, -1, np.int8))
-        entry = "run_matches" if matches else "run_hands"
         what = (
             f"the specialised engine of {self.a.name} against {self.b.name} (once per pair)"
-            if not isinstance(self.engine, CalledEngine | SteppedEngine)
+            if isinstance(self.engine, compiled.SpecialisedEngine)
             else f"a table of {self.a.name} against {self.b.name} (once per set of bots)"
             if isinstance(self.engine, SteppedEngine)
-            else None
+            else None  # the generic engine says what it compiles itself
         )
         with compiling(what) if what else nullcontext():
-            self.call(entry, self.params_a, self.params_b, np.uint64(0), 0, 0, 1, True, *extra)
+            self._play(0, 0, 0, 1, True, matches=matches, target=7, first_hakem=0,
+                       tally=Tally.zeros(1))  # fmt: skip
 
     def _locate_raise(
         self,
@@ -293,17 +306,11 @@ class Runner:
     ) -> BotError:
         """The first deal (or match) of a range at which a bot raised, found by halving
         the range with the counting kernel on one thread, then traced for the error."""
-        entry = "run_matches" if matches else "run_hands"
 
         def raises(s: int, n: int) -> bool:
-            chunk = max(n, 1)
-            counts = np.zeros((1, N_COUNTS), np.int64)
-            errs = np.zeros((1, k.ERR_SIZE), np.int64)
-            how = (target, first_hakem) if matches else (-1,)
-            extra = (*how, counts, errs, np.full(0, -1, np.int8))
-            args = (np.uint64(seed), s, n, chunk, duplicate, *extra)
             try:
-                self.call(entry, self.params_a, self.params_b, *args)
+                self._play(seed, s, n, max(n, 1), duplicate, matches=matches, target=target,
+                           first_hakem=first_hakem, tally=Tally.zeros(1))  # fmt: skip
             except Exception:
                 return True
             return False
@@ -363,22 +370,15 @@ class Runner:
         while done < total:
             n = min(per_batch, total - done)
             t0 = time.perf_counter()
-            n_chunks = -(-n // chunk)
-            counts = np.zeros((n_chunks, N_COUNTS), np.int64)
-            errs = np.zeros((n_chunks, k.ERR_SIZE), np.int64)
-            pair_codes = np.full(n if codes else 0, -1, np.int8)
+            tally = Tally.zeros(-(-n // chunk), n if codes else 0)
             s = start + done
             # Chunks go to threads one at a time as they come free (dynamic
             # scheduling): this machine's cores change speed from moment to moment.
             previous = numba.set_parallel_chunksize(1)
-            head = (self.params_a, self.params_b, np.uint64(seed), s, n, chunk, duplicate)
             try:
                 with numba_threads(threads):
-                    if matches:
-                        rule = (target, first_hakem)
-                        self.call("run_matches", *head, *rule, counts, errs, pair_codes)
-                    else:
-                        self.call("run_hands", *head, NO_FORCED_TRUMP, counts, errs, pair_codes)
+                    self._play(seed, s, n, chunk, duplicate, matches=matches, target=target,
+                               first_hakem=first_hakem, tally=tally)  # fmt: skip
             except StoppedError:
                 raise  # a plain-Python bot's fault, already located
             except Exception as exc:  # a bot raised inside the engine
@@ -387,14 +387,13 @@ class Runner:
                 ) from exc
             finally:
                 numba.set_parallel_chunksize(previous)
-            bad = np.flatnonzero(errs[:, k.E_CODE])
-            if bad.size:
-                first = min(bad, key=lambda i: (errs[i, k.E_MATCH], errs[i, k.E_HAND]))
-                raise self._fault(errs[first], seed, matches, target, first_hakem)
+            fault = first_fault(tally.errs)
+            if fault is not None:
+                raise self._fault(fault, seed, matches, target, first_hakem)
             took = time.perf_counter() - t0
             if grow and took < BATCH_SECONDS / 2:
                 per_batch *= 2
-            yield Batch(s, n, counts.sum(axis=0), pair_codes if codes else None)
+            yield Batch(s, n, tally.counts.sum(axis=0), tally.codes if codes else None)
             done += n
             self._specialise(took * (total - done) / n, matches)
 
@@ -417,9 +416,8 @@ class Runner:
         Raises :class:`StrategyFault` at a strategy error, unless ``check`` is
         false: then the rows end with the faulty hand, played up to the fault.
         """
-        rows = self.call(
-            "trace_hands", self.params_a, self.params_b, np.uint64(seed), start, count, copy, -1
-        )
+        job = TraceHands(seed, start, count, copy, NO_FORCED_TRUMP)
+        rows = self.call(self.engine.trace_hands, self.params, job)
         if check:
             self._raise_row_error(rows, seed, False, 7, copy)
         return rows
@@ -435,32 +433,37 @@ class Runner:
     ) -> np.ndarray:
         """Trace rows of every hand of one match (``check`` as for :meth:`trace_hands`;
         the first Hakem by house rule ``first_hakem``)."""
-        rows = self.call(
-            "trace_match",
-            self.params_a,
-            self.params_b,
-            np.uint64(seed),
-            match,
-            copy,
-            target,
-            first_hakem,
-        )
+        job = TraceMatch(seed, match, copy, target, first_hakem)
+        rows = self.call(self.engine.trace_match, self.params, job)
         if check:
             self._raise_row_error(rows, seed, True, target, copy, first_hakem)
         return rows
 
+    def study(self, seed: int, start: int, count: int, suits: bool) -> np.ndarray:
+        """The trump study's rows of deals ``start .. start + count - 1`` (``study_chunk``
+        in :mod:`hokm_sim.engine.kernels`), every suit played as trump when ``suits``, on
+        the threads numba is set to; raises :class:`StrategyFault` at a strategy error."""
+        out = StudyRows.zeros(count, -(-count // HAND_CHUNK))
+        job = Study(seed, start, count, HAND_CHUNK, suits)
+        self.call(self.engine.study, self.params, job, out)
+        fault = first_fault(out.errs)
+        if fault is not None:
+            raise self._fault(fault, seed, False, 7)
+        return out.rows
+
     def _raise_row_error(self, rows, seed, matches, target, copy, first_hakem=0) -> None:
         if rows.shape[0] and rows[-1, k.T_ERROR] != 0:
-            r = rows[-1]
-            err = np.zeros(k.ERR_SIZE, np.int64)
-            err[k.E_CODE] = r[k.T_ERROR]
-            err[k.E_MATCH] = r[k.T_MATCH] if matches else r[k.T_HAND]
-            err[k.E_HAND] = r[k.T_HAND] if matches else 0
-            err[k.E_COPY] = copy
-            err[k.E_SEAT] = r[k.T_ERR_SEAT]
-            err[k.E_TRICK] = r[k.T_ERR_TRICK]
-            err[k.E_CARD] = r[k.T_ERR_CARD]
-            raise self._fault(err, seed, matches, target, first_hakem)
+            r = [int(x) for x in rows[-1]]
+            fault = Fault(
+                code=r[k.T_ERROR],
+                match=r[k.T_MATCH] if matches else r[k.T_HAND],
+                hand=r[k.T_HAND] if matches else 0,
+                copy=copy,
+                seat=r[k.T_ERR_SEAT],
+                trick=r[k.T_ERR_TRICK],
+                card=r[k.T_ERR_CARD],
+            )
+            raise self._fault(fault, seed, matches, target, first_hakem)
 
 
 def measure(

@@ -10,7 +10,7 @@ child has finished. Each batch is played whole by one engine, and both engines
 give the same counts, so the run's counts do not depend on when (or whether) it
 moved.
 
-The child is a plain ``python -m hokm_sim.sim.specialise A B ENTRY`` process with the
+The child is a plain ``python -m hokm_sim.sim.specialise A B hands|matches`` process with the
 strategies as portable specs (bot files by absolute path, parameters exact); it
 dies with its parent (``PR_SET_PDEATHSIG`` where Linux offers it) and is killed when
 the runner is done with it, so nothing outlives the run.
@@ -57,16 +57,17 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
 
 
 class Specialiser:
-    """The child process compiling the specialised engine of a pair for one entry point.
+    """The child process compiling the specialised engine of a pair for playing hands, or
+    ``matches``.
 
     ``a_spec`` and ``b_spec`` are portable specs
-    (:func:`hokm_sim.bots.registry.portable_spec`), ``entry`` is ``run_hands`` or
-    ``run_matches``."""
+    (:func:`hokm_sim.bots.registry.portable_spec`)."""
 
-    def __init__(self, a_spec: str, b_spec: str, entry: str) -> None:
+    def __init__(self, a_spec: str, b_spec: str, matches: bool) -> None:
         env = dict(os.environ, HOKM_SIM_ENGINE="specialised", HOKM_SIM_BOUNDSCHECK="0")
+        what = "matches" if matches else "hands"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "hokm_sim.sim.specialise", a_spec, b_spec, entry],
+            [sys.executable, "-m", "hokm_sim.sim.specialise", a_spec, b_spec, what],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -97,13 +98,14 @@ def _kill(proc: subprocess.Popen) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """Compile the specialised engine of specs ``A B`` for entry point ``ENTRY``."""
+    """Compile the specialised engine of specs ``A B`` for playing ``hands`` or
+    ``matches``."""
     from hokm_sim.bots.registry import resolve
     from hokm_sim.sim.runner import Runner
 
-    a_spec, b_spec, entry = argv
+    a_spec, b_spec, what = argv
     runner = Runner(resolve(a_spec), resolve(b_spec), checked=False, engine="specialised")
-    runner.prepare(entry == "run_matches")
+    runner.prepare(what == "matches")
     return 0
 
 

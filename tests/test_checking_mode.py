@@ -92,6 +92,19 @@ def test_out_of_bounds_is_a_bot_fault_in_the_checking_mode(monkeypatch, tmp_path
     assert "at seed 1, hand 0" in err and f"(partial report: {out})" in err
 
 
+def test_a_bot_that_fails_its_check_is_checked_again(policy, tmp_path):
+    """A first run stopped by a bounds fault has not shown the bot sound: the next
+    process checks it again rather than playing it unchecked."""
+    bot = tmp_path / "mine.py"
+    shutil.copy(WILD, bot)
+    args = ["run", f"{bot}(mode=1)", "random", "--hands", "300", "--seed", "1",
+            "--threads", "1", "--out", str(tmp_path / "r")]  # fmt: skip
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 4 and "IndexError" in res.stderr, res.output
+    policy.setattr(compiled, "_checked_here", set())  # the next process
+    assert compiled.engine_for(resolve(str(bot)), resolve("random")).checked is True
+
+
 def test_a_served_bot_file_is_checked_on_its_first_use(policy, tmp_path):
     """``hokm-sim serve`` (and an environment's seat) of a new bot file: its own seat
     module, checked the first time, where an index out of bounds is an error line."""

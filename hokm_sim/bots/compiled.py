@@ -339,7 +339,8 @@ def checking(bots: list[BotFile], py: tuple[bool, ...], key: str, asked: bool | 
     first run of a pair in which a compiled bot is not a built-in one: a new
     or edited bot file has a new engine key, never seen in the cache before.
     The key is marked as seen at once, so later runs (other processes) use the
-    fast engine; this process keeps the checked one.
+    fast engine; this process keeps the checked one. A checked run that stops at a
+    bot's fault unmarks it (:func:`forget_seen`).
     """
     env = os.environ.get("HOKM_SIM_BOUNDSCHECK", "").strip()
     if env:
@@ -358,6 +359,15 @@ def checking(bots: list[BotFile], py: tuple[bool, ...], key: str, asked: bool | 
     atomic_text(seen, "")
     _checked_here.add(key)
     return True
+
+
+def forget_seen() -> None:
+    """Mark the keys this process marked as seen (:func:`checking`) as new again: a run
+    in the checking mode that stopped at a bot's fault has not shown its new bots sound,
+    so their next run is checked too, whatever the fault (an index past an array's end,
+    an illegal card, an exception)."""
+    for key in _checked_here:
+        (cache_dir() / "seen" / key).unlink(missing_ok=True)
 
 
 def engine_for(

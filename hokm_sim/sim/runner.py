@@ -380,8 +380,10 @@ class Runner:
                     self._play(seed, s, n, chunk, duplicate, matches=matches, target=target,
                                first_hakem=first_hakem, tally=tally)  # fmt: skip
             except StoppedError:
+                self._unsound()
                 raise  # a plain-Python bot's fault, already located
             except Exception as exc:  # a bot raised inside the engine
+                self._unsound()
                 raise self._locate_raise(
                     seed, s, n, matches, target, duplicate, first_hakem
                 ) from exc
@@ -389,6 +391,7 @@ class Runner:
                 numba.set_parallel_chunksize(previous)
             fault = first_fault(tally.errs)
             if fault is not None:
+                self._unsound()
                 raise self._fault(fault, seed, matches, target, first_hakem)
             took = time.perf_counter() - t0
             if grow and took < BATCH_SECONDS / 2:
@@ -396,6 +399,11 @@ class Runner:
             yield Batch(s, n, tally.counts.sum(axis=0), tally.codes if codes else None)
             done += n
             self._specialise(took * (total - done) / n, matches)
+
+    def _unsound(self) -> None:
+        """A bot stopped the run: in the checking mode, its next run is checked again."""
+        if self.engine.checked:
+            compiled.forget_seen()
 
     def counts(
         self, seed: int, total: int, *, progress: Callable[[int], None] | None = None, **kw

@@ -62,7 +62,7 @@ from hokm_sim.sim.checks import (
     check_target,
     fresh_seed,
 )
-from hokm_sim.store import keep
+from hokm_sim.store import keep, prepare
 from hokm_sim.version import __version__
 
 if TYPE_CHECKING:
@@ -933,6 +933,7 @@ def calibrate(
     from hokm_sim.sim.runner import Runner
 
     check_positive(runs, "runs")
+    prepare()  # the store opened while the runs play, for the result kept at the end
     target = _match_target(metric, target)
     first = check_seed(seed)
     if first + runs - 1 > MAX_SEED:

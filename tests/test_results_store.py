@@ -213,16 +213,21 @@ def test_a_store_url_that_cannot_serve_is_one_line_and_exit_2(url, expect):
     assert proc.returncode == 2 and expect in proc.stderr and "sesame" not in proc.stderr
 
 
-def test_a_wrong_password_is_one_line_and_exit_2(server):
+def test_a_wrong_password_or_database_is_one_line_and_exit_2(server):
     import sqlalchemy as sa
 
-    url = sa.make_url(server).set(password="not-the-password")
-    shown = url.render_as_string(hide_password=False)
-    expect = "password authentication failed for user"
-    _refused(["results", "--store", shown], expect, secret="not-the-password")
-    assert "(check the user and password in the URL)" in _refused(
-        ["results", "--store", shown], expect
-    )
+    url = sa.make_url(server)
+    wrong = url.set(password="not-the-password").render_as_string(hide_password=False)
+    said = _refused(["results", "--store", wrong], "password authentication failed for user",
+                    secret="not-the-password")  # fmt: skip
+    assert said.rstrip().endswith("(check the user and password in the URL)"), said
+    missing = url.set(database="no_such_db").render_as_string(hide_password=False)
+    _refused(["results", "--store", missing], 'database "no_such_db" does not exist',
+             secret=url.password)  # fmt: skip
+    # postgres:// names the same server; the store there is made on the first write
+    alias = url.set(drivername="postgres").render_as_string(hide_password=False)
+    assert keep({"kind": "tune", "seed": 1}, store=alias) == 1
+    assert [r["seed"] for r in _rows(server, "SELECT seed FROM results")] == ["1"]
 
 
 def test_a_bad_store_found_while_preparing_is_raised_at_the_write(tmp_path):
@@ -363,6 +368,12 @@ def test_the_listing_filters_by_commit_digest_command_and_date(store):
     assert [r["created"][:7] for r in listed("--until", "2026-01-31")] == ["2026-01"]
     assert [r["created"][:7] for r in listed("--since", "2026-01-02")] == ["2026-02"]
     assert listed("--bot", "expert") == []
+    res = CliRunner().invoke(main, ["results", "--limit", "1"])  # the newest, and a count
+    assert res.exit_code == 0 and res.stdout.count("regress") == 1, res.output
+    assert res.stderr == "(1 more: --limit N, or --all, lists them)\n"
+    res = CliRunner().invoke(main, ["results", "--all"])
+    assert res.exit_code == 0 and "regress" in res.stdout and "run " in res.stdout
+    assert res.stderr == ""
     frame = hokm_sim.results(bot="longest")
     assert frame["verdict"].iloc[0] == "H0" and frame["verdict"].isna().iloc[1]
     assert frame["bots"].iloc[1] == "a=mybot@aaaaaaaa, b=longest@cccccccc"
@@ -370,6 +381,7 @@ def test_the_listing_filters_by_commit_digest_command_and_date(store):
         (["--since", "yesterday"], "--since: bad date 'yesterday'"),
         (["--command", "runs"], "--command: unknown command 'runs'"),
         (["--commit", "xyz"], "--commit: expected hexadecimal digits"),
+        (["--all", "--limit", "3"], "give --limit or --all, not both"),
     ):
         res = CliRunner().invoke(main, ["results", *args])
         assert res.exit_code == 2 and error in res.output, res.output

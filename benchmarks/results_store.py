@@ -4,10 +4,10 @@ little of a command's time, listing answers at once, writers at once lose nothin
 1. Adding: the median wall time of :func:`hokm_sim.store.keep` for the record of a
    real run (random against longest: two built-in bots, their digests and ``git
    status`` included) in a process that has added one; then a real ``hokm_sim.run``
-   of 2,000 hands, each in a new process (the store's first write there, on an
-   existing store), timed whole, alternately with the store's part (opening it,
-   adding the row) left out: the difference of the medians is what the store costs
-   the command; and the time the run waits in the store's calls (``begin``, and the
+   (``--hands``: 2,000 and 100,000 hands), each in a new process (the store's first
+   write there, on an existing store), timed whole, alternately with the store's part
+   (opening it, adding the row) left out: the difference of the medians is what the
+   store costs the command; and the time the run waits in the store's calls (``begin``, and the
    write after the report's files).
 2. Listing: a store of ``--rows`` results (default 100,000, two bots and a comparison
    each), then the wall time of ``hokm-sim results`` (a new process: start-up
@@ -75,7 +75,7 @@ else:
             return out
         return timed_add
     folder.store.begin = timed
-hokm_sim.run("random", "longest", hands=2000, seed=1, out=sys.argv[1], force=True)
+hokm_sim.run("random", "longest", hands=int(sys.argv[3]), seed=1, out=sys.argv[1], force=True)
 print(1000 * (time.perf_counter() - t0), 1000 * spent[0])
 """
 
@@ -115,21 +115,21 @@ def adding(store: str, tmp: Path) -> None:
           f"max {1000 * max(times):.1f} ms over 50")  # fmt: skip
 
 
-def first_add(store: str, tmp: Path, n: int) -> None:
+def first_add(store: str, tmp: Path, n: int, hands: int) -> None:
     env = os.environ | {"HOKM_SIM_STORE": store}
     whole: dict[str, list[float]] = {"with": [], "without": []}
     waited = []
     for i in range(2 * n + 1):  # the first makes the store and warms the caches
         how = ("with", "without")[i % 2]
-        out = subprocess.run([sys.executable, "-c", FRESH, str(tmp / "fresh"), how], env=env,
-                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        cmd = [sys.executable, "-c", FRESH, str(tmp / "fresh"), how, str(hands)]
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
         took, spent = (float(x) for x in out.split()[-2:])
         if i:
             whole[how].append(took)
             if how == "with":
                 waited.append(spent)
     w, wo = statistics.median(whole["with"]), statistics.median(whole["without"])
-    print(f"  a real run in a new process, median of {n}: {w:.0f} ms with the store, "
+    print(f"  a run of {hands:,} hands in a new process, median of {n}: {w:.0f} ms with the store, "
           f"{wo:.0f} ms without: {w - wo:+.0f} ms; waiting in the store's calls: median "
           f"{statistics.median(waited):.1f} ms, max {max(waited):.1f} ms")  # fmt: skip
 
@@ -198,6 +198,8 @@ def main() -> None:
     p.add_argument("--writers", type=int, default=8)
     p.add_argument("--each", type=int, default=1000)
     p.add_argument("--runs", type=int, default=7, help="new processes each way (part 1)")
+    p.add_argument("--hands", type=int, nargs="+", default=[2000, 100_000],
+                   help="the sizes of part 1's runs")  # fmt: skip
     p.add_argument("--postgres", default=os.environ.get("HOKM_SIM_TEST_POSTGRES"))
     p.add_argument("--only", choices=("sqlite", "postgresql"))
     args = p.parse_args()
@@ -211,7 +213,8 @@ def main() -> None:
             print(kind)
             with new_store(kind, tmp, "add", args.postgres) as store:
                 adding(store, tmp)
-                first_add(store, tmp, args.runs)
+                for hands in args.hands:
+                    first_add(store, tmp, args.runs, hands)
             with new_store(kind, tmp, "big", args.postgres) as store:
                 listing(store, args.rows)
             with new_store(kind, tmp, "busy", args.postgres) as store:

@@ -1725,7 +1725,8 @@ def results(
     ``elo_low``, ``elo_high`` ...). Filters: a bot's name, the command (``run``,
     ``regress`` ...), dates ``since``/``until`` (``YYYY-MM-DD``, UTC), the beginning of a
     bot's commit or digest; ``limit`` the newest so many (None: all). ``store`` is the
-    store's file (default: ``$HOKM_SIM_STORE``, else the user's data folder)."""
+    store's file or its server's URL (``postgresql://...``; default: ``$HOKM_SIM_STORE``,
+    else the user's data folder)."""
     import pandas as pd
 
     from hokm_sim.analysis.results import estimate_columns

@@ -242,6 +242,23 @@ def test_a_bad_store_found_while_preparing_is_raised_at_the_write(tmp_path):
     assert keep({"kind": "run", "seed": 1}, store=path) == 1
 
 
+@pytest.mark.parametrize("bad", ["damaged", "mysql"])
+def test_a_command_whose_store_fails_keeps_its_report(tmp_path, monkeypatch, bad):
+    """The store is told of last: the report's files are written first, and kept."""
+    if bad == "damaged":
+        where, expect = tmp_path / "bad.sqlite", "damaged or not a hokm-sim results store"
+        where.write_bytes(b"not a database\n" * 200)
+    else:
+        where, expect = "mysql://hokm:sesame@127.0.0.1/results", "unknown kind of results store"
+    monkeypatch.setenv("HOKM_SIM_STORE", str(where))
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["run", "random", "longest", "--hands", "2000", "--out", out])
+    assert res.exit_code == 2 and expect in res.stderr and "sesame" not in res.stderr
+    assert res.stderr.count("\n") == 1, res.stderr
+    assert json.loads((out / "summary.json").read_text())["kind"] == "run"
+    assert (out / "report.md").is_file()
+
+
 def test_an_older_schema_is_migrated_and_its_rows_kept(tmp_path):
     path = tmp_path / "old.sqlite"
     sqlite3.connect(path).close()  # an empty database: schema version 0

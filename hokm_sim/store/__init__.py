@@ -70,8 +70,15 @@ def begin(
     (:func:`prepare`); the function returned, called with the result's headline once
     the rest of the report is written, adds the row (one transaction) and gives its id.
     The bots' files are taken to be those the result was made with."""
-    where = locate(store)
-    opening = _opening(where)
+    try:
+        opening = _opening(locate(store))
+    except StoreError as exc:  # told by the write, once the report's files are written
+        failed = exc
+
+        def refuse(headline: str | None = None) -> int:
+            raise failed
+
+        return refuse
     pending, fill = rows.start(record, folder)
 
     def add(headline: str | None = None) -> int:

@@ -88,7 +88,7 @@ class Store:
         if isinstance(e, exc.OperationalError):  # not reached, not there, not answering
             ask = "" if "server running" in what else "is the server running, and the URL right? "
             return what + f" ({ask}a store is {FORMS})"
-        if isinstance(e, exc.ProgrammingError):
+        if isinstance(e, exc.ProgrammingError) and "already exists" in what:
             return what + " (the database holds tables that are not a hokm-sim results store)"
         return what
 

@@ -104,31 +104,53 @@ def test_a_run_adds_its_row_with_its_bots_figures_and_folder(store, tmp_path):
 
 _WRITER = """
 import sys
-from hokm_sim.store import Store, Row
-from hokm_sim.store.rows import Bot, Comparison
+from hokm_sim.store import keep
 w, n = int(sys.argv[1]), int(sys.argv[2])
-with Store(sys.argv[3]) as s:
-    for i in range(n):
-        s.add(Row(kind="run", seed=f"{w}-{i}", bots=[Bot("a", "x"), Bot("b", "y")],
-                  comparisons=[Comparison("a", "b", 0.5, 0.4, 0.6, 10)]))
+for i in range(n):
+    bots = {side: {"name": side * 3, "trump": {}, "play": {}} for side in "ab"}
+    record = {"kind": "run", "seed": f"{w}-{i}",
+              "config": {"duplicate": True, "mode": "hands", **bots},
+              "pair_score": {"value": 0.5, "low": 0.4, "high": 0.6, "n": 10}}
+    keep(record, store=sys.argv[3])
+print("sqlalchemy" in sys.modules)
 """
 
 
-def test_processes_writing_at_once_lose_and_corrupt_nothing(where):
-    """Four processes at once on a new store: one makes its tables (the others wait
-    for it), then all add their rows."""
+@pytest.mark.parametrize("made", [True, False], ids=["made", "new"])
+def test_processes_writing_at_once_lose_and_corrupt_nothing(where, made):
+    """Four processes adding results at once (as commands do: :func:`keep`), to a store
+    already made (SQLite's then through the driver alone), or to a new one, whose tables
+    one makes while the others wait for it."""
+    if made:
+        Store(where).close()
     path = where
     procs = [
-        subprocess.Popen([sys.executable, "-c", _WRITER, str(w), "150", str(path)])
+        subprocess.Popen(
+            [sys.executable, "-c", _WRITER, str(w), "150", str(path)],
+            stdout=subprocess.PIPE, text=True,
+        )
         for w in range(4)
-    ]
-    assert [p.wait(timeout=120) for p in procs] == [0] * 4
+    ]  # fmt: skip
+    said = [p.communicate(timeout=120)[0].split() for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4
+    if made and path.endswith(".sqlite"):  # a store of this schema: no SQLAlchemy needed
+        assert said == [["False"]] * 4
     seeds = {r["seed"] for r in _rows(path, "SELECT seed FROM results")}
     assert seeds == {f"{w}-{i}" for w in range(4) for i in range(150)}
     assert _rows(path, "SELECT COUNT(*) AS n FROM bots")[0]["n"] == 1200
     assert _rows(path, "SELECT COUNT(*) AS n FROM comparisons")[0]["n"] == 600
     with Store(path) as s:
         assert s.integrity() == "ok"
+
+
+def test_the_sqlite_statements_are_those_sqlalchemy_compiles():
+    """The driver-alone path runs SQLAlchemy's statements: its module is made from them
+    (``python -m hokm_sim.store.schema``), never edited by hand."""
+    from hokm_sim.store import schema, sqlite_sql
+
+    made: dict = {}
+    exec(compile(schema.sqlite_module(), "<made>", "exec"), made)
+    assert (made["SCHEMA"], made["STATEMENTS"]) == (sqlite_sql.SCHEMA, sqlite_sql.STATEMENTS)
 
 
 def _cli(*args, env=None):

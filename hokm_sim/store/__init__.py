@@ -9,9 +9,11 @@ the store is, :mod:`.schema` defines its tables, :mod:`.db` is the database
 (SQLite or PostgreSQL, docs/results.md), :mod:`.query` lists what is stored.
 
 SQLAlchemy takes a fifth of a second to import, more than recording a result may
-cost: a command that will record calls :func:`prepare` when it starts, which opens
-the store in a background thread while the command works, and the write joins it.
-This package itself imports no SQLAlchemy (``Store`` and ``SCHEMA`` load it when
+cost: a result goes into a SQLite store of this schema version through the driver
+alone (:mod:`.direct`: SQLAlchemy's statements, compiled), and into any other through
+SQLAlchemy. A command that will record calls :func:`prepare` when it starts, which
+opens the store in a background thread while the command works, and the write joins
+it. This package itself imports no SQLAlchemy (``Store`` and ``SCHEMA`` load it when
 first named).
 """
 
@@ -19,12 +21,13 @@ from __future__ import annotations
 
 import atexit
 import os
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hokm_sim.store import rows
+from hokm_sim.store import direct, rows
 from hokm_sim.store.location import StoreError, data_dir, locate
 from hokm_sim.store.rows import Row, row
 
@@ -84,7 +87,7 @@ def begin(
     def add(headline: str | None = None) -> int:
         fill()
         pending.headline = headline
-        return opening.store().add(pending)
+        return opening.add(pending)
 
     return add
 
@@ -100,10 +103,13 @@ def keep(
 
 
 class _Opening:
-    """A store being opened in a background thread, then the process's open store."""
+    """A store being opened in a background thread, then the process's open store: a
+    SQLite store of this schema through the driver alone (:mod:`.direct`), any other
+    through SQLAlchemy (:class:`~.db.Store`)."""
 
     def __init__(self, where: Path | str) -> None:
         self._where = where
+        self._direct: sqlite3.Connection | None = None
         self._store: Store | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._open, name="hokm-sim store", daemon=True)
@@ -111,22 +117,29 @@ class _Opening:
 
     def _open(self) -> None:
         try:
+            if isinstance(self._where, Path):
+                self._direct = direct.connect(self._where)
+                if self._direct is not None:
+                    return
             from hokm_sim.store.db import Store
 
             self._store = Store(self._where)
-        except BaseException as exc:  # raised again by store(), in the thread that writes
+        except BaseException as exc:  # raised again by add(), in the thread that writes
             self._error = exc
 
     def wait(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
-    def store(self) -> Store:
-        """The open store; the error that opening it met, raised again."""
+    def add(self, row: Row) -> int:
+        """Store ``row``; its id. The error that opening the store met, raised again."""
         self.wait()
         if self._error is not None:
             raise self._error
+        if self._direct is not None:
+            assert isinstance(self._where, Path)
+            return direct.add(self._direct, self._where, row)
         assert self._store is not None
-        return self._store
+        return self._store.add(row)
 
 
 _OPEN: dict[tuple[int, str], _Opening] = {}

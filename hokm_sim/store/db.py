@@ -6,7 +6,7 @@ Several processes may write at once (two runs, a tournament beside a regress, a 
 CI machines): every result goes in with its bots and comparisons in one transaction,
 so a reader sees all of it or none. On SQLite the database is in WAL mode, so readers
 never wait and writers take turns (``BEGIN IMMEDIATE``), each waiting up to
-:data:`BUSY_MS` for the others; PostgreSQL's own transactions do it there. Opening a
+:data:`~.direct.BUSY_MS` for the others; PostgreSQL's own transactions do it there. Opening a
 store of an older schema applies the missing migrations; a store of a newer schema, a
 file that is not a sound database, a server that cannot be reached or refuses us is a
 :class:`StoreError` (one line naming the store without its password, exit 2), never a
@@ -15,7 +15,6 @@ traceback.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sqlite3
@@ -28,12 +27,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 
-from hokm_sim.store import schema
-from hokm_sim.store.location import FORMS, StoreError, locate, now, shown
-from hokm_sim.store.rows import Row
+from hokm_sim.store import direct, schema
+from hokm_sim.store.location import FORMS, StoreError, locate, shown
+from hokm_sim.store.rows import Row, columns
 
-BUSY_MS = 60_000
-"""How long a SQLite writer waits for the others (milliseconds) before it gives up."""
 CONNECT_TIMEOUT = 10
 """Seconds to wait for a PostgreSQL server to answer (unless the URL says)."""
 
@@ -77,12 +74,9 @@ class Store:
     def _why(self, e: BaseException) -> str:
         """One line for what went wrong, with what to do where it is the user's to fix."""
         orig = getattr(e, "orig", None) or e
-        what = " ".join(str(orig).split()) or type(orig).__name__
         if self.sqlite:
-            damaged = isinstance(orig, sqlite3.DatabaseError) and not isinstance(
-                orig, sqlite3.OperationalError
-            )
-            return what + " (the file is damaged or not a hokm-sim results store)" * damaged
+            return direct.why(orig)
+        what = " ".join(str(orig).split()) or type(orig).__name__
         if re.search(r"password|authentication", what, re.I):
             return what + " (check the user and password in the URL)"
         if isinstance(e, exc.OperationalError):  # not reached, not there, not answering
@@ -134,31 +128,17 @@ class Store:
     def add(self, row: Row) -> int:
         """Store ``row`` (replacing the row of the same report folder: a resumed run, a
         folder written again with ``force``, an import of a folder already stored); its id."""
-        r, b, c = schema.results, schema.bots, schema.comparisons
+        write = schema.writes()
+        result, bots, comparisons = columns(row)
         with self._guarded("write to"), self.writing() as conn:
             if row.folder is not None:
-                conn.execute(r.delete().where(r.c.folder == row.folder))
-            rid = conn.execute(
-                r.insert().returning(r.c.id),
-                {"created": row.created or now(), "kind": row.kind, "command": row.command,
-                 "version": row.version, "seed": row.seed, "size": row.size,
-                 "partial": bool(row.partial), "headline": row.headline,
-                 "figures": json.dumps(row.figures), "verdict": row.verdict,
-                 "folder": row.folder},
-            ).scalar_one()  # fmt: skip
-            if row.bots:
-                conn.execute(b.insert(), [
-                    {"result": rid, "role": x.role, "name": x.name, "digest": x.digest,
-                     "git_commit": x.commit, "dirty": x.dirty, "path": x.path, "place": i}
-                    for i, x in enumerate(row.bots)
-                ])  # fmt: skip
-            if row.comparisons:
-                conn.execute(c.insert(), [
-                    {"result": rid, "a": x.a, "b": x.b, "score": x.score, "low": x.low,
-                     "high": x.high, "pairs": x.pairs}
-                    for x in row.comparisons
-                ])  # fmt: skip
-        return int(rid)
+                conn.execute(write["delete"], {"folder": row.folder})
+            rid = int(conn.execute(write["result"], result).scalar_one())
+            if bots:
+                conn.execute(write["bots"], [b | {"result": rid} for b in bots])
+            if comparisons:
+                conn.execute(write["comparisons"], [c | {"result": rid} for c in comparisons])
+        return rid
 
     @contextmanager
     def writing(self) -> Iterator[sa.Connection]:
@@ -233,17 +213,12 @@ def _sqlite(path: Path) -> sa.Engine:
     path.parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(
         sa.URL.create("sqlite", database=str(path)),
-        connect_args={"timeout": BUSY_MS / 1000, "check_same_thread": False},
+        connect_args={"timeout": direct.BUSY_MS / 1000, "check_same_thread": False},
     )
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi: sqlite3.Connection, _record: object) -> None:
-        dbapi.isolation_level = None
-        dbapi.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-        # in WAL mode a commit is atomic without its own fsync; the log is synced at
-        # each checkpoint (a power cut may lose the last results, never corrupt any)
-        dbapi.execute("PRAGMA synchronous = NORMAL")
-        dbapi.execute("PRAGMA foreign_keys = ON")
+        direct.configure(dbapi)
 
     @event.listens_for(engine, "begin")
     def _begin(conn: sa.Connection) -> None:

@@ -103,15 +103,18 @@ def select(
     ).scalar_subquery()
     b = bots.c
     with Store(store, create=False).reading() as conn:
-        # the results and their bots in two queries over the same chosen ids
-        found = [r._asdict() for r in conn.execute(
+        # the results and their bots in two queries over the same chosen ids, all rows
+        # fetched at once (not one by one: SQLAlchemy's work per row is the most of it)
+        chosen = conn.execute(
             sa.select(results).where(results.c.id.in_(ids)).order_by(results.c.id.desc())
-        )]  # fmt: skip
+        )
+        keys = list(chosen.keys())
+        found = [dict(zip(keys, r, strict=True)) for r in chosen.all()]
         on: dict[int, list[dict[str, Any]]] = {}
         for rid, role, name, dig, com, dirty in conn.execute(
             sa.select(b.result, b.role, b.name, b.digest, b.git_commit, b.dirty)
             .where(b.result.in_(ids)).order_by(b.result, b.place, b.role)
-        ):  # fmt: skip
+        ).all():  # fmt: skip
             on.setdefault(rid, []).append(
                 {"role": role, "name": name, "digest": dig, "commit": com, "dirty": dirty}
             )

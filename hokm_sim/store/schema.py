@@ -91,6 +91,52 @@ SCHEMA = len(MIGRATIONS)
 META = define(sa.MetaData(), SCHEMA)
 results, bots, comparisons = (META.tables[t] for t in ("results", "bots", "comparisons"))
 
+
+def writes() -> dict[str, sa.Executable]:
+    """The statements that add a result, with a parameter named for each column (the
+    dictionaries of :func:`~.rows.columns`): ``delete`` the result of the same report
+    folder, insert the ``result`` (giving its id), each of its ``bots``, each of its
+    ``comparisons``. Executed through SQLAlchemy on either database, and compiled for
+    SQLite into :mod:`.sqlite_sql`, which adds to a store without importing it."""
+
+    def insert(table: sa.Table) -> sa.Insert:
+        names = [c.name for c in table.columns if c.name != "id"]
+        return table.insert().values({n: sa.bindparam(n) for n in names})
+
+    return {
+        "delete": results.delete().where(results.c.folder == sa.bindparam("folder")),
+        "result": insert(results).returning(results.c.id),
+        "bots": insert(bots),
+        "comparisons": insert(comparisons),
+    }
+
+
+def sqlite_module() -> str:
+    """The text of :mod:`.sqlite_sql`: :func:`writes` compiled for SQLite, each as its SQL
+    and the order of its parameters, and the schema version they are of."""
+    from sqlalchemy.dialects import sqlite
+
+    dialect = sqlite.dialect(paramstyle="qmark")
+    out = [
+        '"""The statements that add a result to a SQLite store, as SQLAlchemy compiles',
+        "them (:func:`hokm_sim.store.schema.writes`): the SQL, and the order of its",
+        "parameters. Made by ``python -m hokm_sim.store.schema`` (then ``ruff format``);",
+        'a test holds it to what SQLAlchemy compiles now."""',
+        "",
+        "# ruff: noqa: E501",
+        "",
+        f"SCHEMA = {SCHEMA}",
+        "STATEMENTS: dict[str, tuple[str, tuple[str, ...]]] = {",
+    ]
+    for name, statement in writes().items():
+        compiled = statement.compile(dialect=dialect)
+        out.append(f"    {name!r}: (")
+        out.append(f"        {compiled.string!r},")
+        out.append(f"        {tuple(compiled.positiontup or ())!r},")
+        out.append("    ),")
+    return "\n".join([*out, "}", ""])
+
+
 _VERSION_TABLE = "hokm_sim_schema"
 LOCK_KEY = 0x686F6B6D  # "hokm": the PostgreSQL advisory lock a migration holds
 
@@ -119,3 +165,9 @@ def lock(conn: sa.Connection) -> None:
     taken by ``BEGIN IMMEDIATE``, is one already)."""
     if conn.dialect.name == "postgresql":
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": LOCK_KEY})
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    Path(__file__).with_name("sqlite_sql.py").write_text(sqlite_module())

@@ -6,15 +6,17 @@ little of a command's time, listing answers at once, writers at once lose nothin
    status`` included) in a process that has added one; then a real ``hokm_sim.run``
    (``--hands``: 2,000 and 100,000 hands), each in a new process (the store's first
    write there, on an existing store), timed whole, alternately with the store's part
-   (opening it, adding the row) left out: the difference of the medians is what the
-   store costs the command; and the time the run waits in the store's calls (``begin``, and the
+   (opening it, adding the row) left out: the difference of the medians (wall time,
+   and the process's CPU time, steadier on a busy machine) is what the store costs
+   the command; and the time the run waits in the store's calls (``begin``, and the
    write after the report's files).
 2. Listing: a store of ``--rows`` results (default 100,000, two bots and a comparison
    each), then the wall time of ``hokm-sim results`` (a new process: start-up
    included) with no filter, filtered by a bot, by a commit, ``--json``, and every row
    (``--all``, and ``--all --json``); and of ``hokm_sim.results()`` for a bot.
-3. Writers at once: ``--writers`` processes adding ``--each`` results each at once to a
-   new store, then every row counted and the store's integrity check.
+3. Writers at once: ``--writers`` processes adding ``--each`` results each at once
+   (:func:`~hokm_sim.store.keep`, as commands do), then every row counted and the
+   store's integrity check.
 
 The PostgreSQL server is ``--postgres URL`` (default ``$HOKM_SIM_TEST_POSTGRES``; none:
 SQLite only); each part makes a new database on it, and drops it after.
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,13 +47,12 @@ from hokm_sim.store.schema import bots, comparisons, results
 
 WRITER = """
 import sys
-from hokm_sim.store import Store, Row
-from hokm_sim.store.rows import Bot, Comparison
+from hokm_sim.store import keep
 w, n = int(sys.argv[1]), int(sys.argv[2])
-with Store(sys.argv[3]) as s:
-    for i in range(n):
-        s.add(Row(kind="run", seed=f"{w}-{i}", bots=[Bot("a", "x"), Bot("b", "y")],
-                  comparisons=[Comparison("a", "b", 0.5, 0.4, 0.6, 10)]))
+bots = {side: {"name": side * 3, "trump": {}, "play": {}} for side in "ab"}
+for i in range(n):
+    keep({"kind": "run", "seed": f"{w}-{i}", "config": {"duplicate": True, "mode": "hands", **bots},
+          "pair_score": {"value": 0.5, "low": 0.4, "high": 0.6, "n": 10}}, store=sys.argv[3])
 """
 
 FRESH = """
@@ -76,7 +78,7 @@ else:
         return timed_add
     folder.store.begin = timed
 hokm_sim.run("random", "longest", hands=int(sys.argv[3]), seed=1, out=sys.argv[1], force=True)
-print(1000 * (time.perf_counter() - t0), 1000 * spent[0])
+print(1000 * (time.perf_counter() - t0), 1000 * time.process_time(), 1000 * spent[0])
 """
 
 
@@ -118,19 +120,23 @@ def adding(store: str, tmp: Path) -> None:
 def first_add(store: str, tmp: Path, n: int, hands: int) -> None:
     env = os.environ | {"HOKM_SIM_STORE": store}
     whole: dict[str, list[float]] = {"with": [], "without": []}
+    cpu: dict[str, list[float]] = {"with": [], "without": []}
     waited = []
     for i in range(2 * n + 1):  # the first makes the store and warms the caches
         how = ("with", "without")[i % 2]
         cmd = [sys.executable, "-c", FRESH, str(tmp / "fresh"), how, str(hands)]
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
-        took, spent = (float(x) for x in out.split()[-2:])
+        took, used, spent = (float(x) for x in out.split()[-3:])
         if i:
             whole[how].append(took)
+            cpu[how].append(used)
             if how == "with":
                 waited.append(spent)
-    w, wo = statistics.median(whole["with"]), statistics.median(whole["without"])
-    print(f"  a run of {hands:,} hands in a new process, median of {n}: {w:.0f} ms with the store, "
-          f"{wo:.0f} ms without: {w - wo:+.0f} ms; waiting in the store's calls: median "
+    (w, wc), (wo, woc) = ((statistics.median(whole[k]), statistics.median(cpu[k]))
+                          for k in ("with", "without"))  # fmt: skip
+    print(f"  a run of {hands:,} hands in a new process, medians of {n}: wall {w:.0f} ms "
+          f"with the store, {wo:.0f} ms without ({w - wo:+.0f}); CPU {wc:.0f} ms with, "
+          f"{woc:.0f} ms without ({wc - woc:+.0f}); waiting in the store's calls: median "
           f"{statistics.median(waited):.1f} ms, max {max(waited):.1f} ms")  # fmt: skip
 
 
@@ -159,6 +165,11 @@ def fill(store: str, rows: int) -> None:
             conn.exec_driver_sql("ANALYZE")
 
 
+def _children_cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
 def listing(store: str, rows: int) -> None:
     t = time.perf_counter()
     fill(store, rows)
@@ -166,11 +177,11 @@ def listing(store: str, rows: int) -> None:
     env = os.environ | {"HOKM_SIM_STORE": store}
     for args in ([], ["--bot", "mybot"], ["--commit", f"{5:040x}"[:12]], ["--json"],
                  ["--all"], ["--all", "--json"]):  # fmt: skip
-        t = time.perf_counter()
+        t, c = time.perf_counter(), _children_cpu()
         out = subprocess.run([sys.executable, "-m", "hokm_sim", "results", *args], env=env,
                              capture_output=True, check=True).stdout  # fmt: skip
-        took = time.perf_counter() - t
-        print(f"  hokm-sim results {' '.join(args)}: {took:.2f} s "
+        took, used = time.perf_counter() - t, _children_cpu() - c
+        print(f"  hokm-sim results {' '.join(args)}: {took:.2f} s, CPU {used:.2f} s "
               f"({len(out) / 1e6:.1f} MB out; a new process)")  # fmt: skip
     t = time.perf_counter()
     frame = hokm_sim.results(bot="mybot", store=store)
@@ -178,6 +189,7 @@ def listing(store: str, rows: int) -> None:
 
 
 def writers(store: str, n: int, each: int) -> None:
+    Store(store).close()  # made, as by the first command that used it
     t = time.perf_counter()
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(w), str(each), store])
              for w in range(n)]  # fmt: skip
@@ -188,7 +200,7 @@ def writers(store: str, n: int, each: int) -> None:
         seeds = {r[0] for r in s.query("SELECT seed FROM results")}
         ok = s.integrity()
     every = seeds == {f"{w}-{i}" for w in range(n) for i in range(each)}
-    print(f"  {n} writers x {each:,} results at once on a new store: {count:,} rows of "
+    print(f"  {n} processes x {each:,} results (keep) at once: {count:,} rows of "
           f"{n * each:,} (every one: {every}), integrity {ok}, {took:.1f} s")  # fmt: skip
 
 
@@ -202,6 +214,8 @@ def main() -> None:
                    help="the sizes of part 1's runs")  # fmt: skip
     p.add_argument("--postgres", default=os.environ.get("HOKM_SIM_TEST_POSTGRES"))
     p.add_argument("--only", choices=("sqlite", "postgresql"))
+    p.add_argument("--parts", nargs="+", choices=("add", "list", "writers"),
+                   default=["add", "list", "writers"])  # fmt: skip
     args = p.parse_args()
     kinds = [k for k in ("sqlite", "postgresql") if args.only in (None, k)]
     if not args.postgres:
@@ -211,14 +225,17 @@ def main() -> None:
         os.environ["HOKM_SIM_STORE"] = str(tmp / "side.sqlite")
         for kind in kinds:
             print(kind)
-            with new_store(kind, tmp, "add", args.postgres) as store:
-                adding(store, tmp)
-                for hands in args.hands:
-                    first_add(store, tmp, args.runs, hands)
-            with new_store(kind, tmp, "big", args.postgres) as store:
-                listing(store, args.rows)
-            with new_store(kind, tmp, "busy", args.postgres) as store:
-                writers(store, args.writers, args.each)
+            if "add" in args.parts:
+                with new_store(kind, tmp, "add", args.postgres) as store:
+                    adding(store, tmp)
+                    for hands in args.hands:
+                        first_add(store, tmp, args.runs, hands)
+            if "list" in args.parts:
+                with new_store(kind, tmp, "big", args.postgres) as store:
+                    listing(store, args.rows)
+            if "writers" in args.parts:
+                with new_store(kind, tmp, "busy", args.postgres) as store:
+                    writers(store, args.writers, args.each)
 
 
 if __name__ == "__main__":

@@ -112,6 +112,7 @@ class _Opening:
         self._direct: sqlite3.Connection | None = None
         self._store: Store | None = None
         self._error: BaseException | None = None
+        self._writing = threading.Lock()  # one transaction at a time on the one connection
         self._thread = threading.Thread(target=self._open, name="hokm-sim store", daemon=True)
         self._thread.start()
 
@@ -137,7 +138,8 @@ class _Opening:
             raise self._error
         if self._direct is not None:
             assert isinstance(self._where, Path)
-            return direct.add(self._direct, self._where, row)
+            with self._writing:
+                return direct.add(self._direct, self._where, row)
         assert self._store is not None
         return self._store.add(row)
 

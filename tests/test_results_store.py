@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -133,14 +134,45 @@ def test_processes_writing_at_once_lose_and_corrupt_nothing(where, made):
     ]  # fmt: skip
     said = [p.communicate(timeout=120)[0].split() for p in procs]
     assert [p.returncode for p in procs] == [0] * 4
-    if made and path.endswith(".sqlite"):  # a store of this schema: no SQLAlchemy needed
-        assert said == [["False"]] * 4
+    if made or not path.endswith(".sqlite"):  # the driver alone, or the server's writer
+        assert said == [["False"]] * 4  # SQLAlchemy not imported by the command
     seeds = {r["seed"] for r in _rows(path, "SELECT seed FROM results")}
     assert seeds == {f"{w}-{i}" for w in range(4) for i in range(150)}
     assert _rows(path, "SELECT COUNT(*) AS n FROM bots")[0]["n"] == 1200
     assert _rows(path, "SELECT COUNT(*) AS n FROM comparisons")[0]["n"] == 600
     with Store(path) as s:
         assert s.integrity() == "ok"
+
+
+_KILLED = """
+import os, signal, sys
+from hokm_sim import store
+store.prepare(sys.argv[1])
+print(next(iter(store._OPEN.values()))._proc.pid, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_server_writer_ends_with_its_command_and_never_shows_the_password(server):
+    """The writer a command starts for a server's store reads the URL from its input
+    (not its arguments, which any user can list), and ends when the command does, even
+    killed."""
+    proc = subprocess.run([sys.executable, "-c", _KILLED, server], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == -9
+    pid = int(proc.stdout)
+    password = __import__("sqlalchemy").make_url(server).password
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes()
+        assert password.encode() not in argv and b"hokm_sim.store.writer" in argv
+    except FileNotFoundError:
+        pass  # already gone
+    for _ in range(200):
+        if not Path(f"/proc/{pid}").exists() or " Z " in Path(f"/proc/{pid}/stat").read_text():
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the store's writer {pid} outlived its command")
 
 
 def test_the_sqlite_statements_are_those_sqlalchemy_compiles():

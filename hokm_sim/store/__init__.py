@@ -8,27 +8,34 @@ none, ``regress --calibrate`` and the play table's finished games, call
 the store is, :mod:`.schema` defines its tables, :mod:`.db` is the database
 (SQLite or PostgreSQL, docs/results.md), :mod:`.query` lists what is stored.
 
-SQLAlchemy takes a fifth of a second to import, more than recording a result may
-cost: a result goes into a SQLite store of this schema version through the driver
-alone (:mod:`.direct`: SQLAlchemy's statements, compiled), and into any other through
-SQLAlchemy. A command that will record calls :func:`prepare` when it starts, which
-opens the store in a background thread while the command works, and the write joins
-it. This package itself imports no SQLAlchemy (``Store`` and ``SCHEMA`` load it when
-first named).
+SQLAlchemy takes a fifth of a second of CPU to import, more than recording a result
+may cost, and a thread would not hide it (it holds the interpreter's lock, as the
+command's own Python and its engine do). So a result goes into a SQLite store of this
+schema version through the driver alone (:mod:`.direct`: SQLAlchemy's statements,
+compiled), and into a server's store through a process of its own (:mod:`.writer`).
+A command that will record calls :func:`prepare` when it starts: the SQLite store is
+opened in a background thread (made or migrated through SQLAlchemy where it must be),
+the server's writer started, while the command works. This package itself imports no
+SQLAlchemy (``Store`` and ``SCHEMA`` load it when first named).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import dataclasses
+import json
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hokm_sim.store import direct, rows
-from hokm_sim.store.location import StoreError, data_dir, locate
+from hokm_sim.store.location import StoreError, data_dir, locate, shown
 from hokm_sim.store.rows import Row, row
 
 if TYPE_CHECKING:
@@ -102,66 +109,114 @@ def keep(
     return begin(record, folder, store)(headline)
 
 
-class _Opening:
-    """A store being opened in a background thread, then the process's open store: a
-    SQLite store of this schema through the driver alone (:mod:`.direct`), any other
-    through SQLAlchemy (:class:`~.db.Store`)."""
+class _Local:
+    """A SQLite store being opened in a background thread, then the process's open
+    store: of this schema through the driver alone (:mod:`.direct`), any other through
+    SQLAlchemy (:class:`~.db.Store`, which makes, migrates or refuses it)."""
 
-    def __init__(self, where: Path | str) -> None:
+    def __init__(self, where: Path) -> None:
         self._where = where
         self._direct: sqlite3.Connection | None = None
         self._store: Store | None = None
-        self._error: BaseException | None = None
+        self.error: BaseException | None = None
         self._writing = threading.Lock()  # one transaction at a time on the one connection
         self._thread = threading.Thread(target=self._open, name="hokm-sim store", daemon=True)
         self._thread.start()
 
     def _open(self) -> None:
         try:
-            if isinstance(self._where, Path):
-                self._direct = direct.connect(self._where)
-                if self._direct is not None:
-                    return
-            from hokm_sim.store.db import Store
+            self._direct = direct.connect(self._where)
+            if self._direct is None:
+                from hokm_sim.store.db import Store
 
-            self._store = Store(self._where)
+                self._store = Store(self._where)
         except BaseException as exc:  # raised again by add(), in the thread that writes
-            self._error = exc
+            self.error = exc
 
-    def wait(self, timeout: float | None = None) -> None:
-        self._thread.join(timeout)
+    def settle(self) -> None:
+        self._thread.join(30)
 
     def add(self, row: Row) -> int:
         """Store ``row``; its id. The error that opening the store met, raised again."""
-        self.wait()
-        if self._error is not None:
-            raise self._error
+        self._thread.join()
+        if self.error is not None:
+            raise self.error
         if self._direct is not None:
-            assert isinstance(self._where, Path)
             with self._writing:
                 return direct.add(self._direct, self._where, row)
         assert self._store is not None
         return self._store.add(row)
 
 
-_OPEN: dict[tuple[int, str], _Opening] = {}
+class _Remote:
+    """A store on a server, written by a process of its own (:mod:`.writer`), started now."""
+
+    def __init__(self, where: str) -> None:
+        self._name = shown(where)
+        self.error: BaseException | None = None
+        self._writing = threading.Lock()  # one result at a time through the one pipe
+        package = str(Path(__file__).resolve().parents[2])  # where hokm_sim is imported from
+        path = os.pathsep.join(filter(None, (package, os.environ.get("PYTHONPATH"))))
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "hokm_sim.store.writer"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, start_new_session=True, env=os.environ | {"PYTHONPATH": path},
+        )  # fmt: skip
+        self._send(where, answered=False)
+
+    def _send(self, line: str, answered: bool = True) -> str:
+        """Send ``line``; the writer's answer ("" if it has gone)."""
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        try:
+            self._proc.stdin.write(line + "\n")
+            self._proc.stdin.flush()
+            return self._proc.stdout.readline() if answered else line
+        except (OSError, ValueError):
+            return ""
+
+    def settle(self) -> None:
+        """Let the writer go: the end of its input ends it."""
+        if self._proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.close()
+
+    def add(self, row: Row) -> int:
+        """Store ``row``; its id."""
+        with self._writing:
+            said = self._send(json.dumps(dataclasses.asdict(row)))
+        if not said:
+            self.error = StoreError(
+                f"cannot write to the results store {self._name}: its writer process ended "
+                f"(exit status {self._proc.poll()})"
+            )
+            raise self.error
+        answer = json.loads(said)
+        if "error" in answer:
+            self.settle()  # the next result starts a new one, which tries again
+            self.error = StoreError(answer["error"])
+            raise self.error
+        return int(answer["id"])
+
+
+_OPEN: dict[tuple[int, str], _Local | _Remote] = {}
 _LOCK = threading.Lock()
 
 
-def _opening(where: Path | str) -> _Opening:
-    """The process's opening of the store ``where`` (a forked child opens its own; a
-    failed opening is tried again)."""
+def _opening(where: Path | str) -> _Local | _Remote:
+    """The process's way into the store ``where`` (a forked child opens its own; one
+    that failed is tried again)."""
     key = (os.getpid(), str(where.resolve() if isinstance(where, Path) else where))
     with _LOCK:
         found = _OPEN.get(key)
-        if found is None or found._error is not None:
-            found = _OPEN[key] = _Opening(where)
+        if found is None or found.error is not None:
+            found = _OPEN[key] = _Local(where) if isinstance(where, Path) else _Remote(where)
         return found
 
 
 @atexit.register
 def _settle() -> None:
-    """Let an opening still under way finish before the interpreter goes (a thread
-    stopped inside an import or a transaction may hold what the exit needs)."""
+    """Before the interpreter goes: let a SQLite store's opening under way finish (a
+    thread stopped inside an import or a transaction may hold what the exit needs), and
+    a server's writer go."""
     for opening in list(_OPEN.values()):
-        opening.wait(30)
+        opening.settle()

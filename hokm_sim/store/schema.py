@@ -14,6 +14,7 @@ never changes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 import sqlalchemy as sa
 
@@ -92,6 +93,7 @@ META = define(sa.MetaData(), SCHEMA)
 results, bots, comparisons = (META.tables[t] for t in ("results", "bots", "comparisons"))
 
 
+@cache
 def writes() -> dict[str, sa.Executable]:
     """The statements that add a result, with a parameter named for each column (the
     dictionaries of :func:`~.rows.columns`): ``delete`` the result of the same report

@@ -62,7 +62,7 @@ from hokm_sim.sim.checks import (
     check_target,
     fresh_seed,
 )
-from hokm_sim.store import keep
+from hokm_sim.store import keep, prepare
 from hokm_sim.version import __version__
 
 if TYPE_CHECKING:
@@ -945,6 +945,7 @@ def calibrate(
     from hokm_sim.sim.runner import Runner
 
     check_positive(runs, "runs")
+    prepare()  # the store opened while the runs play, for the result kept at the end
     target = _match_target(metric, target)
     first = check_seed(seed)
     if first + runs - 1 > MAX_SEED:
@@ -1742,7 +1743,8 @@ def results(
     ``elo_low``, ``elo_high`` ...). Filters: a bot's name, the command (``run``,
     ``regress`` ...), dates ``since``/``until`` (``YYYY-MM-DD``, UTC), the beginning of a
     bot's commit or digest; ``limit`` the newest so many (None: all). ``store`` is the
-    store's file (default: ``$HOKM_SIM_STORE``, else the user's data folder)."""
+    store's file or its server's URL (``postgresql://...``; default: ``$HOKM_SIM_STORE``,
+    else the user's data folder)."""
     import pandas as pd
 
     from hokm_sim.analysis.results import estimate_columns

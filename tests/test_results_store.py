@@ -1,12 +1,19 @@
 """The results store: every report adds a row, writers at once lose nothing, a bad store
-is one line (docs/results.md)."""
+is one line (docs/results.md); on SQLite, and on the PostgreSQL server named by
+``HOKM_SIM_TEST_POSTGRES`` (which ``.ci/run`` starts: without it these are skipped,
+except under ``CI=true``, where a missing server fails them)."""
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import subprocess
 import sys
+import time
+import uuid
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -14,21 +21,63 @@ from click.testing import CliRunner
 import hokm_sim
 from hokm_sim.cli import main
 from hokm_sim.errors import InputError
-from hokm_sim.store import SCHEMA, Store, StoreError, keep
+from hokm_sim.store import SCHEMA, Store, StoreError, keep, prepare
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[1]
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def _server() -> str:
+    """The test server's URL, or the test skipped (failed under ``CI=true``)."""
+    url = os.environ.get("HOKM_SIM_TEST_POSTGRES")
+    if not url:
+        why = "no PostgreSQL server: HOKM_SIM_TEST_POSTGRES=postgresql://... names one"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{why}, and CI must test it (.ci/run starts one)")
+        pytest.skip(why)
+    return url
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
+def server():
+    """A new, empty database on the test server (dropped after the test): its URL."""
+    import psycopg
+    import sqlalchemy as sa
+
+    base = sa.make_url(_server())
+    name = f"hokm_test_{uuid.uuid4().hex[:12]}"
+    admin = base.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {name}")
+    yield base.set(database=name).render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as c:
+        c.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=BACKENDS)
+def where(request, tmp_path):
+    """A new store: a SQLite file's path, or a new database's URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "results.sqlite")
+    return request.getfixturevalue("server")
+
+
+@pytest.fixture
+def store(where, monkeypatch):
+    monkeypatch.setenv("HOKM_SIM_STORE", where)
+    return where
+
+
+@pytest.fixture
+def sqlite_store(tmp_path, monkeypatch):
     path = tmp_path / "results.sqlite"
     monkeypatch.setenv("HOKM_SIM_STORE", str(path))
     return path
 
 
-def _rows(path, sql):
-    with Store(path) as s:
-        return [dict(r) for r in s.query(sql)]
+def _rows(where, sql):
+    with Store(where) as s:
+        return [dict(r._mapping) for r in s.query(sql)]
 
 
 def test_a_run_adds_its_row_with_its_bots_figures_and_folder(store, tmp_path):
@@ -56,29 +105,84 @@ def test_a_run_adds_its_row_with_its_bots_figures_and_folder(store, tmp_path):
 
 _WRITER = """
 import sys
-from hokm_sim.store import Store, Row
-from hokm_sim.store.rows import Bot, Comparison
+from hokm_sim.store import keep
 w, n = int(sys.argv[1]), int(sys.argv[2])
-with Store(sys.argv[3]) as s:
-    for i in range(n):
-        s.add(Row(kind="run", seed=f"{w}-{i}", bots=[Bot("a", "x"), Bot("b", "y")],
-                  comparisons=[Comparison("a", "b", 0.5, 0.4, 0.6, 10)]))
+for i in range(n):
+    bots = {side: {"name": side * 3, "trump": {}, "play": {}} for side in "ab"}
+    record = {"kind": "run", "seed": f"{w}-{i}",
+              "config": {"duplicate": True, "mode": "hands", **bots},
+              "pair_score": {"value": 0.5, "low": 0.4, "high": 0.6, "n": 10}}
+    keep(record, store=sys.argv[3])
+print("sqlalchemy" in sys.modules)
 """
 
 
-def test_processes_writing_at_once_lose_and_corrupt_nothing(tmp_path):
-    path = tmp_path / "busy.sqlite"
+@pytest.mark.parametrize("made", [True, False], ids=["made", "new"])
+def test_processes_writing_at_once_lose_and_corrupt_nothing(where, made):
+    """Four processes adding results at once (as commands do: :func:`keep`), to a store
+    already made (SQLite's then through the driver alone), or to a new one, whose tables
+    one makes while the others wait for it."""
+    if made:
+        Store(where).close()
+    path = where
     procs = [
-        subprocess.Popen([sys.executable, "-c", _WRITER, str(w), "150", str(path)])
+        subprocess.Popen(
+            [sys.executable, "-c", _WRITER, str(w), "150", str(path)],
+            stdout=subprocess.PIPE, text=True,
+        )
         for w in range(4)
-    ]
-    assert [p.wait(timeout=120) for p in procs] == [0] * 4
+    ]  # fmt: skip
+    said = [p.communicate(timeout=120)[0].split() for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4
+    if made or not path.endswith(".sqlite"):  # the driver alone, or the server's writer
+        assert said == [["False"]] * 4  # SQLAlchemy not imported by the command
     seeds = {r["seed"] for r in _rows(path, "SELECT seed FROM results")}
     assert seeds == {f"{w}-{i}" for w in range(4) for i in range(150)}
     assert _rows(path, "SELECT COUNT(*) AS n FROM bots")[0]["n"] == 1200
     assert _rows(path, "SELECT COUNT(*) AS n FROM comparisons")[0]["n"] == 600
     with Store(path) as s:
         assert s.integrity() == "ok"
+
+
+_KILLED = """
+import os, signal, sys
+from hokm_sim import store
+store.prepare(sys.argv[1])
+print(next(iter(store._OPEN.values()))._proc.pid, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_server_writer_ends_with_its_command_and_never_shows_the_password(server):
+    """The writer a command starts for a server's store reads the URL from its input
+    (not its arguments, which any user can list), and ends when the command does, even
+    killed."""
+    proc = subprocess.run([sys.executable, "-c", _KILLED, server], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == -9
+    pid = int(proc.stdout)
+    password = __import__("sqlalchemy").make_url(server).password
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes()
+        assert password.encode() not in argv and b"hokm_sim.store.writer" in argv
+    except FileNotFoundError:
+        pass  # already gone
+    for _ in range(200):
+        if not Path(f"/proc/{pid}").exists() or " Z " in Path(f"/proc/{pid}/stat").read_text():
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the store's writer {pid} outlived its command")
+
+
+def test_the_sqlite_statements_are_those_sqlalchemy_compiles():
+    """The driver-alone path runs SQLAlchemy's statements: its module is made from them
+    (``python -m hokm_sim.store.schema``), never edited by hand."""
+    from hokm_sim.store import schema, sqlite_sql
+
+    made: dict = {}
+    exec(compile(schema.sqlite_module(), "<made>", "exec"), made)
+    assert (made["SCHEMA"], made["STATEMENTS"]) == (sqlite_sql.SCHEMA, sqlite_sql.STATEMENTS)
 
 
 def _cli(*args, env=None):
@@ -104,10 +208,103 @@ def test_a_damaged_or_newer_store_is_one_line_and_exit_2(tmp_path, damage):
         expect = "is a folder"
     with pytest.raises(StoreError, match=expect):
         keep({"kind": "run"}, store=path)
-    proc = _cli("results", "--store", str(path))
+    _refused(["results", "--store", str(path)], expect)
+
+
+def _refused(args, expect, secret=None):
+    """The command ``args`` is one line on standard error naming ``expect``, exit 2."""
+    proc = _cli(*args)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.count("\n") == 1 and expect in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+    assert secret is None or secret not in proc.stderr  # a password is never shown
+    return proc.stderr
+
+
+def test_a_newer_schema_on_a_server_is_one_line_and_exit_2(server):
+    Store(server).close()
+    with Store(server) as s, s.writing() as conn:
+        conn.exec_driver_sql(f"UPDATE hokm_sim_schema SET version = {SCHEMA + 1}")
+    expect = f"schema version {SCHEMA + 1}, newer than this hokm-sim knows"
+    with pytest.raises(StoreError, match=expect):
+        keep({"kind": "run"}, store=server)
+    _refused(["results", "--store", server], expect)
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize(
+    "url, expect",
+    [
+        ("postgresql://hokm:sesame@127.0.0.1:{port}/results",
+         "Connection refused Is the server running on that host and accepting TCP/IP "
+         "connections? (a store is a file's path, sqlite:///PATH, or "
+         "postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)"),
+        ("postgresql://hokm:sesame@host:port/results",
+         "bad results store URL postgresql://hokm:***@host:port/results: expected"),
+        ("mysql://hokm:sesame@127.0.0.1/results",
+         "unknown kind of results store mysql://hokm:***@127.0.0.1/results (scheme 'mysql'): "
+         "expected a file's path, sqlite:///PATH, or postgresql://"),
+        ("sqlite://results.sqlite", "bad results store URL sqlite://results.sqlite"),
+    ],
+)  # fmt: skip
+def test_a_store_url_that_cannot_serve_is_one_line_and_exit_2(url, expect):
+    """A server not there (a port nobody listens on), a URL that does not parse, a
+    database hokm-sim does not speak, a SQLite URL without its path."""
+    url = url.format(port=_free_port())
+    with pytest.raises(StoreError, match="results store"):
+        keep({"kind": "run"}, store=url)
+    _refused(["results", "--store", url], expect, secret="sesame")
+
+
+def test_a_wrong_password_or_database_is_one_line_and_exit_2(server):
+    import sqlalchemy as sa
+
+    url = sa.make_url(server)
+    wrong = url.set(password="not-the-password").render_as_string(hide_password=False)
+    said = _refused(["results", "--store", wrong], "password authentication failed for user",
+                    secret="not-the-password")  # fmt: skip
+    assert said.rstrip().endswith("(check the user and password in the URL)"), said
+    missing = url.set(database="no_such_db").render_as_string(hide_password=False)
+    _refused(["results", "--store", missing], 'database "no_such_db" does not exist',
+             secret=url.password)  # fmt: skip
+    # postgres:// names the same server; the store there is made on the first write
+    alias = url.set(drivername="postgres").render_as_string(hide_password=False)
+    assert keep({"kind": "tune", "seed": 1}, store=alias) == 1
+    assert [r["seed"] for r in _rows(server, "SELECT seed FROM results")] == ["1"]
+
+
+def test_a_bad_store_found_while_preparing_is_raised_at_the_write(tmp_path):
+    """A recording command opens its store in the background from its start; an error
+    there waits for the write, where it is told."""
+    path = tmp_path / "bad.sqlite"
+    path.write_bytes(b"not a database\n" * 200)
+    prepare(path)  # nothing raised here
+    with pytest.raises(StoreError, match="damaged or not a hokm-sim results store"):
+        keep({"kind": "run"}, store=path)
+    path.unlink()  # mended: the next write opens it again
+    assert keep({"kind": "run", "seed": 1}, store=path) == 1
+
+
+@pytest.mark.parametrize("bad", ["damaged", "mysql"])
+def test_a_command_whose_store_fails_keeps_its_report(tmp_path, monkeypatch, bad):
+    """The store is told of last: the report's files are written first, and kept."""
+    if bad == "damaged":
+        where, expect = tmp_path / "bad.sqlite", "damaged or not a hokm-sim results store"
+        where.write_bytes(b"not a database\n" * 200)
+    else:
+        where, expect = "mysql://hokm:sesame@127.0.0.1/results", "unknown kind of results store"
+    monkeypatch.setenv("HOKM_SIM_STORE", str(where))
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["run", "random", "longest", "--hands", "2000", "--out", out])
+    assert res.exit_code == 2 and expect in res.stderr and "sesame" not in res.stderr
+    assert res.stderr.count("\n") == 1, res.stderr
+    assert json.loads((out / "summary.json").read_text())["kind"] == "run"
+    assert (out / "report.md").is_file()
 
 
 def test_an_older_schema_is_migrated_and_its_rows_kept(tmp_path):
@@ -121,7 +318,42 @@ def test_an_older_schema_is_migrated_and_its_rows_kept(tmp_path):
     assert [r["seed"] for r in _rows(path, "SELECT seed FROM results")] == ["3", "4"]
 
 
-def test_report_folders_are_imported_without_digests(tmp_path, store):
+_FIRST_SCHEMA = """
+CREATE TABLE results (id INTEGER PRIMARY KEY, created TEXT NOT NULL, kind TEXT NOT NULL,
+    command TEXT, version TEXT, seed TEXT, size INTEGER, partial INTEGER NOT NULL DEFAULT 0,
+    headline TEXT, figures TEXT NOT NULL DEFAULT '{}', verdict TEXT, folder TEXT);
+CREATE TABLE bots (result INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+    role TEXT NOT NULL, name TEXT NOT NULL, digest TEXT, git_commit TEXT, dirty INTEGER,
+    path TEXT, PRIMARY KEY (result, role));
+CREATE TABLE comparisons (result INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+    a TEXT NOT NULL, b TEXT NOT NULL, score REAL NOT NULL, low REAL, high REAL,
+    pairs INTEGER NOT NULL);
+INSERT INTO results VALUES (1, '2026-01-01T00:00:00Z', 'run', 'hokm-sim run', '0.1.0', '9',
+    2000, 1, 'h', '{"elo": {"value": 1, "low": 0, "high": 2}}', NULL, '/r/1');
+INSERT INTO bots VALUES (1, 'partner', 'mybot', 'ab', 'cd', 1, NULL);
+INSERT INTO bots VALUES (1, 'opponents', 'random', NULL, NULL, NULL, NULL);
+PRAGMA user_version = 1;
+"""
+
+
+def test_a_store_written_by_the_first_hokm_sim_with_sqlite3_reads_and_grows(tmp_path):
+    """The first stores were made with hand-written SQL (integers for flags): migrated,
+    their bots kept in the order they were written, read and added to."""
+    path = tmp_path / "first.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(_FIRST_SCHEMA)
+    db.close()
+    keep({"kind": "tune", "seed": 3}, store=path)
+    old, new = hokm_sim.results(store=path).sort_index().itertuples()
+    assert (old.partial, old.bots, old.elo_high) == (True, "partner=mybot@cd+, opponents=random", 2)
+    assert (new.partial, new.seed) == (False, "3")
+    with Store(path) as s:
+        assert s.integrity() == "ok"
+        assert s.query("PRAGMA user_version")[0][0] == SCHEMA
+
+
+def test_report_folders_are_imported_without_digests(tmp_path, sqlite_store):
+    store = sqlite_store
     other, first = tmp_path / "other.sqlite", tmp_path / "first.sqlite"
     out = str(tmp_path / "all" / "r7")
     args = ["--store", str(first), "run", "random", "longest", "--hands", "2000", "--seed", "7"]
@@ -201,6 +433,12 @@ def test_the_listing_filters_by_commit_digest_command_and_date(store):
     assert [r["created"][:7] for r in listed("--until", "2026-01-31")] == ["2026-01"]
     assert [r["created"][:7] for r in listed("--since", "2026-01-02")] == ["2026-02"]
     assert listed("--bot", "expert") == []
+    res = CliRunner().invoke(main, ["results", "--limit", "1"])  # the newest, and a count
+    assert res.exit_code == 0 and res.stdout.count("regress") == 1, res.output
+    assert res.stderr == "(1 more: --limit N, or --all, lists them)\n"
+    res = CliRunner().invoke(main, ["results", "--all"])
+    assert res.exit_code == 0 and "regress" in res.stdout and "run " in res.stdout
+    assert res.stderr == ""
     frame = hokm_sim.results(bot="longest")
     assert frame["verdict"].iloc[0] == "H0" and frame["verdict"].isna().iloc[1]
     assert frame["bots"].iloc[1] == "a=mybot@aaaaaaaa, b=longest@cccccccc"
@@ -208,14 +446,16 @@ def test_the_listing_filters_by_commit_digest_command_and_date(store):
         (["--since", "yesterday"], "--since: bad date 'yesterday'"),
         (["--command", "runs"], "--command: unknown command 'runs'"),
         (["--commit", "xyz"], "--commit: expected hexadecimal digits"),
+        (["--all", "--limit", "3"], "give --limit or --all, not both"),
     ):
         res = CliRunner().invoke(main, ["results", *args])
         assert res.exit_code == 2 and error in res.output, res.output
 
 
-def test_every_kind_of_comparison_is_stored_with_its_bots(store, tmp_path):
+def test_every_kind_of_comparison_is_stored_with_its_bots(sqlite_store, tmp_path):
     """A tournament, a field, a regress and a calibration (no folder) of random and
     longest: each row's bots by role, and the duplicate-pair comparisons history fits."""
+    store = sqlite_store
     hokm_sim.tournament(["random", "longest"], hands=600, seed=13, out=tmp_path / "t")
     hokm_sim.field("random", ["longest"], hands=600, seed=13, out=tmp_path / "f")
     r = hokm_sim.regress("random", "longest", max_pairs=400, check_every=100, seed=13,

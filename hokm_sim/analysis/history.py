@@ -25,7 +25,7 @@ import numpy as np
 
 from hokm_sim.analysis.ratings import bradley_terry_each
 from hokm_sim.errors import InputError
-from hokm_sim.store import Store
+from hokm_sim.store import query
 
 RESAMPLES = 200
 """Bootstrap resamples of the crosstable."""
@@ -50,39 +50,18 @@ class _Player:
         return f"#{self.digest[:8]}"
 
 
-_COMPARED = """
-SELECT r.id, r.created, c.score, c.low, c.high, c.pairs,
-       ba.name AS a_name, ba.digest AS a_digest, ba.git_commit AS a_commit, ba.dirty AS a_dirty,
-       bb.name AS b_name, bb.digest AS b_digest, bb.git_commit AS b_commit, bb.dirty AS b_dirty
-FROM comparisons c
-JOIN results r ON r.id = c.result
-JOIN bots ba ON ba.result = c.result AND ba.role = c.a
-JOIN bots bb ON bb.result = c.result AND bb.role = c.b
-WHERE (ba.name = ? OR bb.name = ?) AND ba.digest IS NOT NULL AND bb.digest IS NOT NULL
-ORDER BY r.id
-"""
-
-_VERDICTS = """
-SELECT b.digest, r.verdict FROM results r JOIN bots b ON b.result = r.id AND b.role = 'candidate'
-WHERE r.kind = 'regress' AND b.name = ? AND r.verdict IS NOT NULL AND b.digest IS NOT NULL
-"""
-
-
 def history(bot: str, store: str | Path | None = None, seed: int = 0) -> dict[str, Any]:
     """The record of ``bot``'s history: its versions (oldest first) and the opponents
     they met, each with its rating, interval and pairs; the versions with their regress
     verdicts. ``seed`` seeds the bootstrap."""
-    with Store(store, create=False) as s:
-        compared = [dict(r) for r in s.query(_COMPARED, (bot, bot))]
-        verdicts = [dict(r) for r in s.query(_VERDICTS, (bot,))]
+    compared = query.compared(store, bot)
+    verdicts = query.verdicts(store, bot)
     players: dict[tuple[str, str], _Player] = {}
 
     def player(side: str, r: dict[str, Any]) -> _Player:
         key = (r[f"{side}_name"], r[f"{side}_digest"])
         if key not in players:
-            dirty = r[f"{side}_dirty"]
-            dirty = None if dirty is None else bool(dirty)
-            players[key] = _Player(*key, r[f"{side}_commit"], dirty, r["created"])
+            players[key] = _Player(*key, r[f"{side}_commit"], r[f"{side}_dirty"], r["created"])
         return players[key]
 
     cells: list[tuple[_Player, _Player, dict[str, Any]]] = []

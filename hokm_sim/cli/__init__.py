@@ -36,7 +36,7 @@ from hokm_sim.version import __version__
 
 
 def _store(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """``hokm-sim --store PATH COMMAND``: the results store of every command it runs."""
+    """``hokm-sim --store PATH|URL COMMAND``: the results store of every command it runs."""
     if value:
         os.environ["HOKM_SIM_STORE"] = value
 
@@ -45,10 +45,11 @@ def _store(ctx: click.Context, param: click.Parameter, value: str | None) -> Non
 @click.version_option(__version__, "--version", prog_name="hokm-sim")
 @click.option(
     "--store",
-    metavar="PATH",
+    metavar="PATH|URL",
     callback=_store,
     expose_value=False,
-    help="The results store every report is added to [default: $HOKM_SIM_STORE, else "
+    help="The results store every report is added to: a SQLite file, or "
+    "postgresql://USER:PASSWORD@HOST/DATABASE [default: $HOKM_SIM_STORE, else "
     "results.sqlite in the user's data folder; docs/results.md].",
 )
 def main() -> None:

@@ -10,7 +10,9 @@ once, without importing pandas.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -18,10 +20,12 @@ from hokm_sim.cli.options import CONTEXT, POSITIVE
 
 store_option = click.option(
     "--store",
-    metavar="PATH",
-    help="The results store [default: $HOKM_SIM_STORE, else results.sqlite in the user's "
-    "data folder].",
+    metavar="PATH|URL",
+    help="The results store: a SQLite file, or postgresql://USER:PASSWORD@HOST/DATABASE "
+    "[default: $HOKM_SIM_STORE, else results.sqlite in the user's data folder].",
 )
+LIMIT = 50
+"""How many results ``hokm-sim results`` lists unless told."""
 
 
 @click.group(context_settings=CONTEXT, invoke_without_command=True)
@@ -35,7 +39,8 @@ store_option = click.option(
 @click.option("--until", metavar="DATE", help="Only results up to DATE (its whole day).")
 @click.option("--commit", help="Only results of a bot at this commit (its first digits).")
 @click.option("--digest", help="Only results of a bot with this source digest (first digits).")
-@click.option("--limit", type=POSITIVE, default=50, show_default=True, help="The newest so many.")
+@click.option("--limit", type=POSITIVE, help=f"The newest so many [default: {LIMIT}].")
+@click.option("--all", "every", is_flag=True, help="Every result that matches.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @store_option
 @click.pass_context
@@ -47,7 +52,8 @@ def results(
     until: str | None,
     commit: str | None,
     digest: str | None,
-    limit: int,
+    limit: int | None,
+    every: bool,
     as_json: bool,
     store: str | None,
 ) -> None:
@@ -60,22 +66,37 @@ def results(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from hokm_sim.store.query import bot_label, select
+    if every and limit is not None:
+        raise click.UsageError("give --limit or --all, not both")
+    from hokm_sim.store.query import as_json as json_text
+    from hokm_sim.store.query import bot_label, count, select
 
-    found = select(store, bot=bot, command=command, since=since, until=until, commit=commit,
-                   digest=digest, limit=limit)  # fmt: skip
+    filters = dict(bot=bot, command=command, since=since, until=until, commit=commit,
+                   digest=digest)  # fmt: skip
+    limit = None if every else limit or LIMIT
+    found = select(store, limit=limit, raw_figures=as_json, **filters)
+    more = count(store, **filters) - len(found) if len(found) == limit else 0
+    out = click.get_text_stream("stdout")
     if as_json:
-        click.echo(json.dumps(found, indent=1))
-        return
-    for r in found:
-        bots = ", ".join(bot_label(b) for b in r["bots"])
-        click.echo(f"{r['id']:>6}  {r['created'][:16].replace('T', ' ')}  {r['kind']:<11} {bots}")
-        if r["headline"]:
-            click.echo(f"        {r['headline']}")
-        if r["folder"]:
-            click.echo(f"        {r['folder']}")
-    if not found:
-        click.echo("(no results match)", err=True)
+        out.writelines(json_text(found))
+        out.write("\n")
+    else:
+        out.writelines(_listed(r, bot_label) for r in found)
+        if not found:
+            click.echo("(no results match)", err=True)
+    if more:
+        click.echo(f"({more:,} more: --limit N, or --all, lists them)", err=True)
+
+
+def _listed(r: dict[str, Any], bot_label: Callable[[dict[str, Any]], str]) -> str:
+    """A stored result's lines in the listing: id, date, command and bots; its headline
+    and its report folder under them."""
+    bots = ", ".join(bot_label(b) for b in r["bots"])
+    text = f"{r['id']:>6}  {r['created'][:16].replace('T', ' ')}  {r['kind']:<11} {bots}\n"
+    for line in (r["headline"], r["folder"]):
+        if line:
+            text += f"        {line}\n"
+    return text
 
 
 @results.command("import", context_settings=CONTEXT)

@@ -100,6 +100,7 @@ class ReportFolder:
             probe.unlink()
         except OSError as exc:
             raise InputError(f"cannot write to {path}: {exc.strerror or exc}", "out") from None
+        store.prepare()  # opened while the work is done, for the result's row at the end
         return folder
 
     @classmethod
@@ -108,6 +109,7 @@ class ReportFolder:
         an error names the parameter ``param``."""
         folder = cls(path)
         folder._lock(param)
+        store.prepare()
         return folder
 
     def _lock(self, param: str) -> None:

@@ -4,40 +4,97 @@
 report folder's writer calls it for every report (and the commands that write
 none, ``regress --calibrate`` and the play table's finished games, call
 :func:`keep` themselves). :mod:`.rows` reads a record into a row,
-:mod:`.gitinfo` asks git where a bot's files stand, :mod:`.db` is the SQLite
-database (docs/results.md), :mod:`.query` lists what is stored.
+:mod:`.gitinfo` asks git where a bot's files stand, :mod:`.location` says where
+the store is, :mod:`.schema` defines its tables, :mod:`.db` is the database
+(SQLite or PostgreSQL, docs/results.md), :mod:`.query` lists what is stored.
+
+SQLAlchemy takes a fifth of a second of CPU to import, more than recording a result
+may cost, and a thread would not hide it (it holds the interpreter's lock, as the
+command's own Python and its engine do). So a result goes into a SQLite store of this
+schema version through the driver alone (:mod:`.direct`: SQLAlchemy's statements,
+compiled), and into a server's store through a process of its own (:mod:`.writer`).
+A command that will record calls :func:`prepare` when it starts: the SQLite store is
+opened in a background thread (made or migrated through SQLAlchemy where it must be),
+the server's writer started, while the command works. This package itself imports no
+SQLAlchemy (``Store`` and ``SCHEMA`` load it when first named).
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import dataclasses
+import json
 import os
+import sqlite3
+import subprocess
+import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hokm_sim.store import rows
-from hokm_sim.store.db import SCHEMA, Store, StoreError, data_dir, store_path
+from hokm_sim.store import direct, rows
+from hokm_sim.store.location import StoreError, data_dir, locate, shown
 from hokm_sim.store.rows import Row, row
 
-__all__ = ["SCHEMA", "Row", "Store", "StoreError", "begin", "data_dir", "keep", "row", "store_path"]
+if TYPE_CHECKING:
+    from hokm_sim.store.db import Store
+
+__all__ = [
+    "SCHEMA", "Row", "Store", "StoreError", "begin", "data_dir", "keep", "locate", "prepare",
+    "row",
+]  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Store":
+        from hokm_sim.store.db import Store
+
+        return Store
+    if name == "SCHEMA":
+        from hokm_sim.store.schema import SCHEMA
+
+        return SCHEMA
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def prepare(store: str | Path | None = None) -> None:
+    """Start opening the store (``store``, else ``$HOKM_SIM_STORE``, else the default)
+    in the background, for a result this process will add later: SQLAlchemy and the
+    driver are imported, the store connected to and migrated while the command works.
+    An error is kept for the write (:func:`begin`) to raise, where a failed write is
+    told. Nothing is started twice."""
+    try:
+        where = locate(store)
+    except StoreError:
+        return  # told at the write
+    _opening(where)
 
 
 def begin(
     record: dict[str, Any], folder: str | Path | None = None, store: str | Path | None = None
 ) -> Callable[[str | None], int]:
     """Start adding the result ``record`` (written to ``folder``, if any): its bots'
-    digests are taken and git is asked now, in the background; the function returned,
-    called with the result's headline once the rest of the report is written, adds the
-    row (one transaction) and gives its id. The bots' files are taken to be those the
-    result was made with. The store stays open for the process's next result (closing
-    checkpoints the log: done once, when the process ends)."""
-    path = store_path(store)
+    digests are taken and git is asked now, in the background, and the store opened
+    (:func:`prepare`); the function returned, called with the result's headline once
+    the rest of the report is written, adds the row (one transaction) and gives its id.
+    The bots' files are taken to be those the result was made with."""
+    try:
+        opening = _opening(locate(store))
+    except StoreError as exc:  # told by the write, once the report's files are written
+        failed = exc
+
+        def refuse(headline: str | None = None) -> int:
+            raise failed
+
+        return refuse
     pending, fill = rows.start(record, folder)
 
     def add(headline: str | None = None) -> int:
         fill()
         pending.headline = headline
-        return _open(path).add(pending)
+        return opening.add(pending)
 
     return add
 
@@ -52,12 +109,114 @@ def keep(
     return begin(record, folder, store)(headline)
 
 
-_OPEN: dict[tuple[int, Path], Store] = {}
+class _Local:
+    """A SQLite store being opened in a background thread, then the process's open
+    store: of this schema through the driver alone (:mod:`.direct`), any other through
+    SQLAlchemy (:class:`~.db.Store`, which makes, migrates or refuses it)."""
+
+    def __init__(self, where: Path) -> None:
+        self._where = where
+        self._direct: sqlite3.Connection | None = None
+        self._store: Store | None = None
+        self.error: BaseException | None = None
+        self._writing = threading.Lock()  # one transaction at a time on the one connection
+        self._thread = threading.Thread(target=self._open, name="hokm-sim store", daemon=True)
+        self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            self._direct = direct.connect(self._where)
+            if self._direct is None:
+                from hokm_sim.store.db import Store
+
+                self._store = Store(self._where)
+        except BaseException as exc:  # raised again by add(), in the thread that writes
+            self.error = exc
+
+    def settle(self) -> None:
+        self._thread.join(30)
+
+    def add(self, row: Row) -> int:
+        """Store ``row``; its id. The error that opening the store met, raised again."""
+        self._thread.join()
+        if self.error is not None:
+            raise self.error
+        if self._direct is not None:
+            with self._writing:
+                return direct.add(self._direct, self._where, row)
+        assert self._store is not None
+        return self._store.add(row)
 
 
-def _open(path: Path) -> Store:
-    """The process's open store at ``path`` (a forked child opens its own)."""
-    key = (os.getpid(), path.resolve())
-    if key not in _OPEN:
-        _OPEN[key] = Store(path)
-    return _OPEN[key]
+class _Remote:
+    """A store on a server, written by a process of its own (:mod:`.writer`), started now."""
+
+    def __init__(self, where: str) -> None:
+        self._name = shown(where)
+        self.error: BaseException | None = None
+        self._writing = threading.Lock()  # one result at a time through the one pipe
+        package = str(Path(__file__).resolve().parents[2])  # where hokm_sim is imported from
+        path = os.pathsep.join(filter(None, (package, os.environ.get("PYTHONPATH"))))
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "hokm_sim.store.writer"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, start_new_session=True, env=os.environ | {"PYTHONPATH": path},
+        )  # fmt: skip
+        self._send(where, answered=False)
+
+    def _send(self, line: str, answered: bool = True) -> str:
+        """Send ``line``; the writer's answer ("" if it has gone)."""
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        try:
+            self._proc.stdin.write(line + "\n")
+            self._proc.stdin.flush()
+            return self._proc.stdout.readline() if answered else line
+        except (OSError, ValueError):
+            return ""
+
+    def settle(self) -> None:
+        """Let the writer go: the end of its input ends it."""
+        if self._proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.close()
+
+    def add(self, row: Row) -> int:
+        """Store ``row``; its id."""
+        with self._writing:
+            said = self._send(json.dumps(dataclasses.asdict(row)))
+        if not said:
+            self.error = StoreError(
+                f"cannot write to the results store {self._name}: its writer process ended "
+                f"(exit status {self._proc.poll()})"
+            )
+            raise self.error
+        answer = json.loads(said)
+        if "error" in answer:
+            self.settle()  # the next result starts a new one, which tries again
+            self.error = StoreError(answer["error"])
+            raise self.error
+        return int(answer["id"])
+
+
+_OPEN: dict[tuple[int, str], _Local | _Remote] = {}
+_LOCK = threading.Lock()
+
+
+def _opening(where: Path | str) -> _Local | _Remote:
+    """The process's way into the store ``where`` (a forked child opens its own; one
+    that failed is tried again)."""
+    key = (os.getpid(), str(where.resolve() if isinstance(where, Path) else where))
+    with _LOCK:
+        found = _OPEN.get(key)
+        if found is None or found.error is not None:
+            found = _OPEN[key] = _Local(where) if isinstance(where, Path) else _Remote(where)
+        return found
+
+
+@atexit.register
+def _settle() -> None:
+    """Before the interpreter goes: let a SQLite store's opening under way finish (a
+    thread stopped inside an import or a transaction may hold what the exit needs), and
+    a server's writer go."""
+    for opening in list(_OPEN.values()):
+        opening.settle()

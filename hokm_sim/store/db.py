@@ -1,197 +1,126 @@
-"""The results store: a SQLite database of every result hokm-sim wrote.
+"""The results store: every result hokm-sim wrote, in a SQLite file or a PostgreSQL
+database, through SQLAlchemy Core (the same tables and statements for both:
+:mod:`.schema`).
 
-Where it is: ``store`` (``--store PATH``), else ``$HOKM_SIM_STORE``, else
-``results.sqlite`` in the user's data folder (``$HOKM_SIM_DATA``, else
-``$XDG_DATA_HOME/hokm-sim``, else ``~/.local/share/hokm-sim``: where ``hokm-sim
-play`` keeps its games).
-
-Several processes may write at once (two runs, a tournament beside a regress):
-the database is in WAL mode, so readers never wait and writers take turns, each
-waiting up to :data:`BUSY_MS` for the others; every result goes in with its bots
-and comparisons in one transaction, so a reader sees all of it or none. The
-schema is versioned (``PRAGMA user_version``): opening a store of an older schema
-applies the missing :data:`MIGRATIONS` in order, each in its own transaction; a
-store of a newer schema, or a file that is not a sound database, is a
-:class:`StoreError` (one line, exit 2), never a traceback.
+Several processes may write at once (two runs, a tournament beside a regress, a lab's
+CI machines): every result goes in with its bots and comparisons in one transaction,
+so a reader sees all of it or none. On SQLite the database is in WAL mode, so readers
+never wait and writers take turns (``BEGIN IMMEDIATE``), each waiting up to
+:data:`~.direct.BUSY_MS` for the others; PostgreSQL's own transactions do it there. Opening a
+store of an older schema applies the missing migrations; a store of a newer schema, a
+file that is not a sound database, a server that cannot be reached or refuses us is a
+:class:`StoreError` (one line naming the store without its password, exit 2), never a
+traceback.
 """
 
 from __future__ import annotations
 
-import json
 import os
+import re
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from hokm_sim.errors import InputError
-from hokm_sim.store.rows import Row
+import sqlalchemy as sa
+from sqlalchemy import event, exc
 
-STORE_NAME = "results.sqlite"
-BUSY_MS = 60_000
-"""How long a writer waits for the others (milliseconds) before it gives up."""
+from hokm_sim.store import direct, schema
+from hokm_sim.store.location import FORMS, StoreError, locate, shown
+from hokm_sim.store.rows import Row, columns
 
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE results (
-        id INTEGER PRIMARY KEY,
-        created TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        command TEXT,
-        version TEXT,
-        seed TEXT,
-        size INTEGER,
-        partial INTEGER NOT NULL DEFAULT 0,
-        headline TEXT,
-        figures TEXT NOT NULL DEFAULT '{}',
-        verdict TEXT,
-        folder TEXT
-    );
-    CREATE INDEX results_created ON results (created);
-    CREATE INDEX results_kind ON results (kind, created);
-    CREATE INDEX results_folder ON results (folder);
-    CREATE TABLE bots (
-        result INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
-        role TEXT NOT NULL,
-        name TEXT NOT NULL,
-        digest TEXT,
-        git_commit TEXT,
-        dirty INTEGER,
-        path TEXT,
-        PRIMARY KEY (result, role)
-    );
-    CREATE INDEX bots_name ON bots (name, result);
-    CREATE INDEX bots_digest ON bots (digest);
-    CREATE INDEX bots_commit ON bots (git_commit);
-    CREATE TABLE comparisons (
-        result INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
-        a TEXT NOT NULL,
-        b TEXT NOT NULL,
-        score REAL NOT NULL,
-        low REAL,
-        high REAL,
-        pairs INTEGER NOT NULL
-    );
-    CREATE INDEX comparisons_result ON comparisons (result);
-    """,
-)
-"""The schema, one script per version: version ``i + 1`` is ``MIGRATIONS[i]``. A new
-version appends a script; a released one never changes."""
-
-SCHEMA = len(MIGRATIONS)
-"""The schema version this hokm-sim writes."""
-
-
-class StoreError(InputError):
-    """The store cannot be used: not a database, damaged, of a newer schema, not writable."""
-
-
-def data_dir(given: str | Path | None = None) -> Path:
-    """The user's hokm-sim data folder: ``given``, ``$HOKM_SIM_DATA``, or the XDG data home."""
-    if given is not None:
-        return Path(given).expanduser()
-    env = os.environ.get("HOKM_SIM_DATA")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
-    return base / "hokm-sim"
-
-
-def store_path(store: str | Path | None = None) -> Path:
-    """The store's file: ``store``, ``$HOKM_SIM_STORE``, or ``results.sqlite`` in
-    :func:`data_dir`."""
-    if store is not None and str(store).strip():
-        return Path(store).expanduser()
-    env = os.environ.get("HOKM_SIM_STORE")
-    if env:
-        return Path(env).expanduser()
-    return data_dir() / STORE_NAME
-
-
-def now() -> str:
-    """The current UTC time as the store writes it (ISO 8601, seconds, ``Z``)."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+CONNECT_TIMEOUT = 10
+"""Seconds to wait for a PostgreSQL server to answer (unless the URL says)."""
 
 
 class Store:
-    """The results store at ``path`` (see :func:`store_path`). ``create``: make it (and
-    its folder) if it is not there; else a missing store is a :class:`StoreError`."""
+    """The results store at ``where`` (see :func:`~.location.locate`: a path, a URL, or
+    None for the default). ``create``: make it (a SQLite file and its folder, a server
+    database's tables) if it is not there; else a missing store is a :class:`StoreError`."""
 
-    def __init__(self, path: str | Path | None = None, create: bool = True) -> None:
-        self.path = store_path(path)
-        if not create and not self.path.exists():
-            raise StoreError(
-                f"no results stored yet: {self.path} does not exist "
-                "(every command that writes a report adds to it)"
-            )
-        if self.path.is_dir():
-            raise StoreError(f"{self.path} is a folder, not a results store")
+    def __init__(self, where: str | Path | None = None, create: bool = True) -> None:
+        self.where = locate(where)
+        self.name = shown(self.where)
+        if isinstance(self.where, Path):
+            if not create and not self.where.exists():
+                raise StoreError(
+                    f"no results stored yet: {self.name} does not exist "
+                    "(every command that writes a report adds to it)"
+                )
+            if self.where.is_dir():
+                raise StoreError(f"{self.name} is a folder, not a results store")
         with self._guarded("open"):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
-            self._db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-            # in WAL mode a commit is atomic without its own fsync; the log is synced at
-            # each checkpoint (a power cut may lose the last results, never corrupt any)
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._migrate()
+            self._engine = _engine(self.where)
+            self._migrate(create)
+
+    @property
+    def sqlite(self) -> bool:
+        return isinstance(self.where, Path)
 
     @contextmanager
     def _guarded(self, doing: str) -> Iterator[None]:
-        """Turn SQLite's and the file system's errors into one :class:`StoreError` line."""
+        """Turn the database's, the driver's and the file system's errors into one
+        :class:`StoreError` line."""
         try:
             yield
         except StoreError:
             raise
-        except (sqlite3.Error, OSError) as exc:
-            what = str(exc).strip() or type(exc).__name__
-            if isinstance(exc, sqlite3.DatabaseError) and not isinstance(
-                exc, sqlite3.OperationalError
-            ):
-                what += " (the file is damaged or not a hokm-sim results store)"
-            message = f"cannot {doing} the results store {self.path}: {what}"
-            raise StoreError(message) from None
+        except (exc.SQLAlchemyError, sqlite3.Error, OSError) as e:
+            why = self._why(e)
+            raise StoreError(f"cannot {doing} the results store {self.name}: {why}") from None
 
-    def _version(self) -> int:
-        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+    def _why(self, e: BaseException) -> str:
+        """One line for what went wrong, with what to do where it is the user's to fix."""
+        orig = getattr(e, "orig", None) or e
+        if self.sqlite:
+            return direct.why(orig)
+        what = " ".join(str(orig).split()) or type(orig).__name__
+        if re.search(r"password|authentication", what, re.I):
+            return what + " (check the user and password in the URL)"
+        if isinstance(e, exc.OperationalError):  # not reached, not there, not answering
+            ask = "" if "server running" in what else "is the server running, and the URL right? "
+            return what + f" ({ask}a store is {FORMS})"
+        if isinstance(e, exc.ProgrammingError) and "already exists" in what:
+            return what + " (the database holds tables that are not a hokm-sim results store)"
+        return what
 
-    def _migrate(self) -> None:
-        """Bring the schema up to :data:`SCHEMA`; refuse a newer one."""
-        have = self._version()
-        if have == SCHEMA:
+    def _migrate(self, create: bool) -> None:
+        """Bring the schema up to :data:`~.schema.SCHEMA`; refuse a newer one."""
+        with self._engine.connect() as conn:
+            have = schema.version(conn)
+        if have == schema.SCHEMA:
             return
-        if have < SCHEMA:
-            self._db.execute("PRAGMA journal_mode = WAL")
-        while True:
-            have = self._version()
-            if have > SCHEMA:
+        if have == 0 and not create:
+            raise StoreError(
+                f"no results stored yet in {self.name} "
+                "(every command that writes a report adds to it)"
+            )
+        if have < schema.SCHEMA and self.sqlite:
+            with self._engine.connect() as conn:  # outside a transaction: the driver's own
+                conn.connection.driver_connection.execute("PRAGMA journal_mode = WAL")
+        with self._engine.connect().execution_options(write=True) as conn, conn.begin():
+            schema.lock(conn)  # one process migrates; the others wait, then find it done
+            have = schema.version(conn)
+            if have > schema.SCHEMA:
                 raise StoreError(
-                    f"the results store {self.path} has schema version {have}, newer than "
-                    f"this hokm-sim knows ({SCHEMA}): upgrade hokm-sim, or choose another "
-                    "store with --store or HOKM_SIM_STORE"
+                    f"the results store {self.name} has schema version {have}, newer than "
+                    f"this hokm-sim knows ({schema.SCHEMA}): upgrade hokm-sim, or choose "
+                    "another store with --store or HOKM_SIM_STORE"
                 )
-            if have == SCHEMA:
-                return
-            self._db.execute("BEGIN IMMEDIATE")  # one process migrates; the others wait
-            try:
-                if self._version() == have:
-                    for statement in _statements(MIGRATIONS[have]):
-                        self._db.execute(statement)
-                    self._db.execute(f"PRAGMA user_version = {have + 1}")
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            for migration in schema.MIGRATIONS[have:]:
+                migration(conn)
+            if have < schema.SCHEMA:
+                schema.set_version(conn, schema.SCHEMA)
 
     def close(self) -> None:
-        self._db.close()
+        """Nothing to release: the process's connections are pooled until it ends."""
 
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # --- writing ------------------------------------------------------------------------
@@ -199,53 +128,117 @@ class Store:
     def add(self, row: Row) -> int:
         """Store ``row`` (replacing the row of the same report folder: a resumed run, a
         folder written again with ``force``, an import of a folder already stored); its id."""
-        with self._guarded("write to"):
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if row.folder is not None:
-                    db.execute("DELETE FROM results WHERE folder = ?", (row.folder,))
-                cur = db.execute(
-                    "INSERT INTO results (created, kind, command, version, seed, size, partial, "
-                    "headline, figures, verdict, folder) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (row.created or now(), row.kind, row.command, row.version, row.seed,
-                     row.size, int(row.partial), row.headline, json.dumps(row.figures),
-                     row.verdict, row.folder),
-                )  # fmt: skip
-                rid = int(cur.lastrowid)
-                db.executemany(
-                    "INSERT INTO bots (result, role, name, digest, git_commit, dirty, path) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(rid, b.role, b.name, b.digest, b.commit,
-                      None if b.dirty is None else int(b.dirty), b.path) for b in row.bots],
-                )  # fmt: skip
-                db.executemany(
-                    "INSERT INTO comparisons (result, a, b, score, low, high, pairs) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(rid, c.a, c.b, c.score, c.low, c.high, c.pairs) for c in row.comparisons],
-                )
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
+        write = schema.writes()
+        result, bots, comparisons = columns(row)
+        with self._guarded("write to"), self.writing() as conn:
+            if row.folder is not None:
+                conn.execute(write["delete"], {"folder": row.folder})
+            rid = int(conn.execute(write["result"], result).scalar_one())
+            if bots:
+                conn.execute(write["bots"], [b | {"result": rid} for b in bots])
+            if comparisons:
+                conn.execute(write["comparisons"], [c | {"result": rid} for c in comparisons])
         return rid
+
+    @contextmanager
+    def writing(self) -> Iterator[sa.Connection]:
+        """A connection in a write transaction (SQLite: holding the write lock from its
+        start), committed at the end, rolled back on an error."""
+        with self._engine.connect().execution_options(write=True) as conn, conn.begin():
+            yield conn
 
     # --- reading ------------------------------------------------------------------------
 
-    def query(self, sql: str, args: tuple | list = ()) -> list[sqlite3.Row]:
-        """Rows of a read-only ``sql`` query, errors told as :class:`StoreError`."""
-        with self._guarded("read"):
-            cur = self._db.execute(sql, tuple(args))
-            cur.row_factory = sqlite3.Row
-            return cur.fetchall()
+    def query(self, statement: sa.Executable | str, args: dict[str, Any] | None = None) -> list:
+        """The rows of a read-only ``statement`` (SQL text: ``:name`` parameters), in
+        one transaction; errors told as :class:`StoreError`."""
+        if isinstance(statement, str):
+            statement = sa.text(statement)
+        with self._guarded("read"), self._engine.connect() as conn:
+            return list(conn.execute(statement, args or {}))
+
+    @contextmanager
+    def reading(self) -> Iterator[sa.Connection]:
+        """A connection in one read transaction (several queries that see the same
+        store), errors told as :class:`StoreError`."""
+        with self._guarded("read"), self._engine.connect() as conn:
+            yield conn
 
     def integrity(self) -> str:
-        """SQLite's ``PRAGMA integrity_check``: ``ok`` for a sound store."""
-        return "; ".join(r[0] for r in self.query("PRAGMA integrity_check"))
+        """``ok`` for a sound store, else what is wrong: SQLite's own check of its file
+        (``PRAGMA integrity_check``) and foreign keys, and on either database that every
+        bot and comparison belongs to a stored result, and every comparison's two roles
+        to bots of it."""
+        r, b, c = schema.results, schema.bots, schema.comparisons
+        problems = []
+        with self.reading() as conn:
+            if self.sqlite:
+                problems += [x for (x,) in conn.exec_driver_sql("PRAGMA integrity_check")]
+                problems = [p for p in problems if p != "ok"]
+                if conn.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                    problems.append("foreign keys broken")
+            for table in (b, c):
+                orphans = conn.execute(
+                    sa.select(sa.func.count()).select_from(table).where(
+                        ~sa.exists().where(r.c.id == table.c.result))
+                ).scalar_one()  # fmt: skip
+                if orphans:
+                    problems.append(f"{orphans} rows of {table.name} without their result")
+            for side in (c.c.a, c.c.b):
+                loose = conn.execute(
+                    sa.select(sa.func.count()).select_from(c).where(~sa.exists().where(
+                        (b.c.result == c.c.result) & (b.c.role == side)))
+                ).scalar_one()  # fmt: skip
+                if loose:
+                    problems.append(f"{loose} comparisons naming a bot their result lacks")
+        return "; ".join(problems) or "ok"
 
 
-def _statements(script: str) -> list[str]:
-    """The statements of a migration script (split on ``;``: the scripts hold no strings),
-    run one by one inside the migration's transaction (``executescript`` would commit)."""
-    return [s.strip() for s in script.split(";") if s.strip()]
+_ENGINES: dict[tuple[int, str], sa.Engine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def _engine(where: Path | str) -> sa.Engine:
+    """The process's engine for the store ``where`` (a forked child makes its own)."""
+    key = (os.getpid(), str(where.resolve() if isinstance(where, Path) else where))
+    with _ENGINES_LOCK:
+        if key not in _ENGINES:
+            _ENGINES[key] = _sqlite(where) if isinstance(where, Path) else _server(where)
+        return _ENGINES[key]
+
+
+def _sqlite(path: Path) -> sa.Engine:
+    """A SQLite file's engine: SQLAlchemy leaves the transactions to us (the driver's own
+    would begin them late, and never with the write lock), the pragmas on each connection."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(
+        sa.URL.create("sqlite", database=str(path)),
+        connect_args={"timeout": direct.BUSY_MS / 1000, "check_same_thread": False},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi: sqlite3.Connection, _record: object) -> None:
+        direct.configure(dbapi)
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        write = conn.get_execution_options().get("write")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def _server(url: str) -> sa.Engine:
+    """A PostgreSQL server's engine (psycopg 3), with a bound on the wait to connect."""
+    try:
+        import psycopg  # noqa: F401  (the driver: told here, not as SQLAlchemy's error)
+    except ImportError:
+        raise StoreError(
+            "a PostgreSQL results store needs the psycopg driver: pip install 'hokm-sim[postgres]'"
+        ) from None
+    try:
+        parsed = sa.make_url(url)  # a port that is not a number is refused here
+    except (exc.ArgumentError, ValueError):
+        raise StoreError(f"bad results store URL {shown(url)}: expected {FORMS}") from None
+    args = {} if "connect_timeout" in parsed.query else {"connect_timeout": CONNECT_TIMEOUT}
+    return sa.create_engine(parsed, connect_args=args, pool_size=2)

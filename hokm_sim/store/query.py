@@ -1,15 +1,20 @@
-"""Listing stored results: filters on the bot, the command, the date, the commit and the
-digest, newest first, without pandas (``hokm-sim results`` answers at once)."""
+"""Reading stored results: the listing's filters on the bot, the command, the date, the
+commit and the digest, newest first, without pandas (``hokm-sim results`` answers at
+once); and the comparisons and verdicts a bot's history is fitted to."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+
 from hokm_sim.errors import InputError
 from hokm_sim.store.db import Store
+from hokm_sim.store.schema import bots, comparisons, results
 
 COMMANDS = (
     "run", "tournament", "field", "tune", "regress", "calibrate", "experiment",
@@ -34,6 +39,43 @@ def _when(value: str, param: str, end: bool) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _chosen(
+    result: int | None,
+    bot: str | None,
+    command: str | None,
+    since: str | None,
+    until: str | None,
+    commit: str | None,
+    digest: str | None,
+) -> list[sa.ColumnElement[bool]]:
+    """The conditions on ``results`` of the listing's filters."""
+    if command is not None and command not in COMMANDS:
+        raise InputError(
+            f"unknown command {command!r}: expected one of {', '.join(COMMANDS)}", "command"
+        )
+    r, b = results.c, bots.c
+    where = []
+    if result is not None:
+        where.append(r.id == result)
+    if command is not None:
+        where.append(r.kind == command)
+    if since is not None:
+        where.append(r.created >= _when(since, "since", False))
+    if until is not None:
+        where.append(r.created < _when(until, "until", True))
+    on_bot = []
+    if bot is not None:
+        on_bot.append(b.name == bot)
+    for name, column, value in (("commit", b.git_commit, commit), ("digest", b.digest, digest)):
+        if value is not None:
+            if not value or any(c not in "0123456789abcdef" for c in value.lower()):
+                raise InputError(f"expected hexadecimal digits, not {value!r}", name)
+            on_bot += [column >= value.lower(), column < value.lower() + "g"]
+    if on_bot:
+        where.append(sa.exists().where(b.result == r.id, *on_bot))
+    return where
+
+
 def select(
     store: str | Path | None = None,
     *,
@@ -45,76 +87,108 @@ def select(
     commit: str | None = None,
     digest: str | None = None,
     limit: int | None = 50,
+    raw_figures: bool = False,
 ) -> list[dict[str, Any]]:
     """The stored results that match every filter given, newest first, at most ``limit``
     (None: all): each with its bots (role, name, digest, commit, dirty) and figures.
     ``result`` picks the one result of that id.
-    ``bot`` is a bot's name; ``commit`` and ``digest`` match their beginnings."""
-    if command is not None and command not in COMMANDS:
-        raise InputError(
-            f"unknown command {command!r}: expected one of {', '.join(COMMANDS)}", "command"
-        )
+    ``bot`` is a bot's name; ``commit`` and ``digest`` match their beginnings.
+    ``raw_figures``: the figures as the JSON text stored (for JSON output: not decoded
+    only to be encoded again)."""
     if limit is not None and limit < 1:
         raise InputError(f"expected a positive number of results, not {limit}", "limit")
-    where, args = [], []
-    if result is not None:
-        where.append("r.id = ?")
-        args.append(result)
-    if command is not None:
-        where.append("r.kind = ?")
-        args.append(command)
-    if since is not None:
-        where.append("r.created >= ?")
-        args.append(_when(since, "since", False))
-    if until is not None:
-        where.append("r.created < ?")
-        args.append(_when(until, "until", True))
-    bot_where = []
-    if bot is not None:
-        bot_where.append("b.name = ?")
-        args.append(bot)
-    for name, column, value in (("commit", "git_commit", commit), ("digest", "digest", digest)):
-        if value is not None:
-            if not value or any(c not in "0123456789abcdef" for c in value.lower()):
-                raise InputError(f"expected hexadecimal digits, not {value!r}", name)
-            bot_where.append(f"b.{column} >= ? AND b.{column} < ?")
-            args += [value.lower(), value.lower() + "g"]
-    if bot_where:
-        where.append(
-            "EXISTS (SELECT 1 FROM bots b WHERE b.result = r.id AND "
-            + " AND ".join(bot_where)
-            + ")"
+    where = _chosen(result, bot, command, since, until, commit, digest)
+    ids = (
+        sa.select(results.c.id).where(*where).order_by(results.c.id.desc()).limit(limit)
+    ).scalar_subquery()
+    b = bots.c
+    with Store(store, create=False).reading() as conn:
+        # the results and their bots in two queries over the same chosen ids, all rows
+        # fetched at once (not one by one: SQLAlchemy's work per row is the most of it)
+        chosen = conn.execute(
+            sa.select(results).where(results.c.id.in_(ids)).order_by(results.c.id.desc())
         )
-    sql = "SELECT r.id FROM results r"
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    sql += " ORDER BY r.id DESC"
-    if limit is not None:
-        sql += f" LIMIT {int(limit)}"
-    with Store(store, create=False) as s:
-        # the results and their bots in two queries over the same chosen ids
-        rows = [dict(r) for r in s.query(f"SELECT * FROM results WHERE id IN ({sql}) "
-                                         "ORDER BY id DESC", args)]  # fmt: skip
-        bots: dict[int, list[dict[str, Any]]] = {}
-        for result, role, name, dig, com, dirty in s.query(
-            "SELECT result, role, name, digest, git_commit, dirty FROM bots "
-            f"WHERE result IN ({sql}) ORDER BY result, rowid",
-            args,
-        ):
-            bots.setdefault(result, []).append(
-                {
-                    "role": role,
-                    "name": name,
-                    "digest": dig,
-                    "commit": com,
-                    "dirty": None if dirty is None else bool(dirty),
-                }  # fmt: skip
+        keys = list(chosen.keys())
+        found = [dict(zip(keys, r, strict=True)) for r in chosen.all()]
+        on: dict[int, list[dict[str, Any]]] = {}
+        for rid, role, name, dig, com, dirty in conn.execute(
+            sa.select(b.result, b.role, b.name, b.digest, b.git_commit, b.dirty)
+            .where(b.result.in_(ids)).order_by(b.result, b.place, b.role)
+        ).all():  # fmt: skip
+            on.setdefault(rid, []).append(
+                {"role": role, "name": name, "digest": dig, "commit": com, "dirty": dirty}
             )
-    for r in rows:
-        r["partial"] = bool(r["partial"])
-        r["figures"] = json.loads(r["figures"])
-        r["bots"] = bots.get(r["id"], [])
-    return rows
+    for r in found:
+        if not raw_figures:
+            r["figures"] = json.loads(r["figures"])
+        r["bots"] = on.get(r["id"], [])
+    return found
+
+
+def count(
+    store: str | Path | None = None,
+    *,
+    bot: str | None = None,
+    command: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    commit: str | None = None,
+    digest: str | None = None,
+) -> int:
+    """How many stored results match every filter given (:func:`select`'s)."""
+    where = _chosen(None, bot, command, since, until, commit, digest)
+    statement = sa.select(sa.func.count()).select_from(results).where(*where)
+    with Store(store, create=False).reading() as conn:
+        return int(conn.execute(statement).scalar_one())
+
+
+def as_json(found: list[dict[str, Any]]) -> Iterator[str]:
+    """:func:`select`'s results (with ``raw_figures``) as a JSON array, in pieces: the
+    figures spliced in as stored, everything else through the C encoder."""
+    yield "["
+    for i, r in enumerate(found):
+        figures = r.pop("figures")
+        text = json.dumps(r)
+        yield ("," if i else "") + text[:-1] + ', "figures": ' + figures + "}\n"
+    yield "]"
+
+
+def compared(store: str | Path | None, bot: str) -> list[dict[str, Any]]:
+    """Every stored comparison that involves ``bot`` (its name) between bots with
+    digests, oldest first: the result's id and date, the score, its interval and pairs,
+    and each side's name, digest, commit and dirty flag (``a_name``, ``b_digest`` ...)."""
+    r, c = results.c, comparisons.c
+    ba, bb = bots.alias("ba"), bots.alias("bb")
+    sides = [
+        col.label(f"{side}_{label}")
+        for side, t in (("a", ba), ("b", bb))
+        for label, col in (("name", t.c.name), ("digest", t.c.digest),
+                           ("commit", t.c.git_commit), ("dirty", t.c.dirty))
+    ]  # fmt: skip
+    statement = (
+        sa.select(r.id, r.created, c.score, c.low, c.high, c.pairs, *sides)
+        .select_from(comparisons.join(results, r.id == c.result)
+                     .join(ba, (ba.c.result == c.result) & (ba.c.role == c.a))
+                     .join(bb, (bb.c.result == c.result) & (bb.c.role == c.b)))
+        .where((ba.c.name == bot) | (bb.c.name == bot),
+               ba.c.digest.is_not(None), bb.c.digest.is_not(None))
+        .order_by(r.id)
+    )  # fmt: skip
+    with Store(store, create=False).reading() as conn:
+        return [x._asdict() for x in conn.execute(statement)]
+
+
+def verdicts(store: str | Path | None, bot: str) -> list[dict[str, Any]]:
+    """The regress verdicts stored with ``bot`` as the candidate: its digest, the verdict."""
+    r, b = results.c, bots.c
+    statement = (
+        sa.select(b.digest, r.verdict)
+        .select_from(results.join(bots, (b.result == r.id) & (b.role == "candidate")))
+        .where(r.kind == "regress", b.name == bot, r.verdict.is_not(None),
+               b.digest.is_not(None))
+    )  # fmt: skip
+    with Store(store, create=False).reading() as conn:
+        return [x._asdict() for x in conn.execute(statement)]
 
 
 def bot_label(b: dict[str, Any]) -> str:

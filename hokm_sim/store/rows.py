@@ -22,6 +22,7 @@ from typing import Any
 
 from hokm_sim import sources
 from hokm_sim.store import gitinfo
+from hokm_sim.store.location import now
 
 KINDS = {"calibration": "calibrate", "game": "play"}
 """A record's ``kind`` where the command that writes it has another name."""
@@ -70,6 +71,23 @@ class Row:
     created: str | None = None
     bots: list[Bot] = field(default_factory=list)
     comparisons: list[Comparison] = field(default_factory=list)
+
+
+def columns(row: Row) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The values of ``row``'s columns, as :func:`~.schema.writes` takes them: the
+    result's, each bot's and each comparison's (less the result's id, known once it is
+    stored); a bot's ``place`` is its place in the record."""
+    result = {"created": row.created or now(), "kind": row.kind, "command": row.command,
+              "version": row.version, "seed": row.seed, "size": row.size,
+              "partial": bool(row.partial), "headline": row.headline,
+              "figures": json.dumps(row.figures), "verdict": row.verdict,
+              "folder": row.folder}  # fmt: skip
+    bots = [{"role": b.role, "name": b.name, "digest": b.digest, "git_commit": b.commit,
+             "dirty": b.dirty, "path": b.path, "place": i}
+            for i, b in enumerate(row.bots)]  # fmt: skip
+    comparisons = [{"a": c.a, "b": c.b, "score": c.score, "low": c.low, "high": c.high,
+                    "pairs": c.pairs} for c in row.comparisons]  # fmt: skip
+    return result, bots, comparisons
 
 
 def _is_estimate(v: Any) -> bool:

@@ -1,0 +1,69 @@
+"""A process that adds a command's results to a results store on a server: started when
+the command starts (:func:`hokm_sim.store.prepare`), it imports SQLAlchemy and the
+driver and connects while the command works, and the command's write is one line sent
+and one line answered.
+
+Why a process: those imports take about a third of a second of CPU, and a server some
+round trips to reach. A thread of the command would do that work holding the
+interpreter's lock, which the command's own Python wants too, and which its engine
+keeps while it plays (numba): in a short command and a long one alike the time would
+be added to the command's. A process does it on another core.
+
+Its protocol, on its standard input and output: first the store's URL (a line, not an
+argument: no password in the process list), then one JSON object per result (the
+fields of a :class:`~.rows.Row`) answered by one JSON line, ``{"id": N}`` or
+``{"error": "one line"}``. An error opening the store is the answer to every result.
+It ends at the end of its input, which comes when the command ends, however it ends;
+it sits in a session of its own, so a Ctrl-C at the terminal does not reach it (a
+command interrupted still records its partial report).
+
+    python -m hokm_sim.store.writer
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from typing import Any
+
+from hokm_sim.store.location import StoreError
+from hokm_sim.store.rows import Bot, Comparison, Row
+
+
+def row(fields: dict[str, Any]) -> Row:
+    """The :class:`~.rows.Row` of a line's fields (``dataclasses.asdict`` of one)."""
+    bots = [Bot(**b) for b in fields.pop("bots")]
+    comparisons = [Comparison(**c) for c in fields.pop("comparisons")]
+    return Row(**fields, bots=bots, comparisons=comparisons)
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    where = sys.stdin.readline().strip()
+    store, error = None, None
+    try:
+        from hokm_sim.store.db import Store
+
+        store = Store(where)
+    except StoreError as exc:
+        error = _one_line(exc)
+    except Exception as exc:  # anything else is still this one store's error, told in a line
+        error = f"cannot open the results store: {_one_line(exc)}"
+    for line in sys.stdin:
+        answer: dict[str, Any] = {"error": error}
+        if store is not None:
+            try:
+                answer = {"id": store.add(row(json.loads(line)))}
+            except Exception as exc:  # StoreError's line, or what went wrong
+                answer = {"error": _one_line(exc)}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

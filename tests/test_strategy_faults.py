@@ -293,6 +293,22 @@ def play_card(view, params, mem, rng):
 '''
 
 
+LETTER_TRUMP_BOT = '''"""Names trump by its letter, not its number."""
+
+from hokm_sim.bots.botkit import V_LEGAL, lowest, njit
+
+
+@njit
+def choose_trump(view, params, mem, rng):
+    return "C"
+
+
+@njit
+def play_card(view, params, mem, rng):
+    return lowest(view[V_LEGAL])
+'''
+
+
 @pytest.mark.parametrize(
     ("source", "reason"),
     [(ALLOCATING_BOT, "allocates memory inside a decision"), (MISTYPED_BOT, "No implementation")],
@@ -311,3 +327,25 @@ def test_a_bot_that_does_not_compile_is_one_line_naming_its_file(
     assert len(lines) == 1, res.output
     assert lines[0].startswith("Error: a strategy does not compile into the engine at ")
     assert "broken_bot.py line " in lines[0] and reason in lines[0]
+
+
+def test_a_decision_returning_no_int_is_named_with_its_line_and_what_it_must_return(
+    tmp_path, monkeypatch
+):
+    """numba rejects the return where the engine's generated module takes it, not in the
+    bot: the line still names the bot file, the return's line and what the decision
+    returns, and nothing of the engine's own variables."""
+    monkeypatch.setenv("HOKM_SIM_INLINE", "1")
+    bot = tmp_path / "letter_bot.py"
+    bot.write_text(LETTER_TRUMP_BOT)
+    res = CliRunner().invoke(
+        main, ["trace", "--seed", "1", "--hands", "2", "--a", str(bot), "--b", "random"]
+    )
+    assert res.exit_code == 2
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith(
+        f"Error: a strategy does not compile into the engine at {bot} line 8: "
+    )
+    assert "choose_trump must return an int suit 0..3" in lines[0]
+    assert "return_value" not in lines[0] and "defined at" not in lines[0]

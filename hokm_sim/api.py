@@ -1222,19 +1222,28 @@ def _trump_report(
 
 
 @_checked
-def plot(folder: str | Path) -> list[Path]:
+def plot(folder: str | Path, *, force: bool = False) -> list[Path]:
     """Draw the figures of the trump study or the tuning run in report folder ``folder``
-    again, from its ``summary.json``; the files written."""
+    again, from its ``summary.json``; the files written. Figures already there are
+    replaced only with ``force``, like any output file."""
     from hokm_sim.report import plots
 
     result = load(folder)
     if isinstance(result, TuneResult):
-        return plots.tune_run(result.data, Path(folder))
-    if not isinstance(result, TrumpStudyResult):
+        draw, names = plots.tune_run, ["tune"]
+    elif isinstance(result, TrumpStudyResult):
+        draw, names = plots.draw_all, list(plots.FIGURES)
+    else:
         raise InputError(
             f"{folder} is not the report folder of a trump study or a tuning run", "folder"
         )
-    return plots.draw_all(result.data, Path(folder))
+    there = [p.name for p in plots.figure_files(Path(folder), names) if p.exists()]
+    if there and not force:
+        raise InputError(
+            f"{folder} already has {', '.join(there)}; add {ref('force')} to draw them again",
+            "force",
+        )
+    return draw(result.data, Path(folder))
 
 
 @_checked

@@ -82,6 +82,7 @@ def trump_study(
         hokm-sim trump-study --player longest --heuristics longest,points
     """
     from hokm_sim import api
+    from hokm_sim.report.pages import trump_study_text
 
     with Progress() as prog:
         result = api.trump_study(
@@ -97,7 +98,7 @@ def trump_study(
             progress=prog,
             bot_timeout=bot_timeout,
         )
-    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(trump_study_text(result.data))
     click.echo(f"report: {result.folder}")
     interrupted(result.data, "a study cannot be resumed: run it again to finish it")
 

@@ -1333,6 +1333,7 @@ def analyse(
     threads: int | None = None,
     out: str | Path | None = None,
     force: bool = False,
+    progress: Progress | None = None,
 ):
     """Every card of played hands graded against double-dummy play (docs/analysis.md).
 
@@ -1341,7 +1342,8 @@ def analyse(
     deals ``0 .. hands-1`` of ``seed`` played by ``a`` and ``b`` in both
     copies. With ``out`` the HTML pages (an index of the worst swings and
     blunders, a page per hand they name) and ``analysis.json`` are written
-    to that folder. Returns a :class:`hokm_sim.dd.analyse.Analysis`.
+    to that folder. ``progress`` is told the hands graded. Returns a
+    :class:`hokm_sim.dd.analyse.Analysis`.
     """
     from hokm_sim.dd import analyse as an
     from hokm_sim.report import analysis as pages_
@@ -1379,7 +1381,7 @@ def analyse(
         h = an.hands_from_seed(Runner(sa, sb), seed, hands)
         command = _command("analyse", seed=seed, hands=hands, a=sa.name, b=sb.name)
         title = f"{sa.name} vs {sb.name}, seed {seed}: double-dummy analysis"
-    result = an.analyse(h, nthreads)
+    result = an.analyse(h, nthreads, counter=_counter(progress, len(h), "hands"))
     result.command = command
     if report is not None:
         pages_.write(report.path, result, title)

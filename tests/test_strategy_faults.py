@@ -327,7 +327,11 @@ def play_card(view, params, mem, rng):
 
 @pytest.mark.parametrize(
     ("source", "reason"),
-    [(ALLOCATING_BOT, "allocates memory inside a decision"), (MISTYPED_BOT, "No implementation")],
+    [
+        (ALLOCATING_BOT, "allocates memory inside a decision"),
+        (MISTYPED_BOT, "No implementation"),
+        (MISTYPED_BOT.replace('+ "x"', "+ undefined_name"), "'undefined_name' is not defined"),
+    ],
 )
 def test_a_bot_that_does_not_compile_is_one_line_naming_its_file(
     tmp_path, monkeypatch, source, reason

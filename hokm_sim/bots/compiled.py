@@ -465,16 +465,21 @@ def describe_compile_error(exc: Exception) -> str:
     need the bot file and line, and the reason in words. The card loop is
     compiled without reference counting (twice as fast, see
     :func:`hokm_sim.engine.play.make_play_hand`), so the usual cause is an
-    allocation in a decision, which gets its own explanation. A decision that
-    returns what is not an int fails where the engine's generated module takes
-    its result, a place that is not the bot's: the bot and the line are then
-    found from the bots that module binds (:func:`_returned_at`), and the line
-    says what the decision must return.
+    allocation in a decision, which gets its own explanation. Where numba
+    names no place in the bot (a decision that returns what is not an int
+    fails where the engine's generated module takes its result; a bot's own
+    unit that fails is named only by the module that calls it), the bot and
+    the line are found from the bots those generated modules bind
+    (:func:`_bot_place`); a return that does not fit says what the decision
+    must return.
     """
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # numba's highlighting
     where = ""
-    spots = re.findall(r"During: typing of call at (.+?) \((\d+)\)", text)
+    spots = re.findall(r"During: typing of \w+ at (.+?) \((\d+)\)", text)
     spots += re.findall(r'File "([^"]+)", line (\d+)', text)
+    loc = getattr(exc, "loc", None)  # where the message names no place (a NameError)
+    if getattr(loc, "filename", None) and getattr(loc, "line", None):
+        spots.append((str(loc.filename), str(loc.line)))
     for path, line in spots:
         if "site-packages" not in path and not _GENERATED.search(path) and "/engine/" not in path:
             where = f" at {os.path.abspath(path)} line {line}"
@@ -487,33 +492,30 @@ def describe_compile_error(exc: Exception) -> str:
         useful = [ln for ln in lines if ln and not ln.startswith(("Failed in", "During:", "File"))]
         reason = " ".join(useful[:2]) if useful[:1] and useful[0].endswith(":") else ""
         reason = reason or (useful[0] if useful else type(exc).__name__)
-        if re.match(r"(No conversion from|Cannot unify) ", reason):
-            # numba's names for the engine's variables mean nothing to the bot's author
-            reason = re.sub(r" for '[^']*', defined at .*$", "", reason)
-            found = _returned_at(text)
-            if found is not None:
-                bot, decision, line = found
-                where = where or f" at {bot}" + (f" line {line}" if line else "")
-                hint = f"; {_RETURNS[decision]}" if decision else ""
+    returned = re.match(r"(No conversion from|Cannot unify) ", reason) is not None
+    if returned:  # numba's names for the engine's variables mean nothing to the bot's author
+        reason = re.sub(r" for '[^']*', defined at .*$", "", reason)
+    if returned or not where:
+        found = _bot_place(text, [path for path, _ in spots if _GENERATED.search(path)])
+        if found is not None:
+            bot, decision, line = found
+            where = where or f" at {bot}" + (f" line {line}" if line else "")
+            hint = f"; {_RETURNS[decision]}" if returned and decision else ""
     return f"a strategy does not compile into the engine{where}: {reason}{hint}"
 
 
-def _returned_at(text: str) -> tuple[str, str | None, int | None] | None:
-    """The bot file, decision and line of the return numba's message ``text`` rejects:
-    the return of the literal the message names if a bot bound by the generated modules
-    it passes through has one, else the only such bot that is not a built-in one (and
-    its decision's ``def`` line where the message names the decision); None when no
-    single bot is found."""
+def _bot_place(text: str, generated: list[str]) -> tuple[str, str | None, int | None] | None:
+    """The bot file, decision and line numba's message ``text`` is about, among the bots
+    the ``generated`` modules it passes through bind: the return of the literal the
+    message rejects, or the use of the name it says is not defined, if a bot has one;
+    else the only such bot that is not a built-in one (and its decision's ``def`` line
+    where the message names the decision); None when no single bot is found."""
     import ast
 
     from hokm_sim.bots.registry import builtin_dir
 
     bots: list[str] = []
-    for path in re.findall(r'File "([^"]+)", line \d+', text) + re.findall(
-        r"During: typing of \w+ at (\S+) \(\d+\)", text
-    ):
-        if not _GENERATED.search(path):
-            continue
+    for path in generated:
         try:
             source = Path(path).read_text()
         except OSError:
@@ -523,6 +525,7 @@ def _returned_at(text: str) -> tuple[str, str | None, int | None] | None:
             if bot not in bots:
                 bots.append(bot)
     literal = re.search(r"Literal\[\w+\]\(([^()]*)\)(?: and| to) ", text)
+    undefined = re.search(r"name '(\w+)' is not defined", text)
     defs: dict[str, dict[str, ast.FunctionDef]] = {}
     for bot in bots:
         try:
@@ -541,6 +544,9 @@ def _returned_at(text: str) -> tuple[str, str | None, int | None] | None:
                     and str(node.value.value) == literal.group(1)
                 ):
                     return bot, name, node.lineno
+        for node in ast.walk(tree) if undefined is not None else ():
+            if isinstance(node, ast.Name) and node.id == undefined.group(1):
+                return bot, None, node.lineno
     own = [bot for bot in defs if not Path(bot).is_relative_to(builtin_dir())]
     if len(own) != 1:
         return None

@@ -1241,7 +1241,7 @@ def plot(folder: str | Path, *, force: bool = False) -> list[Path]:
     if there and not force:
         raise InputError(
             f"{folder} already has {', '.join(there)}; add {ref('force')} to draw them again",
-            "force",
+            "folder",
         )
     return draw(result.data, Path(folder))
 

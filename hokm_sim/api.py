@@ -1235,19 +1235,28 @@ def _trump_report(
 
 
 @_checked
-def plot(folder: str | Path) -> list[Path]:
+def plot(folder: str | Path, *, force: bool = False) -> list[Path]:
     """Draw the figures of the trump study or the tuning run in report folder ``folder``
-    again, from its ``summary.json``; the files written."""
+    again, from its ``summary.json``; the files written. Figures already there are
+    replaced only with ``force``, like any output file."""
     from hokm_sim.report import plots
 
     result = load(folder)
     if isinstance(result, TuneResult):
-        return plots.tune_run(result.data, Path(folder))
-    if not isinstance(result, TrumpStudyResult):
+        draw, names = plots.tune_run, ["tune"]
+    elif isinstance(result, TrumpStudyResult):
+        draw, names = plots.draw_all, list(plots.FIGURES)
+    else:
         raise InputError(
             f"{folder} is not the report folder of a trump study or a tuning run", "folder"
         )
-    return plots.draw_all(result.data, Path(folder))
+    there = [p.name for p in plots.figure_files(Path(folder), names) if p.exists()]
+    if there and not force:
+        raise InputError(
+            f"{folder} already has {', '.join(there)}; add {ref('force')} to draw them again",
+            "folder",
+        )
+    return draw(result.data, Path(folder))
 
 
 @_checked
@@ -1337,6 +1346,7 @@ def analyse(
     threads: int | None = None,
     out: str | Path | None = None,
     force: bool = False,
+    progress: Progress | None = None,
 ):
     """Every card of played hands graded against double-dummy play (docs/analysis.md).
 
@@ -1345,7 +1355,8 @@ def analyse(
     deals ``0 .. hands-1`` of ``seed`` played by ``a`` and ``b`` in both
     copies. With ``out`` the HTML pages (an index of the worst swings and
     blunders, a page per hand they name) and ``analysis.json`` are written
-    to that folder. Returns a :class:`hokm_sim.dd.analyse.Analysis`.
+    to that folder. ``progress`` is told the hands graded. Returns a
+    :class:`hokm_sim.dd.analyse.Analysis`.
     """
     from hokm_sim.dd import analyse as an
     from hokm_sim.report import analysis as pages_
@@ -1383,7 +1394,7 @@ def analyse(
         h = an.hands_from_seed(Runner(sa, sb), seed, hands)
         command = _command("analyse", seed=seed, hands=hands, a=sa.name, b=sb.name)
         title = f"{sa.name} vs {sb.name}, seed {seed}: double-dummy analysis"
-    result = an.analyse(h, nthreads)
+    result = an.analyse(h, nthreads, counter=_counter(progress, len(h), "hands"))
     result.command = command
     if report is not None:
         pages_.write(report.path, result, title)

@@ -185,7 +185,11 @@ COMMANDS: dict[str, Command] = {
                 _BOT_TIMEOUT,
             ),
         ),
-        Command("plot", ("plot",), (_p("folder", "RESULTS_DIR", ARGUMENT),)),
+        Command(
+            "plot",
+            ("plot",),
+            (_p("folder", "RESULTS_DIR", ARGUMENT), _p("force", form=SWITCH, decides=False)),
+        ),
         Command(
             "dd_study",
             ("dd-study",),

@@ -35,6 +35,10 @@ if int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1) < 2:
     os.environ["NUMBA_NUM_THREADS"] = "2"
 os.environ.setdefault("HOKM_SIM_BOUNDSCHECK", "0")
 os.environ.setdefault("HOKM_SIM_INLINE", "0")
+# No plain progress lines where standard error is not a terminal (every test's): when they
+# come hangs on the machine's load, and tests count the lines a command prints;
+# test_progress.py turns them on.
+os.environ.setdefault("HOKM_SIM_PROGRESS_EVERY", "off")
 # Bytecode is written, as Python does by default, also where the environment asks for none
 # (PYTHONDONTWRITEBYTECODE, set on some machines): else each of the hundred-odd commands the
 # tests start compiles every module it imports from source again, and every run of the suite

@@ -199,6 +199,17 @@ def test_swings_part_at_the_first_differing_value(graded):
 # --- the command -------------------------------------------------------------------------
 
 
+def test_analyse_tells_the_hands_graded_in_a_log(monkeypatch):
+    """Off a terminal (a pipe, CI) the grading says how far it is on standard error."""
+    monkeypatch.setenv("HOKM_SIM_PROGRESS_EVERY", "0")  # a plain line at every block
+    res = invoke("analyse", "--seed", str(SEED), "--hands", "2", "--a", "longest",
+                 "--b", "random", "--format", "summary", "--threads", "1")  # fmt: skip
+    lines = res.stderr.splitlines()
+    ticks = [x for x in lines if not x.startswith("compiling ")]  # the first in this process
+    assert [x.split()[1] for x in ticks] == ["4/4"] and "hands/s" in ticks[0], res.stderr
+    assert "double-dummy accuracy" in res.stdout
+
+
 def test_analyse_seeds_trace_and_folder_agree(tmp_path, monkeypatch):
     # seeds: jsonl, one line per hand (both copies)
     res = invoke("analyse", "--seed", str(SEED), "--hands", "2", "--a", "longest",

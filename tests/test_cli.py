@@ -148,6 +148,17 @@ def test_the_example_check_catches_a_bad_example(tmp_path, monkeypatch):
             _parse_only(shlex.split(bad))
 
 
+def test_the_bot_timeout_help_gives_the_defaults_the_host_holds_bots_to():
+    """--bot-timeout's help names both defaults: hello's (start-up) and a message's."""
+    from hokm_sim.bots.host import Limits
+
+    text = " ".join(invoke("run", "--help").stdout.split())
+    at = text.index("--bot-timeout")
+    default = text[at : text.index("]", at) + 1]
+    assert f"{Limits.startup:g} for hello" in default, default
+    assert f"{Limits.per_message:g} for a message" in default, default
+
+
 def test_strategies_lists_builtins_with_descriptions():
     lines = invoke("strategies").stdout.splitlines()
     by_name = {line.split()[0]: line.split(None, 1)[1] for line in lines}

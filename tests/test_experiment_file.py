@@ -101,3 +101,22 @@ def test_good_files_parse_to_what_they_say(tmp_path):
     top.write_text(f"matches = 30\n{RUN}{RUN}hands = 100\n")
     got = [(c.hands, c.matches) for c in Experiment.load(top).runs]
     assert got == [(None, 30), (100, None)]
+
+
+def test_the_command_prints_a_line_per_run_and_the_report_path(tmp_path):
+    """``experiment`` prints its runs in aligned columns and where the report is, as
+    ``run`` does, not report.md: no markdown table rules, code fences or headings."""
+    spec = tmp_path / "e.toml"
+    spec.write_text(f'name = "tiny"\nquestion = "q?"\nseed = 3\nhands = 20\n{RUN}')
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["experiment", str(spec), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[:2] == ["tiny", "Question: q?"] and lines[-1] == f"report: {out}"
+    for mark in ("|", "```", "#"):
+        assert mark not in res.stdout, mark
+    head, row = lines[-3:-1]
+    assert head.split()[:4] == ["A", "B", "duplicate", "hands"]
+    assert row.split()[:4] == ["longest", "random", "yes", "40"]
+    assert head.index("pair score") == row.index(row.split()[4])  # aligned columns
+    assert "| longest | random |" in (out / "report.md").read_text()

@@ -27,7 +27,7 @@ from hokm_sim.house import FIRST_HAKEM_METHODS
 from hokm_sim.play.game import Game, first_hakem_draw
 from hokm_sim.play.seats import BotSeat, HumanSeat
 from hokm_sim.play.server import Server, Settings, daily_seed
-from hokm_sim.play.store import Store, data_dir
+from hokm_sim.play.store import DB_NAME, Store, data_dir
 from hokm_sim.sim.trace import trace_records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -495,6 +495,13 @@ def test_games_lists_and_exports_a_trace_analyse_reads(tmp_path, runner):
     data = json.loads(one.output)
     assert data[0]["id"] == gid and len(data[0]["hands"]) == len(lines)
     parse_card(data[0]["hands"][0]["record"]["deck"][0])
+
+
+def test_games_without_a_game_says_so_alone(tmp_path):
+    Store(tmp_path).close()  # a database, no game in it
+    res = CliRunner().invoke(main, ["games", "--data", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines() == [f"(no games in {tmp_path / DB_NAME})"]
 
 
 @pytest.mark.parametrize(

@@ -159,7 +159,10 @@ def test_trump_study_reproduces_and_its_figures_are_drawn_again(tmp_path):
     assert "— (4)" in md and "[+1.000, +1.000]" not in md
     before = (out / "regret.png").stat().st_mtime_ns
     (out / "regret.png").unlink()
-    res = CliRunner().invoke(main, ["plot", str(out)])
+    res = CliRunner().invoke(main, ["plot", str(out)])  # the other figures are kept
+    assert res.exit_code == 2 and "regret.svg" in res.output and "--force" in res.output
+    assert not (out / "regret.png").exists()
+    res = CliRunner().invoke(main, ["plot", str(out), "--force"])
     assert res.exit_code == 0 and (out / "regret.png").exists()
     assert (out / "regret.png").stat().st_mtime_ns >= before
     res = CliRunner().invoke(main, ["plot", str(tmp_path)])

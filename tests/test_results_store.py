@@ -485,3 +485,17 @@ def test_every_kind_of_comparison_is_stored_with_its_bots(sqlite_store, tmp_path
     assert all(c["score"] < 0.3 for c in compared)  # random loses to longest
     (only,) = hokm_sim.history("random").data["versions"]
     assert only["pairs"] == sum(c["pairs"] for c in compared)
+
+
+@pytest.mark.parametrize(("versions", "comparisons"), [(1, 1), (2, 3)])
+def test_the_history_headline_counts_in_words(versions, comparisons):
+    from hokm_sim.analysis.results import HistoryResult
+
+    elo = {"value": None, "low": None, "high": None}
+    data = {"bot": "mybot", "anchor": "longest", "comparisons": comparisons}
+    data["versions"] = [{"version": f"v{i}", "elo": elo} for i in range(versions)]
+    words = HistoryResult(data).headline.split(";")[0]
+    if versions == 1:
+        assert words == "mybot: 1 version over 1 stored comparison"
+    else:
+        assert words == "mybot: 2 versions over 3 stored comparisons"

@@ -89,6 +89,20 @@ def test_a_served_compiled_bot_draws_its_own_stream():
     assert [served.decide(r) for r in checked(pairs)] == [a for _, a in pairs]
 
 
+def test_a_served_strategy_says_it_is_compiling_while_it_loads():
+    """``hello`` loads the strategy (a first compilation can take a minute): told to the
+    listeners, as ``hokm-sim serve``'s progress on standard error is."""
+    from hokm_sim.bots.compiling import listen
+
+    heard = []
+    stop = listen(heard.append)
+    try:
+        Served(resolve("random")).ready()
+    finally:
+        stop()
+    assert heard == ["random (once per version of its files)", None]
+
+
 def _lines(*msgs) -> list[bytes]:
     return [(m if isinstance(m, str) else json.dumps(m)).encode() + b"\n" for m in msgs]
 

@@ -25,6 +25,7 @@ def test_show_prints_the_hand_up_to_the_illegal_card():
     assert tricks[2].rstrip().endswith("0: 2♣!")  # seat 0's card, marked, closes the hand
     assert out[-1] == f"stopped: seat 0 [{spec}] played ILLEGAL 2♣"
     assert res.stderr.startswith("Error: strategy ") and "trick 3" in res.stderr
+    assert "replay it with" not in res.stderr  # this is the replay: the hand is shown above
 
 
 PROTOBOT = Path(__file__).resolve().parent / "bots" / "protobot.py"
@@ -52,7 +53,7 @@ def test_show_of_a_protocol_bot_fault_prints_the_hand_up_to_it(mode, what):
     assert "won by seat" in tricks[1] and tricks[2].split()[2:] == ["0:", "J♠"]
     assert out[-1].startswith(f"stopped: seat 1 [{spec}] {what}")
     assert res.stderr.startswith(f"Error: strategy {spec!r} {what}")
-    assert "trick 3" in res.stderr
+    assert "trick 3" in res.stderr and "replay it with" not in res.stderr
 
 
 def test_show_of_a_protocol_bot_that_fails_its_trump_call():

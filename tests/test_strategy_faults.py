@@ -16,6 +16,7 @@ one compiled engine per seating (and it stays cached on disk between runs).
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 
@@ -128,8 +129,11 @@ def test_runner_trace_hands_raises_strategy_fault(runner):
     assert exc.replay == f"hokm-sim show --seed {SEED} --hand {hand} --a '{spec(0)}' --b '{CLEAN}'"
 
 
-def _check_message(msg: str, strategy: str, seed: int, row: np.ndarray) -> str:
-    """Check a fault message names everything; return its replay hint."""
+def _check_message(
+    msg: str, strategy: str, seed: int, row: np.ndarray, replay: bool = True
+) -> str | None:
+    """Check a fault message names everything; return its replay hint (None, and none
+    given, where ``replay`` is false: the message of the replay itself)."""
     assert "\n" not in msg
     hand, what = fault_text(row)
     trick = int(row[k.T_ERR_TRICK])
@@ -137,7 +141,10 @@ def _check_message(msg: str, strategy: str, seed: int, row: np.ndarray) -> str:
     assert f"seed {seed}," in msg
     assert f"hand {hand}," in msg
     assert what in msg, (what, msg)
-    assert (f"trick {trick + 1};" in msg) if trick >= 0 else ("trump" in msg)
+    assert re.search(f"trick {trick + 1}(;|$)", msg) if trick >= 0 else ("trump" in msg)
+    if not replay:
+        assert "replay it with" not in msg
+        return None
     hint = msg.split("replay it with: ", 1)[1]
     assert hint.startswith("hokm-sim show ")
     return hint
@@ -167,7 +174,7 @@ def test_runner_counts_raises_a_replayable_fault(runner, pair, faulty, duplicate
         hint = exc.replay
     result = _invoke(shlex.split(hint)[1:])
     assert result.exit_code == 4
-    assert _error_line(result) == f"Error: {exc}", "the replay hint gives another error"
+    assert _error_line(result) == _as_replayed(exc), "the replay hint gives another error"
 
 
 def test_duplicate_copy_fault_is_replayed_from_the_swapped_copy(runner):
@@ -178,7 +185,7 @@ def test_duplicate_copy_fault_is_replayed_from_the_swapped_copy(runner):
     exc = info.value
     assert (exc.hand, exc.seat, exc.trick, exc.card) == (0, 0, -1, 7)
     assert f"--a '{CLEAN}' --b '{spec(2)}' --copy 1" in exc.replay
-    assert _error_line(_invoke(shlex.split(exc.replay)[1:])) == f"Error: {exc}"
+    assert _error_line(_invoke(shlex.split(exc.replay)[1:])) == _as_replayed(exc)
 
 
 def test_random_fault_in_duplicate_copy_replays(runner):
@@ -191,7 +198,7 @@ def test_random_fault_in_duplicate_copy_replays(runner):
             if "--copy 1" in exc.replay:  # the fault was in the swapped copy
                 found += 1
                 result = _invoke(shlex.split(exc.replay)[1:])
-                assert _error_line(result) == f"Error: {exc}", (str(exc), result.output)
+                assert _error_line(result) == _as_replayed(exc), (str(exc), result.output)
     assert found, "no fault in a swapped copy among these seeds"
 
 
@@ -204,13 +211,19 @@ def test_match_fault_is_replayed_by_show_match(runner, duplicate):
     assert exc.strategy == spec(1) and exc.match is not None and exc.trick == 2
     assert f"match {exc.match}, hand {exc.hand}," in str(exc)
     assert "--match" in exc.replay and "--target 3" in exc.replay
-    assert _error_line(_invoke(shlex.split(exc.replay)[1:])) == f"Error: {exc}"
+    assert _error_line(_invoke(shlex.split(exc.replay)[1:])) == _as_replayed(exc)
     with pytest.raises(StrategyFault) as again:
         r.trace_match(SEED, exc.match, 3, int(f"--a '{spec(1)}'" not in exc.replay))
     assert str(again.value) == str(exc)
 
 
 # --------------------------------------------------------------------------- CLI
+
+
+def _as_replayed(exc: StrategyFault) -> str:
+    """The error line of the show command ``exc`` names: ``exc``'s own, less that command
+    (it is the one that ran)."""
+    return f"Error: {str(exc).removesuffix(f'; replay it with: {exc.replay}')}"
 
 
 def _invoke(args: list[str]):
@@ -253,10 +266,13 @@ def test_cli_reports_a_fault_in_one_line_and_replays_it(runner, command, case):
         assert result.stdout == ""
     line = _error_line(result)
     assert line.startswith("Error: strategy ")
-    hint = _check_message(line, spec(mode), seed, row)
+    # show is the replay: the command it would name is the one that ran
+    hint = _check_message(line, spec(mode), seed, row, replay=command != "show")
+    if hint is None:
+        return
     replay = _invoke(shlex.split(hint)[1:])
     assert replay.exit_code == 4
-    assert _error_line(replay) == line
+    assert _error_line(replay) == line.removesuffix(f"; replay it with: {hint}")
 
 
 ALLOCATING_BOT = '''"""Allocates an array in every decision."""
@@ -294,9 +310,29 @@ def play_card(view, params, mem, rng):
 '''
 
 
+LETTER_TRUMP_BOT = '''"""Names trump by its letter, not its number."""
+
+from hokm_sim.bots.botkit import V_LEGAL, lowest, njit
+
+
+@njit
+def choose_trump(view, params, mem, rng):
+    return "C"
+
+
+@njit
+def play_card(view, params, mem, rng):
+    return lowest(view[V_LEGAL])
+'''
+
+
 @pytest.mark.parametrize(
     ("source", "reason"),
-    [(ALLOCATING_BOT, "allocates memory inside a decision"), (MISTYPED_BOT, "No implementation")],
+    [
+        (ALLOCATING_BOT, "allocates memory inside a decision"),
+        (MISTYPED_BOT, "No implementation"),
+        (MISTYPED_BOT.replace('+ "x"', "+ undefined_name"), "'undefined_name' is not defined"),
+    ],
 )
 def test_a_bot_that_does_not_compile_is_one_line_naming_its_file(
     tmp_path, monkeypatch, source, reason
@@ -312,3 +348,25 @@ def test_a_bot_that_does_not_compile_is_one_line_naming_its_file(
     assert len(lines) == 1, res.output
     assert lines[0].startswith("Error: a strategy does not compile into the engine at ")
     assert "broken_bot.py line " in lines[0] and reason in lines[0]
+
+
+def test_a_decision_returning_no_int_is_named_with_its_line_and_what_it_must_return(
+    tmp_path, monkeypatch
+):
+    """numba rejects the return where the engine's generated module takes it, not in the
+    bot: the line still names the bot file, the return's line and what the decision
+    returns, and nothing of the engine's own variables."""
+    monkeypatch.setenv("HOKM_SIM_INLINE", "1")
+    bot = tmp_path / "letter_bot.py"
+    bot.write_text(LETTER_TRUMP_BOT)
+    res = CliRunner().invoke(
+        main, ["trace", "--seed", "1", "--hands", "2", "--a", str(bot), "--b", "random"]
+    )
+    assert res.exit_code == 2
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith(
+        f"Error: a strategy does not compile into the engine at {bot} line 8: "
+    )
+    assert "choose_trump must return an int suit 0..3" in lines[0]
+    assert "return_value" not in lines[0] and "defined at" not in lines[0]

@@ -370,3 +370,32 @@ def test_cells_of_too_few_hands_show_their_count_only(data):
     for c in few:
         assert f"— ({c['n']:,})" in md
     assert "fewer than 30 hands shows — and its count" in md
+
+
+def test_the_command_prints_the_tables_in_columns_and_the_report_path(data, tmp_path, monkeypatch):
+    """``trump-study`` prints what it found and where the report is, not report.md: no
+    markdown table rules, code fences, figure links or emphasis."""
+    from click.testing import CliRunner
+
+    from hokm_sim import api
+    from hokm_sim.analysis.results import TrumpStudyResult
+    from hokm_sim.cli import main
+    from hokm_sim.report.markdown import cell
+
+    s = _summary(data, _held_out((-0.05, -0.09, -0.01), (0.49, 0.48, 0.50)))
+    result = TrumpStudyResult(s)
+    result.folder = tmp_path
+
+    monkeypatch.setattr(api, "trump_study", lambda *args, **kwargs: result)
+    res = CliRunner().invoke(main, ["trump-study", "--hands", "10"])
+    assert res.exit_code == 0, res.output
+    out = res.stdout.splitlines()
+    assert out[-1] == f"report: {tmp_path}"
+    for mark in ("|", "```", "![", "**", "`", "#"):
+        assert mark not in res.stdout, mark
+    head = next(i for i, x in enumerate(out) if x.startswith("heuristic "))
+    assert [x.split()[0] for x in out[head + 1 : head + 3]] == ["longest", "points"]
+    assert out[head].index("best call") == out[head + 1].index(
+        cell(s["heuristics"]["longest"]["best_call_rate"])
+    )  # aligned columns
+    assert "The learned table did not hold up: on fresh deals it loses points" in res.stdout

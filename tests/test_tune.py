@@ -55,8 +55,14 @@ def test_the_command_finds_the_toy_optimum(found):
         assert (folder / name).stat().st_size > 0, name
     assert "![tune](tune.png)" in (folder / "report.md").read_text()
     (folder / "tune.png").unlink()
-    res = CliRunner().invoke(main, ["plot", str(folder)])
+    (folder / "tune.svg").write_bytes(b"mine")
+    res = CliRunner().invoke(main, ["plot", str(folder)])  # a figure is there: kept
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+    assert "tune.svg" in res.output and "--force" in res.output
+    assert (folder / "tune.svg").read_bytes() == b"mine" and not (folder / "tune.png").exists()
+    res = CliRunner().invoke(main, ["plot", str(folder), "--force"])
     assert res.exit_code == 0 and (folder / "tune.png").exists(), res.output
+    assert (folder / "tune.svg").read_bytes().startswith(b"<?xml")  # replaced
 
 
 def test_the_recorded_command_gives_the_same_run(found, tmp_path):

@@ -260,9 +260,10 @@ class HistoryResult(Result):
             if last["elo"]["value"] is not None
             else f"unrated: no comparison joins it to {d['anchor']}"
         )
+        n, c = len(d["versions"]), d["comparisons"]
         return (
-            f"{d['bot']}: {len(d['versions'])} versions over {d['comparisons']} stored "
-            f"comparisons; newest {last['version']} {where}"
+            f"{d['bot']}: {n} version{'s' if n != 1 else ''} over {c} stored "
+            f"comparison{'s' if c != 1 else ''}; newest {last['version']} {where}"
         )
 
 

@@ -520,6 +520,16 @@ _NO_ALLOC = (
 )
 
 
+_GENERATED = re.compile(r"hokm_(engine|seat|called|stepper|vector)_[0-9a-f]+")
+"""The names of the modules hokm-sim generates to bind bots into its kernels."""
+
+_RETURNS = {
+    "choose_trump": "choose_trump must return an int suit 0..3 (0 C, 1 D, 2 H, 3 S)",
+    "play_card": "play_card must return an int card index 0..51 that is in view[V_LEGAL]",
+}
+"""What each decision returns, said when what a bot returns does not fit (docs/bots.md)."""
+
+
 def describe_compile_error(exc: Exception) -> str:
     """One line for a bot that numba cannot compile into the engine: where and why.
 
@@ -527,17 +537,26 @@ def describe_compile_error(exc: Exception) -> str:
     need the bot file and line, and the reason in words. The card loop is
     compiled without reference counting (twice as fast, see
     :func:`hokm_sim.engine.play.make_play_hand`), so the usual cause is an
-    allocation in a decision, which gets its own explanation.
+    allocation in a decision, which gets its own explanation. Where numba
+    names no place in the bot (a decision that returns what is not an int
+    fails where the engine's generated module takes its result; a bot's own
+    unit that fails is named only by the module that calls it), the bot and
+    the line are found from the bots those generated modules bind
+    (:func:`_bot_place`); a return that does not fit says what the decision
+    must return.
     """
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # numba's highlighting
     where = ""
-    spots = re.findall(r"During: typing of call at (.+?) \((\d+)\)", text)
+    spots = re.findall(r"During: typing of \w+ at (.+?) \((\d+)\)", text)
     spots += re.findall(r'File "([^"]+)", line (\d+)', text)
-    generated = re.compile(r"hokm_(engine|seat|called|stepper|vector)_[0-9a-f]+")
+    loc = getattr(exc, "loc", None)  # where the message names no place (a NameError)
+    if getattr(loc, "filename", None) and getattr(loc, "line", None):
+        spots.append((str(loc.filename), str(loc.line)))
     for path, line in spots:
-        if "site-packages" not in path and not generated.search(path) and "/engine/" not in path:
+        if "site-packages" not in path and not _GENERATED.search(path) and "/engine/" not in path:
             where = f" at {os.path.abspath(path)} line {line}"
             break
+    hint = ""
     if "Only accept returning of array passed" in text or "NRT required" in text:
         reason = _NO_ALLOC
     else:
@@ -545,7 +564,74 @@ def describe_compile_error(exc: Exception) -> str:
         useful = [ln for ln in lines if ln and not ln.startswith(("Failed in", "During:", "File"))]
         reason = " ".join(useful[:2]) if useful[:1] and useful[0].endswith(":") else ""
         reason = reason or (useful[0] if useful else type(exc).__name__)
-    return f"a strategy does not compile into the engine{where}: {reason}"
+    returned = re.match(r"(No conversion from|Cannot unify) ", reason) is not None
+    if returned:  # numba's names for the engine's variables mean nothing to the bot's author
+        reason = re.sub(r" for '[^']*', defined at .*$", "", reason)
+    if returned or not where:
+        found = _bot_place(text, [path for path, _ in spots if _GENERATED.search(path)])
+        if found is not None:
+            bot, decision, line = found
+            where = where or f" at {bot}" + (f" line {line}" if line else "")
+            hint = f"; {_RETURNS[decision]}" if returned and decision else ""
+    return f"a strategy does not compile into the engine{where}: {reason}{hint}"
+
+
+def _bot_place(text: str, generated: list[str]) -> tuple[str, str | None, int | None] | None:
+    """The bot file, decision and line numba's message ``text`` is about, among the bots
+    the ``generated`` modules it passes through bind: the return of the literal the
+    message rejects, or the use of the name it says is not defined, if a bot has one;
+    else the only such bot that is not a built-in one (and its decision's ``def`` line
+    where the message names the decision); None when no single bot is found."""
+    import ast
+
+    from hokm_sim.bots.registry import builtin_dir
+
+    bots: list[str] = []
+    for path in generated:
+        try:
+            source = Path(path).read_text()
+        except OSError:
+            continue
+        for literal in re.findall(r"import_bot_file\(('[^']*'|\"[^\"]*\")\)", source):
+            bot = os.path.abspath(ast.literal_eval(literal))
+            if bot not in bots:
+                bots.append(bot)
+    literal = re.search(r"Literal\[\w+\]\(([^()]*)\)(?: and| to) ", text)
+    undefined = re.search(r"name '(\w+)' is not defined", text)
+    defs: dict[str, dict[str, ast.FunctionDef]] = {}
+    for bot in bots:
+        try:
+            tree = ast.parse(Path(bot).read_text())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        defs[bot] = {
+            f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name in _RETURNS
+        }
+        for name, f in defs[bot].items():
+            for node in ast.walk(f):
+                if (
+                    literal is not None
+                    and isinstance(node, ast.Return)
+                    and isinstance(node.value, ast.Constant)
+                    and str(node.value.value) == literal.group(1)
+                ):
+                    return bot, name, node.lineno
+        for node in ast.walk(tree) if undefined is not None else ():
+            if isinstance(node, ast.Name) and node.id == undefined.group(1):
+                return bot, None, node.lineno
+    own = [bot for bot in defs if not Path(bot).is_relative_to(builtin_dir())]
+    if len(own) != 1:
+        return None
+    # the engines' variable or the seat module's function that takes the decision
+    decision = (
+        "choose_trump"
+        if re.search(r"for 'trump\.|\bdef trump_at\b", text)
+        else "play_card"
+        if re.search(r"for 'card\.|\bdef play_at\b", text)
+        else None
+    )
+    f = defs[own[0]].get(decision) if decision else None
+    return own[0], decision, f.lineno if f else None
 
 
 _SEAT_TEMPLATE = '''\

@@ -5,9 +5,9 @@ A new or edited bot, a first install or a pair's specialised engine costs a
 compilation of seconds to a minute, which a person at a terminal should not
 mistake for a hang. The code that compiles wraps the work in :func:`compiling`
 with a short description; a listener (:func:`listen`, as
-:class:`hokm_sim.cli.progress.Progress` does on a terminal) is told when it starts
-and ends, and decides whether to show it. Nothing is printed otherwise: a
-library call, a test or a served bot stays quiet.
+:class:`hokm_sim.cli.progress.Progress` does on a terminal or in a log) is told when
+it starts and ends, and decides whether to show it. Nothing is printed otherwise: a
+library call stays quiet.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from hokm_sim.cli.options import (
     strategy_options,
     threads_option,
 )
+from hokm_sim.cli.progress import Progress
 
 
 @click.command(context_settings=CONTEXT)
@@ -93,18 +94,20 @@ def analyse(
     from hokm_sim.dd.analyse import format_accuracy, format_hand
 
     out = output_to(output, force)
-    result = api.analyse(
-        folder,
-        trace=trace_file,
-        seed=seed,
-        hands=hands,
-        a=a,
-        b=b,
-        threads=threads,
-        out=html,
-        force=force,
-        bot_timeout=bot_timeout,
-    )
+    with Progress() as prog:
+        result = api.analyse(
+            folder,
+            trace=trace_file,
+            seed=seed,
+            hands=hands,
+            a=a,
+            b=b,
+            threads=threads,
+            out=html,
+            force=force,
+            progress=prog,
+            bot_timeout=bot_timeout,
+        )
 
     def lines():
         if fmt == "jsonl":

@@ -88,6 +88,7 @@ def experiment(
         hokm-sim experiment experiments/single_tips.toml
     """
     from hokm_sim import api
+    from hokm_sim.report.pages import experiment_text
 
     with Progress() as prog:
         result = api.experiment(
@@ -98,7 +99,7 @@ def experiment(
             progress=prog,
             bot_timeout=bot_timeout,
         )
-    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(experiment_text(result.data, result.runs()))
     click.echo(f"report: {result.folder}")
     interrupted(result.data, "an experiment cannot be resumed: run it again to finish it")
 

@@ -160,9 +160,18 @@ def show(
     )
     click.echo(result.text)
     if result.fault is not None:  # the hand up to the fault is shown; now the fault, in one line
-        raise result.fault
+        raise _without_replay(result.fault, result.command)
     if html is not None:
         click.echo(f"html: {html}", err=True)
+
+
+def _without_replay(fault: Exception, command: str | None) -> Exception:
+    """``fault`` without its "replay it with" command where that is ``command``, the show
+    command that is running: the hand it would show is already on the screen."""
+    said = f"; replay it with: {command}"
+    if command and fault.args and isinstance(fault.args[0], str) and said in fault.args[0]:
+        fault.args = (fault.args[0].replace(said, ""), *fault.args[1:])
+    return fault
 
 
 COMMANDS = (trace, show)

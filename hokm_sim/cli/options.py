@@ -242,8 +242,8 @@ bot_timeout_option = click.option(
     "--bot-timeout",
     type=float,
     metavar="SECONDS",
-    help="How long an exec: bot may take to answer hello, and each message (plus 10 ms a "
-    "request) [default: 10].",
+    help="How long an exec: bot may take to answer hello and to answer each message (plus "
+    "10 ms a request); given, it sets both [default: 60 for hello, 10 for a message].",
 )
 
 

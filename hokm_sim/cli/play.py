@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -174,7 +175,20 @@ def games(
     from hokm_sim.play.export import lines
 
     out = output_to(output, force)
-    emit_lines(lines(data, fmt, list(game_ids) or None), out)
+    shown = lines(data, fmt, list(game_ids) or None)
+    emit_lines(_no_bare_header(shown) if fmt == "table" else shown, out)
+
+
+def _no_bare_header(table: Iterator[str]) -> Iterator[str]:
+    """The lines of the games table, less its header where no game follows it: then the
+    line saying there are none is all there is to say."""
+    head = next(table, None)
+    first = next(table, None)
+    if head is not None and not (first or "").startswith("(no games"):
+        yield head
+    if first is not None:
+        yield first
+    yield from table
 
 
 COMMANDS = (play, games)

@@ -8,6 +8,7 @@ import sys
 import click
 
 from hokm_sim.cli.options import CONTEXT, POSITIVE, SEED, bot_timeout_option
+from hokm_sim.cli.progress import Progress
 
 
 @click.command(context_settings=CONTEXT)
@@ -41,7 +42,8 @@ def serve(bot: str, http: int | None, host: str, bot_timeout: float | None) -> N
     def ready(url: str) -> None:
         click.echo(f"serving {bot} on {url} (Ctrl-C stops)", err=True)
 
-    serve_bot(bot, http=http, host=host, on_ready=ready, bot_timeout=bot_timeout)
+    with Progress():  # a first compilation of the strategy said on standard error
+        serve_bot(bot, http=http, host=host, on_ready=ready, bot_timeout=bot_timeout)
 
 
 @click.command("check-bot", context_settings=CONTEXT)

@@ -12,6 +12,7 @@ from hokm_sim.cli.options import (
     SIZE_OR_ZERO,
     SPECS,
     bot_timeout_option,
+    force_option,
     interrupted,
     out_options,
     scheduler_option,
@@ -81,6 +82,7 @@ def trump_study(
         hokm-sim trump-study --player longest --heuristics longest,points
     """
     from hokm_sim import api
+    from hokm_sim.report.pages import trump_study_text
 
     with Progress() as prog:
         result = api.trump_study(
@@ -96,23 +98,25 @@ def trump_study(
             progress=prog,
             bot_timeout=bot_timeout,
         )
-    click.echo((result.folder / "report.md").read_text(), nl=False)
+    click.echo(trump_study_text(result.data))
     click.echo(f"report: {result.folder}")
     interrupted(result.data, "a study cannot be resumed: run it again to finish it")
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-def plot(results_dir: Path) -> None:
+@force_option("figure in the folder")
+def plot(results_dir: Path, force: bool) -> None:
     """Re-draw the figures of a finished trump study or tuning run from its summary.json.
+    Figures already in the folder are replaced only with --force.
 
     \b
     Example:
-        hokm-sim plot results/20261130-101500-trump-study-vs-expert-seed1
+        hokm-sim plot results/20261130-101500-trump-study-vs-expert-seed1 --force
     """
     from hokm_sim import api
 
-    click.echo("\n".join(str(p) for p in api.plot(results_dir)))
+    click.echo("\n".join(str(p) for p in api.plot(results_dir, force=force)))
 
 
 COMMANDS = (trump_study, plot)

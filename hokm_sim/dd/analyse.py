@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -39,6 +40,7 @@ import numpy as np
 from hokm_sim import jsontext
 from hokm_sim.analysis.intervals import Estimate
 from hokm_sim.analysis.results import Shown
+from hokm_sim.bots.compiling import compiling
 from hokm_sim.cards import SUIT_SYMBOLS, SUITS, card_str, card_symbol, parse_card
 from hokm_sim.dd import analyse_nb as nb
 from hokm_sim.dd.search import S_NODES
@@ -60,6 +62,8 @@ WHY = {
 
 BLOCK = 4
 """Hands a thread takes at a time (even: both copies of a deal share a table)."""
+SOLVER = "the double-dummy grader (once per install)"
+"""What the grader's first call in a process compiles, as the progress line says it."""
 TT_BITS = 22
 """log2 of each thread's table entries (about 130 MB): a hand's searches revisit many
 positions, and a smaller table that fills and starts afresh searches them again."""
@@ -243,12 +247,19 @@ class Analysis(Shown):
         )
 
 
-def analyse(h: Hands, threads: int = 1, tt_bits: int = TT_BITS) -> Analysis:
+def analyse(
+    h: Hands,
+    threads: int = 1,
+    tt_bits: int = TT_BITS,
+    counter: Callable[[int], None] | None = None,
+) -> Analysis:
     """Grade every card (and the trump call) of every hand on ``threads`` threads.
 
     Each thread keeps one transposition table and takes blocks of ``BLOCK``
-    hands as it becomes free. The answers are exact and do not depend on
-    ``threads``.
+    hands as it becomes free; ``counter`` is told the hands of each block
+    graded. The answers are exact and do not depend on ``threads``. The
+    solver's first call in a process compiles it (or loads it from the disk
+    cache), said to whoever listens (:func:`hokm_sim.bots.compiling.compiling`).
     """
     n = len(h)
     vals = np.zeros((n, 52, 52), np.int8)
@@ -273,10 +284,15 @@ def analyse(h: Hands, threads: int = 1, tt_bits: int = TT_BITS) -> Analysis:
                     nxt[0] += BLOCK
                 if lo >= n:
                     break
-                nb.analyse_block_nb(
-                    h.hands, h.hakem, h.trump, h.plays, lo, min(n, lo + BLOCK), tt_keys,
-                    tt_vals, stats, vals, kot, info, trumps, tgrade,
-                )  # fmt: skip
+                hi = min(n, lo + BLOCK)
+                with compiling(SOLVER) if not nb.analyse_block_nb.signatures else nullcontext():
+                    nb.analyse_block_nb(
+                        h.hands, h.hakem, h.trump, h.plays, lo, hi, tt_keys, tt_vals, stats,
+                        vals, kot, info, trumps, tgrade,
+                    )  # fmt: skip
+                if counter is not None:
+                    with lock:
+                        counter(hi - lo)
             nodes[w] = stats[S_NODES]
 
         if workers == 1:

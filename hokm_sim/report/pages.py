@@ -1,8 +1,11 @@
-"""The ``report.md`` of every kind of work but a single run (see :mod:`.markdown`)."""
+"""The ``report.md`` of every kind of work but a single run (see :mod:`.markdown`), and
+what the commands whose report is mostly tables print of it (:func:`experiment_text`,
+:func:`trump_study_text`): the same tables in aligned columns, without markdown."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hokm_sim.analysis.experiment import Experiment
@@ -18,6 +21,27 @@ def tournament(s: dict[str, Any], command: str) -> str:
         f"# Tournament\n\n{_stop(s, 'tournament')}```\n{format_tournament(s)}\n```\n\n"
         f"## Reproduce\n\n    {command}\n\nhokm-sim {__version__}\n"
     )
+
+
+def _markdown_table(rows: Sequence[Sequence[str]]) -> list[str]:
+    """``rows`` (the header first) as a markdown table."""
+    head, *body = rows
+    return [
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+        *("| " + " | ".join(r) + " |" for r in body),
+    ]
+
+
+def columns(rows: Sequence[Sequence[str]]) -> list[str]:
+    """``rows`` (the header first) in aligned columns, for the terminal."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def _plain(lines: Iterable[str]) -> list[str]:
+    """Markdown lines for the terminal: without code fences, emphasis and code marks."""
+    return [line.replace("**", "").replace("`", "") for line in lines if line != "```"]
 
 
 def _stop(data: dict[str, Any], what: str) -> str:
@@ -76,17 +100,8 @@ def trump_study(s: dict[str, Any], command: str) -> str:
         "for a value or an interval.",
         "",
         *_trump_stop(s),
-        "| heuristic | best call | regret (points/hand) | hand win | Kot | points/hand |",
-        "|---|---|---|---|---|---|",
+        *_markdown_table(_heuristic_rows(s)),
     ]
-    for name, h in s["heuristics"].items():
-        shared = tables.get(name, {}).get("shared_deals")
-        label = f"{name} (in-sample)" if shared else name
-        lines.append(
-            f"| {label} | {_shown(h['best_call_rate'])} | {_shown(h['regret'], True)} | "
-            f"{_shown(h['hand_win_rate'])} | {_shown(h['kot_rate'])} | "
-            f"{_shown(h['points_per_hand'], True)} |"
-        )
     lines += _table_heuristics(tables, s["deals"])
     alone = s["ace_vs_length"]["small_cards_minus_ace_alone"]
     lines += [
@@ -129,6 +144,50 @@ def trump_study(s: dict[str, Any], command: str) -> str:
     for name in ("by_longest", "regret", "ace_heatmap", "outcomes_by_length"):
         lines += [f"![{name}]({name}.png)", ""]
     lines += ["## Reproduce", "", f"    {command}", "", f"hokm-sim {__version__}", ""]
+    return "\n".join(lines)
+
+
+def _heuristic_rows(s: dict[str, Any]) -> list[tuple[str, ...]]:
+    """The trump study's table of heuristics, the header first: each one's best-call rate,
+    regret, hand wins, Kots and points (a row in-sample marked so)."""
+    tables = s.get("table_heuristics", {})
+    rows = [("heuristic", "best call", "regret (points/hand)", "hand win", "Kot", "points/hand")]
+    for name, h in s["heuristics"].items():
+        shared = tables.get(name, {}).get("shared_deals")
+        rows.append(
+            (
+                f"{name} (in-sample)" if shared else name,
+                _shown(h["best_call_rate"]),
+                _shown(h["regret"], True),
+                _shown(h["hand_win_rate"]),
+                _shown(h["kot_rate"]),
+                _shown(h["points_per_hand"], True),
+            )
+        )
+    return rows
+
+
+def trump_study_text(s: dict[str, Any]) -> str:
+    """What ``hokm-sim trump-study`` prints: what was studied, the heuristics' table and
+    how the learned table did against ``longest``; report.md has the rest."""
+    lines = [
+        f"Trump study: {s['deals']:,} deals, {s['player']} in every seat, seed {s['seed']} "
+        "(Hakem team's points, 95% intervals)",
+        "",
+        *_trump_stop(s),
+        *columns(_heuristic_rows(s)),
+    ]
+    if "table" in s:
+        inside, e = s["table"]["in_sample"], s["table"]["eval"]
+        lines += ["", f"learned table against longest: {_shown(inside, True)} points per deal "]
+        if e is None:
+            lines[-1] += "in the study (in-sample), not tested on fresh deals"
+        else:
+            lines[-1] += (
+                f"in the study (in-sample), {_shown(e['points_per_pair'], True)} on "
+                f"{e['deals']:,} fresh deals"
+            )
+            lines += _plain([_held_up(inside, e["points_per_pair"])])
     return "\n".join(lines)
 
 
@@ -297,29 +356,53 @@ def experiment(
     if tour is not None:
         lines += ["```", format_tournament(tour), "```", ""]
     else:
-        rows = []
-        for s in runs or []:
-            d = s.data
-            rows.append((d["a"]["name"], d["b"]["name"], d))
-        if exp.spec.get("sort") == "elo":
-            rows.sort(key=lambda x: -(x[2]["elo"]["value"] or 0))
-        lines += [
-            "| A | B | duplicate | hands | pair score | Elo | points/hand (A) | "
-            "variance reduction |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for a, b, d in rows:
-            vr = d.get("variance_reduction")
-            lines.append(
-                f"| {a} | {b} | {'yes' if d['config']['duplicate'] else 'no'} | {d['hands']:,} | "
-                f"{cell(d['pair_score'])} | {cell(d['elo'], True, 1)} | "
-                f"{cell(d['a']['points_per_hand'], True)} | "
-                f"{'-' if vr is None else f'x{vr:.2f}'} |"
-            )
-        lines.append("")
+        lines += [*_markdown_table(_run_rows(exp.spec, runs or [])), ""]
         for s in runs or []:
             lines += ["## " + headline(s.data), "", "```", table(s), "```", ""]
     lines += ["## Reproduce", "", f"    {command}", "", f"Experiment file: `{exp.path.name}`", ""]
+    return "\n".join(lines)
+
+
+def _run_rows(spec: dict[str, Any], runs: list[Summary]) -> list[tuple[str, ...]]:
+    """An experiment's table of runs, the header first: a row per run (by Elo with
+    ``sort = "elo"``)."""
+    ds = [s.data for s in runs]
+    if spec.get("sort") == "elo":
+        ds.sort(key=lambda d: -(d["elo"]["value"] or 0))
+    rows = [
+        ("A", "B", "duplicate", "hands", "pair score", "Elo", "points/hand (A)",
+         "variance reduction"),
+    ]  # fmt: skip
+    for d in ds:
+        vr = d.get("variance_reduction")
+        rows.append(
+            (
+                d["a"]["name"],
+                d["b"]["name"],
+                "yes" if d["config"]["duplicate"] else "no",
+                f"{d['hands']:,}",
+                cell(d["pair_score"]),
+                cell(d["elo"], True, 1),
+                cell(d["a"]["points_per_hand"], True),
+                "-" if vr is None else f"x{vr:.2f}",
+            )
+        )
+    return rows
+
+
+def experiment_text(data: dict[str, Any], runs: list[Summary]) -> str:
+    """What ``hokm-sim experiment`` prints (``data``: its record, ``runs``: its runs'
+    summaries): its name and question, then a line per run, or the tournament's table;
+    report.md has each run's own table."""
+    spec = data["experiment"]
+    lines = [spec["name"], *_plain(_stop(data, "experiment").splitlines())]
+    if spec.get("question"):
+        lines.append(f"Question: {spec['question']}")
+    lines.append("")
+    if data.get("tournament"):
+        lines.append(format_tournament(data["tournament"]))
+    else:
+        lines += columns(_run_rows(spec, runs))
     return "\n".join(lines)
 
 

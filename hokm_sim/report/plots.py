@@ -14,6 +14,7 @@ whole or not at all (:func:`hokm_sim.writing.atomic_bytes`).
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,9 @@ from matplotlib.patches import Rectangle
 from hokm_sim.writing import atomic_bytes
 
 FIGURES = ("by_longest", "regret", "ace_heatmap", "outcomes_by_length")
+"""The trump study's figures (:func:`draw_all`); a tuning run's one is ``tune``."""
+FORMATS = ("png", "svg")
+"""The files each figure is saved as (:func:`figure_files`)."""
 DPI = 120
 CAPTION_GAP = 6  # points between the lowest text of the axes and the caption
 
@@ -82,11 +86,16 @@ def _err(d: dict[str, Any]) -> tuple[float, float, float]:
     return v, v - lo, hi - v
 
 
+def figure_files(folder: Path, names: Iterable[str]) -> list[Path]:
+    """The files in ``folder`` of the figures ``names``: each one in every format."""
+    return [folder / f"{name}.{ext}" for name in names for ext in FORMATS]
+
+
 def _save(fig: Figure, folder: Path, name: str) -> list[Path]:
     """Write ``name.png`` and ``name.svg`` into ``folder``, each atomically."""
     out = []
-    for ext in ("png", "svg"):
-        path = folder / f"{name}.{ext}"
+    for path in figure_files(folder, [name]):
+        ext = path.suffix[1:]
         buf = io.BytesIO()
         # no date in the SVG: the same summary draws the same file
         meta = {"Date": None} if ext == "svg" else None

@@ -35,6 +35,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from hokm_sim.bots.compiled import describe_compile_error
+from hokm_sim.bots.compiling import compiling
 from hokm_sim.bots.faults import raised
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.bots.seat import SeatBot
@@ -102,12 +103,15 @@ class Served:
         trump call and a fixed card (:data:`READY`) and keeps nothing of them, so that
         its first real decision is as quick as the others. A protocol bot is started
         only (its own ``hello`` is answered then). A strategy that cannot decide raises
-        :class:`ServedFault`, the answer to the ``hello``."""
+        :class:`ServedFault`, the answer to the ``hello``. The first decision compiles the
+        strategy or loads it from the disk cache: said to whoever listens
+        (:func:`~hokm_sim.bots.compiling.compiling`)."""
         if self._exec:
             self.bot  # noqa: B018 - the property starts the bot
             return
-        for r in read_decide(READY):
-            self.decide(r)
+        with compiling(f"{self.strategy.name} (once per version of its files)"):
+            for r in read_decide(READY):
+                self.decide(r)
         self.cache.clear()
         self.replayed = 0
 

@@ -9,8 +9,11 @@ the suite compiles anyway, so nothing here compiles an engine of its own.
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,59 @@ def test_a_bot_in_its_own_repository_gets_its_commit_and_dirty_flag(tmp_path, sq
     bot.write_text(bot.read_text() + "\n# edited\n")
     mine, _ = _played(bot, tmp_path / "r")
     assert (mine["commit"], mine["dirty"]) == (head.stdout.strip(), True)
+
+
+_DIGESTS = """
+import json, sys
+from hokm_sim.sources import PACKAGE
+from hokm_sim.store.rows import row
+parts = lambda path: {"name": "my_bot", "trump": {"path": path}, "play": {"path": path}}
+record = {"kind": "run", "strategies": {"a": parts(sys.argv[1]), "b": parts(sys.argv[2])}}
+print(json.dumps([b.digest for b in row(record).bots] + [str(PACKAGE)]))
+"""
+
+
+def test_a_bot_has_one_digest_wherever_it_and_the_package_lie(tmp_path):
+    """A byte-identical copy of a bot sorting before the package's files by path, one
+    sorting after them (the package in a copy of its own, as installed): one digest."""
+    site = tmp_path / "m_site"
+    shutil.copytree(ROOT / "hokm_sim", site / "hokm_sim",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    copies = [tmp_path / where / "my_bot.py" for where in ("a_work", "z_cache")]
+    for bot in copies:
+        bot.parent.mkdir()
+        bot.write_text(BOT + PYRANDOM.read_text())
+    proc = subprocess.run(
+        [sys.executable, "-c", _DIGESTS, *map(str, copies)], capture_output=True, text=True,
+        env=os.environ | {"PYTHONPATH": str(site)}, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    first, second, package = json.loads(proc.stdout)
+    assert Path(package) == site / "hokm_sim"
+    assert first is not None and first == second
+    # the package where it is, the bot in a third place: the same digest again
+    (here,) = _stored_digests(copies[:1])
+    assert here == first
+
+
+def _stored_digests(bots: list[Path]) -> list[str | None]:
+    from hokm_sim.store.rows import row
+
+    parts = [{"name": "my_bot", "trump": {"path": str(b)}, "play": {"path": str(b)}} for b in bots]
+    return [b.digest for b in row({"kind": "run", "strategies": dict(enumerate(parts))}).bots]
+
+
+@needs_git
+def test_a_git_baseline_of_an_unedited_bot_is_the_same_version(tmp_path, sqlite_store):
+    """A ``git:HEAD`` baseline of an unedited bot lies in the cache, the bot in its
+    working tree: one digest, one version in its history."""
+    bot, _git = _repo(tmp_path / "mine")
+    hokm_sim.regress(str(bot), "git:HEAD", max_pairs=200, check_every=100, seed=1,
+                     out=tmp_path / "r")  # fmt: skip
+    (row,) = select(limit=1)
+    cand, base = row["bots"]
+    assert (cand["name"], base["name"]) == (str(bot), "my_bot@git:HEAD")
+    assert cand["digest"] == base["digest"]
+    res = hokm_sim.history(str(bot))
+    assert [v["commit"] for v in res.data["versions"]] == [cand["commit"]]
+    assert res.data["opponents"] == []

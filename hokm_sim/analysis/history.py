@@ -1,7 +1,8 @@
 """A bot's strength across its versions: one joint fit over every stored comparison.
 
-A version of a bot is its source digest (the files it is made of); each is
-labelled by the commit its files were at when first recorded. Every stored
+A version of a bot is its source digest (the files it is made of), whatever name
+it played under (a ``git:REF`` baseline of the bot's file is the version its files
+are); each is labelled by the commit its files were at when first recorded. Every stored
 duplicate-pair comparison on wins (runs, tournaments' pairings, fields, regress
 tests) that involves a version of the bot gives a cell of one crosstable
 whose players are its versions and the opponents they met (each opponent a
@@ -57,9 +58,11 @@ def history(bot: str, store: str | Path | None = None, seed: int = 0) -> dict[st
     compared = query.compared(store, bot)
     verdicts = query.verdicts(store, bot)
     players: dict[tuple[str, str], _Player] = {}
+    mine = {r[f"{s}_digest"] for r in compared for s in "ab" if r[f"{s}_name"] == bot}
 
     def player(side: str, r: dict[str, Any]) -> _Player:
-        key = (r[f"{side}_name"], r[f"{side}_digest"])
+        digest = r[f"{side}_digest"]  # the same files under another name: that version
+        key = (bot if digest in mine else r[f"{side}_name"], digest)
         if key not in players:
             players[key] = _Player(*key, r[f"{side}_commit"], r[f"{side}_dirty"], r["created"])
         return players[key]

@@ -176,7 +176,27 @@ def _part_digest(part: dict[str, Any], files: list[Path]) -> str | None:
     path = Path(part["path"]).resolve()
     if sources.in_package(path):
         return sources.package_digest(path)
-    return sources.digest_files(sorted(files))
+    h = hashlib.sha256()
+    for name, f in sorted(_named(f, path) for f in files):
+        h.update(name.encode() + b"\0" + hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _named(f: Path, own: Path) -> tuple[str, Path]:
+    """A file of the bot whose own file is ``own``, by a name that says nothing of where
+    either lies, so that the same files give the same digest wherever they are (a
+    ``git:REF`` baseline in the cache, the bot in the working tree): the bot's own file
+    by its name (first), the package's by their names in it, those beside the bot by
+    their names relative to its folder."""
+    if f == own:
+        return f"\0{f.name}", f
+    for root, prefix in ((sources.strategies_dir(), "hokm_sim/strategies"),
+                         (sources.PACKAGE, "hokm_sim")):  # fmt: skip
+        if f.is_relative_to(root):
+            return f"\1{prefix}/{f.relative_to(root).as_posix()}", f
+    if f.is_relative_to(own.parent):
+        return f"\2{f.relative_to(own.parent).as_posix()}", f
+    return f"\3{f.name}", f
 
 
 def bots(record: dict[str, Any], live: bool = True) -> tuple[list[Bot], Callable[[], None]]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hokm_sim.analysis.results import (
     BenchResult,
@@ -1767,13 +1767,23 @@ def results(
     return frame
 
 
+class Imported(NamedTuple):
+    """What :func:`import_results` did: report folders ``added`` to the store, and those
+    ``kept``, already stored."""
+
+    added: int
+    kept: int
+
+
 @_checked
 def import_results(
     folders: str | Path | Sequence[str | Path], *, store: str | Path | None = None
-) -> int:
+) -> Imported:
     """Add existing report folders to the store (each folder, or each report folder in
-    it: ``results/``), dated by their ``summary.json``; how many. Their bots get names
-    and paths, no digest or commit: the files may have changed since."""
+    it: ``results/``), dated by their ``summary.json``; how many were added and how many
+    kept (:class:`Imported`). Their bots get names and paths, no digest or commit: the
+    files may have changed since. A folder already stored (recorded when it was
+    written, with its bots' digests and commits, or imported before) keeps its row."""
     from datetime import UTC, datetime
 
     from hokm_sim.store import Store, row
@@ -1801,9 +1811,8 @@ def import_results(
         r.created = stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
         rows.append(r)
     with Store(store) as s:
-        for r in rows:
-            s.add(r)
-    return len(rows)
+        added = sum(s.add_new(r) is not None for r in rows)
+    return Imported(added, len(rows) - added)
 
 
 @_checked

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -368,6 +369,27 @@ def test_report_folders_are_imported_without_digests(tmp_path, sqlite_store):
     assert row.pair_score_low < row.pair_score < row.pair_score_high
     proc = _cli("results", "import", str(tmp_path), "--store", str(other))
     assert proc.returncode == 2 and "holds no report folder" in proc.stderr
+
+
+def test_an_import_keeps_the_rows_stored_and_the_listing_is_newest_first(tmp_path, store):
+    """A folder recorded when it was written keeps its row (its id, its bots' digests and
+    commits); an older folder imported after it is listed after it."""
+    from hokm_sim.store.query import select
+
+    hokm_sim.run("random", "longest", hands=600, seed=7, out=tmp_path / "all" / "r7")
+    (before,) = select(limit=None)
+    old = tmp_path / "all" / "r0"
+    shutil.copytree(tmp_path / "all" / "r7", old)
+    os.utime(old / "summary.json", (1e9, 1e9))  # 2001
+    res = CliRunner().invoke(main, ["results", "import", str(tmp_path / "all")])
+    assert res.exit_code == 0 and res.stdout == "imported 1 report folder, kept 1 already stored\n"
+    newest, imported = select(limit=None)
+    assert newest == before and all(b["digest"] for b in newest["bots"])
+    assert imported["folder"] == str(old.resolve()) and imported["id"] > newest["id"]
+    assert imported["created"].startswith("2001-") and imported["bots"][0]["digest"] is None
+    res = CliRunner().invoke(main, ["results", "import", str(tmp_path / "all")])
+    assert res.stdout == "imported 0 report folders, kept 2 already stored\n"
+    assert select(limit=None) == [newest, imported]
 
 
 def _version(store, bot, digest, commit, opponent, score, created, verdict=None):

@@ -105,14 +105,18 @@ def _listed(r: dict[str, Any], bot_label: Callable[[dict[str, Any]], str]) -> st
 def import_(folders: tuple[Path, ...], store: str | None) -> None:
     """Add existing report folders (or folders of them, such as results/) to the store.
 
+    A folder already stored keeps its row (recorded when it was written, its bots
+    have their digests and commits).
+
     \b
     Example:
         hokm-sim results import results/
     """
     from hokm_sim import api
 
-    n = api.import_results(list(folders), store=store)
-    click.echo(f"imported {n} report folder{'s' if n != 1 else ''}")
+    n, kept = api.import_results(list(folders), store=store)
+    said = f"imported {n} report folder{'s' if n != 1 else ''}"
+    click.echo(said + (f", kept {kept:,} already stored" if kept else ""))
 
 
 @click.command(context_settings=CONTEXT)

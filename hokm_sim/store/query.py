@@ -98,16 +98,13 @@ def select(
     if limit is not None and limit < 1:
         raise InputError(f"expected a positive number of results, not {limit}", "limit")
     where = _chosen(result, bot, command, since, until, commit, digest)
-    ids = (
-        sa.select(results.c.id).where(*where).order_by(results.c.id.desc()).limit(limit)
-    ).scalar_subquery()
+    newest = (results.c.created.desc(), results.c.id.desc())  # an import may be older
+    ids = (sa.select(results.c.id).where(*where).order_by(*newest).limit(limit)).scalar_subquery()
     b = bots.c
     with Store(store, create=False).reading() as conn:
         # the results and their bots in two queries over the same chosen ids, all rows
         # fetched at once (not one by one: SQLAlchemy's work per row is the most of it)
-        chosen = conn.execute(
-            sa.select(results).where(results.c.id.in_(ids)).order_by(results.c.id.desc())
-        )
+        chosen = conn.execute(sa.select(results).where(results.c.id.in_(ids)).order_by(*newest))
         keys = list(chosen.keys())
         found = [dict(zip(keys, r, strict=True)) for r in chosen.all()]
         on: dict[int, list[dict[str, Any]]] = {}
@@ -172,7 +169,7 @@ def compared(store: str | Path | None, bot: str) -> list[dict[str, Any]]:
                      .join(bb, (bb.c.result == c.result) & (bb.c.role == c.b)))
         .where((ba.c.name == bot) | (bb.c.name == bot),
                ba.c.digest.is_not(None), bb.c.digest.is_not(None))
-        .order_by(r.id)
+        .order_by(r.created, r.id)
     )  # fmt: skip
     with Store(store, create=False).reading() as conn:
         return [x._asdict() for x in conn.execute(statement)]

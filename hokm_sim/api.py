@@ -814,7 +814,8 @@ def regress(
 
     ``baseline`` is a strategy spec or ``git:REF`` (the candidate file at that
     commit). The verdict's exit code (``result.exit_code``): 0 no regression,
-    1 regression, 3 inconclusive (the cap was reached).
+    1 regression, 3 inconclusive (the cap was reached). The result is added to the
+    results store, with its report folder (``out``) or without one.
     """
     import numpy as np
 
@@ -857,6 +858,8 @@ def regress(
         except InputError as exc:
             raise type(exc)(exc.message, "baseline") from None
     folder = _folder(out, force, "regress", cand.name, seed)
+    if folder is None:
+        prepare()  # the store opened while the test plays, for the verdict kept at the end
 
     def told(used: int, llr: float, counts: np.ndarray, values: np.ndarray) -> None:
         if progress is not None:
@@ -900,6 +903,8 @@ def regress(
         if folder is not None:
             folder.save(result.to_dict(), pages.regress(result.data, command), command)
             result.folder = folder.path
+        else:  # no report folder: the verdict stored here, against the candidate's commit
+            keep(result.to_dict(), headline=result.headline)
         return result
 
     with _partial_kept(folder, report):

@@ -17,8 +17,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import hokm_sim
+from hokm_sim.cli import main
 from hokm_sim.store.query import select
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,3 +124,26 @@ def test_a_git_baseline_of_an_unedited_bot_is_the_same_version(tmp_path, sqlite_
     res = hokm_sim.history(str(bot))
     assert [v["commit"] for v in res.data["versions"]] == [cand["commit"]]
     assert res.data["opponents"] == []
+
+
+@needs_git
+def test_regress_without_a_report_folder_stores_its_verdict(tmp_path, sqlite_store):
+    """The README's ``hokm-sim regress my_bot.py``: no ``--out``, yet the verdict is
+    stored against the candidate's commit and digest, for ``history``."""
+    bot, git = _repo(tmp_path / "mine")
+    head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+    args = ["regress", str(bot), "--max-pairs", "200", "--check-every", "100", "--seed", "1"]
+    res = CliRunner().invoke(main, [*args, "--json"])
+    assert res.exit_code in (0, 1, 3), res.output
+    said = json.loads(res.stdout)
+    (row,) = select(limit=None)
+    assert (row["kind"], row["folder"]) == ("regress", None)
+    assert row["verdict"] == said["hypothesis_accepted"] is not None
+    cand = row["bots"][0]
+    assert (cand["role"], cand["commit"], cand["dirty"]) == (
+        "candidate",
+        head.stdout.strip(),
+        False,
+    )
+    assert len(cand["digest"]) == 64
+    assert hokm_sim.history(str(bot)).data["versions"][0]["verdicts"]

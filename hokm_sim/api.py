@@ -1828,7 +1828,8 @@ def history(
     force: bool = False,
     store: str | Path | None = None,
 ) -> HistoryResult:
-    """``bot``'s strength across its versions (its commits): ratings with intervals from
+    """``bot``'s strength across its versions (its commits; ``bot`` is its name as
+    :func:`list_strategies` gives it, or its file): ratings with intervals from
     one Bradley-Terry fit over every stored duplicate-pair comparison involving its
     versions, relative to the oldest, and the regress verdicts of each
     (docs/results.md). ``plot``: also draw it into this file (PNG, or SVG by suffix),

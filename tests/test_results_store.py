@@ -438,6 +438,25 @@ def test_history_fits_every_version_through_common_opponents(tmp_path, store):
         hokm_sim.history("other", store=store)
 
 
+def test_history_takes_a_bot_by_its_name_or_any_path_to_its_file(store):
+    longest = ("longest", "l" * 64, "c" * 40, False)
+    baseline = ("my_bot@git:HEAD~1", "1" * 64, None, None)  # the first version's files
+    _version(store, "strategies/my_bot.py", "1" * 64, "a" * 40, longest, 0.4,
+             "2026-01-01T00:00:00Z")  # fmt: skip
+    _version(store, "/home/u/work/strategies/my_bot.py", "2" * 64, "b" * 40, baseline, 0.55,
+             "2026-02-01T00:00:00Z", "H1")  # fmt: skip
+    for name in ("my_bot", "my_bot.py", "strategies/my_bot.py", "../work/strategies/my_bot.py"):
+        res = CliRunner().invoke(main, ["history", name, "--json"])
+        assert res.exit_code == 0, res.output
+        d = json.loads(res.stdout)
+        assert [v["version"] for v in d["versions"]] == ["a" * 8, "b" * 8], name
+        assert [o["name"] for o in d["opponents"]] == ["longest"]
+        assert d["versions"][1]["verdicts"] == {"no regression": 1}
+    res = CliRunner().invoke(main, ["history", "my_bto"])
+    assert res.exit_code == 2 and "stored bots: my_bot, longest" in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1
+
+
 def test_the_listing_filters_by_commit_digest_command_and_date(store):
     longest = ("longest", "l" * 64, "c" * 40, False)
     _version(store, "mybot", "1" * 64, "a" * 40, longest, 0.40, "2026-01-01T00:00:00Z")

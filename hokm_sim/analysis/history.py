@@ -18,8 +18,9 @@ version.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,8 @@ RESAMPLES = 200
 """Bootstrap resamples of the crosstable."""
 Z95 = 1.959963984540054
 VERDICTS = {"H0": "regression", "H1": "no regression", "inconclusive": "inconclusive"}
+SHOWN = 5
+"""Stored bots named, closest first, when the bot asked for has none."""
 
 
 @dataclass
@@ -51,14 +54,29 @@ class _Player:
         return f"#{self.digest[:8]}"
 
 
+def bot_key(name: str) -> str:
+    """What a stored bot's name says it is, as ``hokm-sim strategies`` names it: a bot
+    file's stem however its path was given (``my_bot`` for ``strategies/my_bot.py``),
+    with its parameters; a ``git:REF`` baseline's bot (``my_bot`` for
+    ``my_bot@git:HEAD~1``); any other name as it is."""
+    name = name.split("@git:", 1)[0]
+    head, paren, rest = name.partition("(")
+    if head.strip().endswith(".py"):
+        head = PurePath(head.strip()).stem
+    return head + paren + rest
+
+
 def history(bot: str, store: str | Path | None = None, seed: int = 0) -> dict[str, Any]:
     """The record of ``bot``'s history: its versions (oldest first) and the opponents
     they met, each with its rating, interval and pairs; the versions with their regress
-    verdicts. ``seed`` seeds the bootstrap."""
-    compared = query.compared(store, bot)
-    verdicts = query.verdicts(store, bot)
+    verdicts. ``bot`` is a stored bot's name or what it names (:func:`bot_key`: a bot
+    file by its path or its stem). ``seed`` seeds the bootstrap."""
+    stored = query.compared_names(store)
+    names = [n for n in stored if n == bot or bot_key(n) == bot_key(bot)]
+    compared = query.compared(store, names) if names else []
+    verdicts = query.verdicts(store, names) if names else []
     players: dict[tuple[str, str], _Player] = {}
-    mine = {r[f"{s}_digest"] for r in compared for s in "ab" if r[f"{s}_name"] == bot}
+    mine = {r[f"{s}_digest"] for r in compared for s in "ab" if r[f"{s}_name"] in names}
 
     def player(side: str, r: dict[str, Any]) -> _Player:
         digest = r[f"{side}_digest"]  # the same files under another name: that version
@@ -74,9 +92,13 @@ def history(bot: str, store: str | Path | None = None, seed: int = 0) -> dict[st
             cells.append((a, b, r))
     versions = [p for p in players.values() if p.name == bot]
     if not versions:
+        keys = sorted({bot_key(n) for n in stored})
+        close = difflib.get_close_matches(bot_key(bot), keys, n=SHOWN, cutoff=0.0)
+        more = f", and {len(keys) - len(close)} more" if len(keys) > len(close) else ""
+        listed = f"; stored bots: {', '.join(close)}{more}" if close else "; none stored yet"
         raise InputError(
             f"no stored comparison of {bot!r} with digests: run, regress or a tournament "
-            "with it adds one (results imported from old folders have no digests)",
+            f"with it adds one (results imported from old folders have no digests){listed}",
             "bot",
         )
     versions.sort(key=lambda p: p.first)

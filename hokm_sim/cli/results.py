@@ -128,13 +128,15 @@ def import_(folders: tuple[Path, ...], store: str | None) -> None:
 def history(bot: str, plot: Path | None, force: bool, as_json: bool, store: str | None) -> None:
     """BOT's strength across its versions (commits), from every stored comparison.
 
-    One Bradley-Terry fit over the stored duplicate pairs that involve BOT's
-    versions and the opponents they met; Elo relative to the oldest version,
-    with 95% intervals, and the regress verdicts of each version.
+    BOT is the bot's name as `hokm-sim strategies` shows it, or its file (any
+    path to it). One Bradley-Terry fit over the stored duplicate pairs that
+    involve BOT's versions and the opponents they met; Elo relative to the
+    oldest version, with 95% intervals, and the regress verdicts of each version.
 
     \b
     Example:
-        hokm-sim history mybot.py --plot mybot.png
+        hokm-sim history my_bot --plot my_bot.png
+        hokm-sim history strategies/my_bot.py
     """
     from hokm_sim import api
 

@@ -68,6 +68,13 @@ def test_a_bot_in_its_own_repository_gets_its_commit_and_dirty_flag(tmp_path, sq
     bot.write_text(bot.read_text() + "\n# edited\n")
     mine, _ = _played(bot, tmp_path / "r")
     assert (mine["commit"], mine["dirty"]) == (head.stdout.strip(), True)
+    # a composition of a built-in part and the user's file is dated by the user's file
+    from hokm_sim.sources import strategies_dir
+    from hokm_sim.store.rows import row
+
+    parts = {"trump": {"path": str(strategies_dir() / "random.py")}, "play": {"path": str(bot)}}
+    (composed,) = row({"kind": "run", "a": {"name": "trump=random,play=my_bot", **parts}}).bots
+    assert (composed.commit, composed.dirty) == (head.stdout.strip(), True)
 
 
 _DIGESTS = """

@@ -160,8 +160,10 @@ def _package_closure(path: Path) -> list[Path]:
 
 def _own_first(parts: list[list[Path]]) -> list[Path]:
     """A bot's files (of its parts' lists, each its own file first) once each, its own
-    files first: what decides where the bot stands in git (:func:`~.gitinfo.ask`)."""
-    own = [fs[0].resolve() for fs in parts if fs]
+    files first, a user's before the package's (a composition of a built-in part and
+    the user's file is the user's): what decides where the bot stands in git
+    (:func:`~.gitinfo.ask`)."""
+    own = sorted((fs[0].resolve() for fs in parts if fs), key=sources.in_package)
     rest = sorted({f.resolve() for fs in parts for f in fs} - set(own))
     return list(dict.fromkeys(own)) + rest
 

@@ -445,13 +445,17 @@ def test_history_takes_a_bot_by_its_name_or_any_path_to_its_file(store):
              "2026-01-01T00:00:00Z")  # fmt: skip
     _version(store, "/home/u/work/strategies/my_bot.py", "2" * 64, "b" * 40, baseline, 0.55,
              "2026-02-01T00:00:00Z", "H1")  # fmt: skip
+    # a version first met as a baseline outside git, then recorded at its commit
+    ahead = ("my_bot@git:main", "3" * 64, None, None)
+    _version(store, "my_bot.py", "2" * 64, "b" * 40, ahead, 0.5, "2026-03-01T00:00:00Z", "H1")
+    _version(store, "my_bot.py", "3" * 64, "d" * 40, longest, 0.5, "2026-03-02T00:00:00Z")
     for name in ("my_bot", "my_bot.py", "strategies/my_bot.py", "../work/strategies/my_bot.py"):
         res = CliRunner().invoke(main, ["history", name, "--json"])
         assert res.exit_code == 0, res.output
         d = json.loads(res.stdout)
-        assert [v["version"] for v in d["versions"]] == ["a" * 8, "b" * 8], name
+        assert [v["version"] for v in d["versions"]] == ["a" * 8, "b" * 8, "d" * 8], name
         assert [o["name"] for o in d["opponents"]] == ["longest"]
-        assert d["versions"][1]["verdicts"] == {"no regression": 1}
+        assert d["versions"][1]["verdicts"] == {"no regression": 2}
     res = CliRunner().invoke(main, ["history", "my_bto"])
     assert res.exit_code == 2 and "stored bots: my_bot, longest" in res.output, res.output
     assert len(res.output.strip().splitlines()) == 1

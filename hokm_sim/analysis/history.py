@@ -2,7 +2,8 @@
 
 A version of a bot is its source digest (the files it is made of), whatever name
 it played under (a ``git:REF`` baseline of the bot's file is the version its files
-are); each is labelled by the commit its files were at when first recorded. Every stored
+are); each is labelled by the commit its files were at when first recorded in a
+working tree. Every stored
 duplicate-pair comparison on wins (runs, tournaments' pairings, fields, regress
 tests) that involves a version of the bot gives a cell of one crosstable
 whose players are its versions and the opponents they met (each opponent a
@@ -83,6 +84,10 @@ def history(bot: str, store: str | Path | None = None, seed: int = 0) -> dict[st
         key = (bot if digest in mine else r[f"{side}_name"], digest)
         if key not in players:
             players[key] = _Player(*key, r[f"{side}_commit"], r[f"{side}_dirty"], r["created"])
+        elif players[key].commit is None and r[f"{side}_commit"] is not None:
+            # first met outside git (a git:REF baseline, in the cache): its commit is
+            # where its files were first recorded in a working tree
+            players[key].commit, players[key].dirty = r[f"{side}_commit"], r[f"{side}_dirty"]
         return players[key]
 
     cells: list[tuple[_Player, _Player, dict[str, Any]]] = []

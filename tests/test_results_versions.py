@@ -1,10 +1,11 @@
 """A user's bot as the results store keeps it: the commit of its own repository and
 whether it was dirty, a digest that depends on its files' contents alone (not on where
-they lie), and its history by the name ``hokm-sim strategies`` shows (docs/results.md).
+they lie), and a regress verdict stored without a report folder (docs/results.md).
 
-The bot is ``tests/bots/pyrandom.py`` (plain Python, importing one module of the
-package), played against itself: plain-Python bots play on the one all-Python stepper
-the suite compiles anyway, so nothing here compiles an engine of its own.
+The bot is ``tests/bots/pyrandom.py`` (plain Python) importing one module of the
+package, played against pyrandom or its own commit: plain-Python bots play on the one
+all-Python stepper the suite compiles anyway, so nothing here compiles an engine of its
+own.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from click.testing import CliRunner
 
 import hokm_sim
 from hokm_sim.cli import main
+from hokm_sim.sources import strategies_dir
 from hokm_sim.store.query import select
+from hokm_sim.store.rows import row
 
 ROOT = Path(__file__).resolve().parents[1]
 PYRANDOM = ROOT / "tests" / "bots" / "pyrandom.py"
@@ -69,9 +72,6 @@ def test_a_bot_in_its_own_repository_gets_its_commit_and_dirty_flag(tmp_path, sq
     mine, _ = _played(bot, tmp_path / "r")
     assert (mine["commit"], mine["dirty"]) == (head.stdout.strip(), True)
     # a composition of a built-in part and the user's file is dated by the user's file
-    from hokm_sim.sources import strategies_dir
-    from hokm_sim.store.rows import row
-
     parts = {"trump": {"path": str(strategies_dir() / "random.py")}, "play": {"path": str(bot)}}
     (composed,) = row({"kind": "run", "a": {"name": "trump=random,play=my_bot", **parts}}).bots
     assert (composed.commit, composed.dirty) == (head.stdout.strip(), True)
@@ -111,8 +111,6 @@ def test_a_bot_has_one_digest_wherever_it_and_the_package_lie(tmp_path):
 
 
 def _stored_digests(bots: list[Path]) -> list[str | None]:
-    from hokm_sim.store.rows import row
-
     parts = [{"name": "my_bot", "trump": {"path": str(b)}, "play": {"path": str(b)}} for b in bots]
     return [b.digest for b in row({"kind": "run", "strategies": dict(enumerate(parts))}).bots]
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hokm_sim.analysis.results import (
     BenchResult,
@@ -814,7 +814,8 @@ def regress(
 
     ``baseline`` is a strategy spec or ``git:REF`` (the candidate file at that
     commit). The verdict's exit code (``result.exit_code``): 0 no regression,
-    1 regression, 3 inconclusive (the cap was reached).
+    1 regression, 3 inconclusive (the cap was reached). The result is added to the
+    results store, with its report folder (``out``) or without one.
     """
     import numpy as np
 
@@ -857,6 +858,8 @@ def regress(
         except InputError as exc:
             raise type(exc)(exc.message, "baseline") from None
     folder = _folder(out, force, "regress", cand.name, seed)
+    if folder is None:
+        prepare()  # the store opened while the test plays, for the verdict kept at the end
 
     def told(used: int, llr: float, counts: np.ndarray, values: np.ndarray) -> None:
         if progress is not None:
@@ -900,6 +903,8 @@ def regress(
         if folder is not None:
             folder.save(result.to_dict(), pages.regress(result.data, command), command)
             result.folder = folder.path
+        else:  # no report folder: the verdict stored here, against the candidate's commit
+            keep(result.to_dict(), headline=result.headline)
         return result
 
     with _partial_kept(folder, report):
@@ -1778,13 +1783,23 @@ def results(
     return frame
 
 
+class Imported(NamedTuple):
+    """What :func:`import_results` did: report folders ``added`` to the store, and those
+    ``kept``, already stored."""
+
+    added: int
+    kept: int
+
+
 @_checked
 def import_results(
     folders: str | Path | Sequence[str | Path], *, store: str | Path | None = None
-) -> int:
+) -> Imported:
     """Add existing report folders to the store (each folder, or each report folder in
-    it: ``results/``), dated by their ``summary.json``; how many. Their bots get names
-    and paths, no digest or commit: the files may have changed since."""
+    it: ``results/``), dated by their ``summary.json``; how many were added and how many
+    kept (:class:`Imported`). Their bots get names and paths, no digest or commit: the
+    files may have changed since. A folder already stored (recorded when it was
+    written, with its bots' digests and commits, or imported before) keeps its row."""
     from datetime import UTC, datetime
 
     from hokm_sim.store import Store, row
@@ -1812,9 +1827,8 @@ def import_results(
         r.created = stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
         rows.append(r)
     with Store(store) as s:
-        for r in rows:
-            s.add(r)
-    return len(rows)
+        added = sum(s.add_new(r) is not None for r in rows)
+    return Imported(added, len(rows) - added)
 
 
 @_checked
@@ -1825,7 +1839,8 @@ def history(
     force: bool = False,
     store: str | Path | None = None,
 ) -> HistoryResult:
-    """``bot``'s strength across its versions (its commits): ratings with intervals from
+    """``bot``'s strength across its versions (its commits; ``bot`` is its name as
+    :func:`list_strategies` gives it, or its file): ratings with intervals from
     one Bradley-Terry fit over every stored duplicate-pair comparison involving its
     versions, relative to the oldest, and the regress verdicts of each
     (docs/results.md). ``plot``: also draw it into this file (PNG, or SVG by suffix),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -370,6 +371,27 @@ def test_report_folders_are_imported_without_digests(tmp_path, sqlite_store):
     assert proc.returncode == 2 and "holds no report folder" in proc.stderr
 
 
+def test_an_import_keeps_the_rows_stored_and_the_listing_is_newest_first(tmp_path, store):
+    """A folder recorded when it was written keeps its row (its id, its bots' digests and
+    commits); an older folder imported after it is listed after it."""
+    from hokm_sim.store.query import select
+
+    hokm_sim.run("random", "longest", hands=600, seed=7, out=tmp_path / "all" / "r7")
+    (before,) = select(limit=None)
+    old = tmp_path / "all" / "r0"
+    shutil.copytree(tmp_path / "all" / "r7", old)
+    os.utime(old / "summary.json", (1e9, 1e9))  # 2001
+    res = CliRunner().invoke(main, ["results", "import", str(tmp_path / "all")])
+    assert res.exit_code == 0 and res.stdout == "imported 1 report folder, kept 1 already stored\n"
+    newest, imported = select(limit=None)
+    assert newest == before and all(b["digest"] for b in newest["bots"])
+    assert imported["folder"] == str(old.resolve()) and imported["id"] > newest["id"]
+    assert imported["created"].startswith("2001-") and imported["bots"][0]["digest"] is None
+    res = CliRunner().invoke(main, ["results", "import", str(tmp_path / "all")])
+    assert res.stdout == "imported 0 report folders, kept 2 already stored\n"
+    assert select(limit=None) == [newest, imported]
+
+
 def _version(store, bot, digest, commit, opponent, score, created, verdict=None):
     """A stored comparison of ``bot`` at ``digest`` with ``opponent`` (a regress, if a
     verdict is given)."""
@@ -414,6 +436,29 @@ def test_history_fits_every_version_through_common_opponents(tmp_path, store):
     assert again.exit_code == 2 and "--force" in again.output  # the plot is not overwritten
     with pytest.raises(InputError, match="no stored comparison of 'other'"):
         hokm_sim.history("other", store=store)
+
+
+def test_history_takes_a_bot_by_its_name_or_any_path_to_its_file(store):
+    longest = ("longest", "l" * 64, "c" * 40, False)
+    baseline = ("my_bot@git:HEAD~1", "1" * 64, None, None)  # the first version's files
+    _version(store, "strategies/my_bot.py", "1" * 64, "a" * 40, longest, 0.4,
+             "2026-01-01T00:00:00Z")  # fmt: skip
+    _version(store, "/home/u/work/strategies/my_bot.py", "2" * 64, "b" * 40, baseline, 0.55,
+             "2026-02-01T00:00:00Z", "H1")  # fmt: skip
+    # a version first met as a baseline outside git, then recorded at its commit
+    ahead = ("my_bot@git:main", "3" * 64, None, None)
+    _version(store, "my_bot.py", "2" * 64, "b" * 40, ahead, 0.5, "2026-03-01T00:00:00Z", "H1")
+    _version(store, "my_bot.py", "3" * 64, "d" * 40, longest, 0.5, "2026-03-02T00:00:00Z")
+    for name in ("my_bot", "my_bot.py", "strategies/my_bot.py", "../work/strategies/my_bot.py"):
+        res = CliRunner().invoke(main, ["history", name, "--json"])
+        assert res.exit_code == 0, res.output
+        d = json.loads(res.stdout)
+        assert [v["version"] for v in d["versions"]] == ["a" * 8, "b" * 8, "d" * 8], name
+        assert [o["name"] for o in d["opponents"]] == ["longest"]
+        assert d["versions"][1]["verdicts"] == {"no regression": 2}
+    res = CliRunner().invoke(main, ["history", "my_bto"])
+    assert res.exit_code == 2 and "stored bots: my_bot, longest" in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1
 
 
 def test_the_listing_filters_by_commit_digest_command_and_date(store):

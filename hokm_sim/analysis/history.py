@@ -1,7 +1,9 @@
 """A bot's strength across its versions: one joint fit over every stored comparison.
 
-A version of a bot is its source digest (the files it is made of); each is
-labelled by the commit its files were at when first recorded. Every stored
+A version of a bot is its source digest (the files it is made of), whatever name
+it played under (a ``git:REF`` baseline of the bot's file is the version its files
+are); each is labelled by the commit its files were at when first recorded in a
+working tree. Every stored
 duplicate-pair comparison on wins (runs, tournaments' pairings, fields, regress
 tests) that involves a version of the bot gives a cell of one crosstable
 whose players are its versions and the opponents they met (each opponent a
@@ -17,8 +19,9 @@ version.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import numpy as np
@@ -31,6 +34,8 @@ RESAMPLES = 200
 """Bootstrap resamples of the crosstable."""
 Z95 = 1.959963984540054
 VERDICTS = {"H0": "regression", "H1": "no regression", "inconclusive": "inconclusive"}
+SHOWN = 5
+"""Stored bots named, closest first, when the bot asked for has none."""
 
 
 @dataclass
@@ -50,18 +55,39 @@ class _Player:
         return f"#{self.digest[:8]}"
 
 
+def bot_key(name: str) -> str:
+    """What a stored bot's name says it is, as ``hokm-sim strategies`` names it: a bot
+    file's stem however its path was given (``my_bot`` for ``strategies/my_bot.py``),
+    with its parameters; a ``git:REF`` baseline's bot (``my_bot`` for
+    ``my_bot@git:HEAD~1``); any other name as it is."""
+    name = name.split("@git:", 1)[0]
+    head, paren, rest = name.partition("(")
+    if head.strip().endswith(".py"):
+        head = PurePath(head.strip()).stem
+    return head + paren + rest
+
+
 def history(bot: str, store: str | Path | None = None, seed: int = 0) -> dict[str, Any]:
     """The record of ``bot``'s history: its versions (oldest first) and the opponents
     they met, each with its rating, interval and pairs; the versions with their regress
-    verdicts. ``seed`` seeds the bootstrap."""
-    compared = query.compared(store, bot)
-    verdicts = query.verdicts(store, bot)
+    verdicts. ``bot`` is a stored bot's name or what it names (:func:`bot_key`: a bot
+    file by its path or its stem). ``seed`` seeds the bootstrap."""
+    stored = query.compared_names(store)
+    names = [n for n in stored if n == bot or bot_key(n) == bot_key(bot)]
+    compared = query.compared(store, names) if names else []
+    verdicts = query.verdicts(store, names) if names else []
     players: dict[tuple[str, str], _Player] = {}
+    mine = {r[f"{s}_digest"] for r in compared for s in "ab" if r[f"{s}_name"] in names}
 
     def player(side: str, r: dict[str, Any]) -> _Player:
-        key = (r[f"{side}_name"], r[f"{side}_digest"])
+        digest = r[f"{side}_digest"]  # the same files under another name: that version
+        key = (bot if digest in mine else r[f"{side}_name"], digest)
         if key not in players:
             players[key] = _Player(*key, r[f"{side}_commit"], r[f"{side}_dirty"], r["created"])
+        elif players[key].commit is None and r[f"{side}_commit"] is not None:
+            # first met outside git (a git:REF baseline, in the cache): its commit is
+            # where its files were first recorded in a working tree
+            players[key].commit, players[key].dirty = r[f"{side}_commit"], r[f"{side}_dirty"]
         return players[key]
 
     cells: list[tuple[_Player, _Player, dict[str, Any]]] = []
@@ -71,9 +97,13 @@ def history(bot: str, store: str | Path | None = None, seed: int = 0) -> dict[st
             cells.append((a, b, r))
     versions = [p for p in players.values() if p.name == bot]
     if not versions:
+        keys = sorted({bot_key(n) for n in stored})
+        close = difflib.get_close_matches(bot_key(bot), keys, n=SHOWN, cutoff=0.0)
+        more = f", and {len(keys) - len(close)} more" if len(keys) > len(close) else ""
+        listed = f"; stored bots: {', '.join(close)}{more}" if close else "; none stored yet"
         raise InputError(
             f"no stored comparison of {bot!r} with digests: run, regress or a tournament "
-            "with it adds one (results imported from old folders have no digests)",
+            f"with it adds one (results imported from old folders have no digests){listed}",
             "bot",
         )
     versions.sort(key=lambda p: p.first)

@@ -12,10 +12,11 @@ from hokm_sim.cli.options import (
     CONTEXT,
     POSITIVE,
     SIZE,
+    FolderType,
     bot_timeout_option,
+    force_option,
     given,
     interrupted,
-    out_options,
     scheduler_option,
     seed_option,
     threads_option,
@@ -102,7 +103,12 @@ def sprt_options(f):
     help="Calibration runs (with --calibrate).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@out_options
+@click.option(
+    "--out",
+    type=FolderType(),
+    help="Report folder [default: none; the verdict goes to the results store].",
+)
+@force_option("--out folder")
 @bot_timeout_option
 def regress(
     candidate: str | None,

@@ -105,14 +105,18 @@ def _listed(r: dict[str, Any], bot_label: Callable[[dict[str, Any]], str]) -> st
 def import_(folders: tuple[Path, ...], store: str | None) -> None:
     """Add existing report folders (or folders of them, such as results/) to the store.
 
+    A folder already stored keeps its row (recorded when it was written, its bots
+    have their digests and commits).
+
     \b
     Example:
         hokm-sim results import results/
     """
     from hokm_sim import api
 
-    n = api.import_results(list(folders), store=store)
-    click.echo(f"imported {n} report folder{'s' if n != 1 else ''}")
+    n, kept = api.import_results(list(folders), store=store)
+    said = f"imported {n} report folder{'s' if n != 1 else ''}"
+    click.echo(said + (f", kept {kept:,} already stored" if kept else ""))
 
 
 @click.command(context_settings=CONTEXT)
@@ -124,13 +128,15 @@ def import_(folders: tuple[Path, ...], store: str | None) -> None:
 def history(bot: str, plot: Path | None, force: bool, as_json: bool, store: str | None) -> None:
     """BOT's strength across its versions (commits), from every stored comparison.
 
-    One Bradley-Terry fit over the stored duplicate pairs that involve BOT's
-    versions and the opponents they met; Elo relative to the oldest version,
-    with 95% intervals, and the regress verdicts of each version.
+    BOT is the bot's name as `hokm-sim strategies` shows it, or its file (any
+    path to it). One Bradley-Terry fit over the stored duplicate pairs that
+    involve BOT's versions and the opponents they met; Elo relative to the
+    oldest version, with 95% intervals, and the regress verdicts of each version.
 
     \b
     Example:
-        hokm-sim history mybot.py --plot mybot.png
+        hokm-sim history my_bot --plot my_bot.png
+        hokm-sim history strategies/my_bot.py
     """
     from hokm_sim import api
 

@@ -2,8 +2,8 @@
 
 :func:`begin` (and :func:`keep`, which is it at once) is the one way in: the
 report folder's writer calls it for every report (and the commands that write
-none, ``regress --calibrate`` and the play table's finished games, call
-:func:`keep` themselves). :mod:`.rows` reads a record into a row,
+none, ``regress`` without a folder, ``regress --calibrate`` and the play table's
+finished games, call :func:`keep` themselves). :mod:`.rows` reads a record into a row,
 :mod:`.gitinfo` asks git where a bot's files stand, :mod:`.location` says where
 the store is, :mod:`.schema` defines its tables, :mod:`.db` is the database
 (SQLite or PostgreSQL, docs/results.md), :mod:`.query` lists what is stored.

@@ -127,12 +127,27 @@ class Store:
 
     def add(self, row: Row) -> int:
         """Store ``row`` (replacing the row of the same report folder: a resumed run, a
-        folder written again with ``force``, an import of a folder already stored); its id."""
+        folder written again with ``force``); its id."""
+        rid = self._add(row, replace=True)
+        assert rid is not None
+        return rid
+
+    def add_new(self, row: Row) -> int | None:
+        """Store ``row`` unless a row of its report folder is stored already (an import
+        of a folder recorded when it was written, with its bots' digests and commits, or
+        imported before): that row is kept as it is, and None returned; else its id."""
+        return self._add(row, replace=False)
+
+    def _add(self, row: Row, replace: bool) -> int | None:
         write = schema.writes()
         result, bots, comparisons = columns(row)
         with self._guarded("write to"), self.writing() as conn:
-            if row.folder is not None:
+            if row.folder is not None and replace:
                 conn.execute(write["delete"], {"folder": row.folder})
+            elif row.folder is not None:
+                on = schema.results.c.folder == row.folder
+                if conn.execute(sa.select(schema.results.c.id).where(on)).first() is not None:
+                    return None
             rid = int(conn.execute(write["result"], result).scalar_one())
             if bots:
                 conn.execute(write["bots"], [b | {"result": rid} for b in bots])

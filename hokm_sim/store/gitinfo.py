@@ -2,13 +2,17 @@
 they differ from it.
 
 A bot is its file and every file that file imports (:func:`hokm_sim.sources.source_closure`).
-Its commit is the commit its working tree is at, and it is dirty when any of its files
-differs from that commit (modified, staged or untracked): so a clean bot's files are
-exactly those of its commit. One ``git status`` answers both for every bot of a working
-tree, and the working trees are asked at once, in the background: a result's record
-asks first and reads the answers last, so recording it waits for git only as long as
-the rest takes less. Files outside a git working tree have no commit (None), as does
-everything where ``git`` is not installed.
+The bot's own file decides which working tree it belongs to: its commit is the commit
+that working tree is at, and it is dirty when any of its files in that working tree
+differs from that commit (modified, staged or untracked): so a clean bot's files there
+are exactly those of its commit. Its files elsewhere (hokm-sim's own modules, installed
+or in a checkout of their own) are not the bot's to date: hokm-sim's version tells them.
+One ``git status`` answers for every bot of a working tree, naming only files inside
+it, and the working trees are asked at once, in the background, each apart (one that
+fails loses no other's answer): a result's record asks first and reads the answers
+last, so recording it waits for git only as long as the rest takes less. A bot whose
+file is outside a git working tree has no commit (None), as has everything where
+``git`` is not installed.
 """
 
 from __future__ import annotations
@@ -56,16 +60,21 @@ def _answer(proc: subprocess.Popen | None) -> str | None:
 
 
 def ask(groups: Sequence[Sequence[Path]]) -> Callable[[], list[tuple[str | None, bool | None]]]:
-    """Ask git about each group of files (a bot's files) now; the answers come from the
-    function returned (it waits for git): ``(commit, dirty)`` per group, the commit the
-    working tree holding the files is at (``HEAD``) and whether any of them differs from
-    it (modified, staged or untracked); ``(None, None)`` outside a git working tree. One
-    ``git status`` per working tree, all started at once."""
+    """Ask git about each group of files (a bot's files, its own file first) now; the
+    answers come from the function returned (it waits for git): ``(commit, dirty)`` per
+    group, the commit the working tree holding its first file is at (``HEAD``) and
+    whether any of its files in that working tree differs from it (modified, staged or
+    untracked); ``(None, None)`` outside a git working tree, or where git fails there.
+    One ``git status`` per working tree, all started at once."""
     roots = [repo_root(files[0]) if files else None for files in groups]
+    mine = [
+        [f.resolve() for f in files if root is not None and f.resolve().is_relative_to(root)]
+        for root, files in zip(roots, groups, strict=True)
+    ]  # a working tree's git refuses a path outside it: the whole answer would be lost
     asked: dict[Path, list[str]] = {}
-    for root, files in zip(roots, groups, strict=True):
+    for root, files in zip(roots, mine, strict=True):
         if root is not None:
-            asked.setdefault(root, []).extend(str(f.resolve()) for f in files)
+            asked.setdefault(root, []).extend(str(f) for f in files)
     started = {
         root: _start(root, "status", "--porcelain=v2", "--branch", "--untracked-files=all",
                      "--", *sorted(set(names)))
@@ -75,12 +84,12 @@ def ask(groups: Sequence[Sequence[Path]]) -> Callable[[], list[tuple[str | None,
     def answers() -> list[tuple[str | None, bool | None]]:
         said = {root: _parse(_answer(proc), root) for root, proc in started.items()}
         out: list[tuple[str | None, bool | None]] = []
-        for root, files in zip(roots, groups, strict=True):
+        for root, files in zip(roots, mine, strict=True):
             if root is None or said[root] is None:
                 out.append((None, None))
                 continue
             head, changed = said[root]
-            dirty = any(f.resolve() in changed for f in files)
+            dirty = any(f in changed for f in files)
             out.append((head, dirty or head is None))
         return out
 

@@ -5,7 +5,7 @@ once); and the comparisons and verdicts a bot's history is fitted to."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -98,16 +98,13 @@ def select(
     if limit is not None and limit < 1:
         raise InputError(f"expected a positive number of results, not {limit}", "limit")
     where = _chosen(result, bot, command, since, until, commit, digest)
-    ids = (
-        sa.select(results.c.id).where(*where).order_by(results.c.id.desc()).limit(limit)
-    ).scalar_subquery()
+    newest = (results.c.created.desc(), results.c.id.desc())  # an import may be older
+    ids = (sa.select(results.c.id).where(*where).order_by(*newest).limit(limit)).scalar_subquery()
     b = bots.c
     with Store(store, create=False).reading() as conn:
         # the results and their bots in two queries over the same chosen ids, all rows
         # fetched at once (not one by one: SQLAlchemy's work per row is the most of it)
-        chosen = conn.execute(
-            sa.select(results).where(results.c.id.in_(ids)).order_by(results.c.id.desc())
-        )
+        chosen = conn.execute(sa.select(results).where(results.c.id.in_(ids)).order_by(*newest))
         keys = list(chosen.keys())
         found = [dict(zip(keys, r, strict=True)) for r in chosen.all()]
         on: dict[int, list[dict[str, Any]]] = {}
@@ -153,8 +150,22 @@ def as_json(found: list[dict[str, Any]]) -> Iterator[str]:
     yield "]"
 
 
-def compared(store: str | Path | None, bot: str) -> list[dict[str, Any]]:
-    """Every stored comparison that involves ``bot`` (its name) between bots with
+def compared_names(store: str | Path | None) -> list[str]:
+    """The names of the stored bots that have a comparison with digests: those a
+    history can be fitted for."""
+    b, c = bots.c, comparisons.c
+    statement = (
+        sa.select(b.name).distinct()
+        .where(b.digest.is_not(None),
+               sa.exists().where(c.result == b.result, (c.a == b.role) | (c.b == b.role)))
+        .order_by(b.name)
+    )  # fmt: skip
+    with Store(store, create=False).reading() as conn:
+        return list(conn.execute(statement).scalars())
+
+
+def compared(store: str | Path | None, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Every stored comparison that involves a bot of one of ``names`` between bots with
     digests, oldest first: the result's id and date, the score, its interval and pairs,
     and each side's name, digest, commit and dirty flag (``a_name``, ``b_digest`` ...)."""
     r, c = results.c, comparisons.c
@@ -170,21 +181,22 @@ def compared(store: str | Path | None, bot: str) -> list[dict[str, Any]]:
         .select_from(comparisons.join(results, r.id == c.result)
                      .join(ba, (ba.c.result == c.result) & (ba.c.role == c.a))
                      .join(bb, (bb.c.result == c.result) & (bb.c.role == c.b)))
-        .where((ba.c.name == bot) | (bb.c.name == bot),
+        .where(ba.c.name.in_(names) | bb.c.name.in_(names),
                ba.c.digest.is_not(None), bb.c.digest.is_not(None))
-        .order_by(r.id)
+        .order_by(r.created, r.id)
     )  # fmt: skip
     with Store(store, create=False).reading() as conn:
         return [x._asdict() for x in conn.execute(statement)]
 
 
-def verdicts(store: str | Path | None, bot: str) -> list[dict[str, Any]]:
-    """The regress verdicts stored with ``bot`` as the candidate: its digest, the verdict."""
+def verdicts(store: str | Path | None, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The regress verdicts stored with a bot of one of ``names`` as the candidate: its
+    digest, the verdict."""
     r, b = results.c, bots.c
     statement = (
         sa.select(b.digest, r.verdict)
         .select_from(results.join(bots, (b.result == r.id) & (b.role == "candidate")))
-        .where(r.kind == "regress", b.name == bot, r.verdict.is_not(None),
+        .where(r.kind == "regress", b.name.in_(names), r.verdict.is_not(None),
                b.digest.is_not(None))
     )  # fmt: skip
     with Store(store, create=False).reading() as conn:

@@ -135,15 +135,19 @@ def _strategies(obj: Any, path: tuple[str, ...] = ()) -> list[tuple[str, dict[st
 
 
 def _part_files(part: dict[str, Any]) -> list[Path]:
-    """The files of one part (trump chooser or card player) of a strategy."""
+    """The files of one part (trump chooser or card player) of a strategy, its own file
+    (the bot file; an exec: bot's first file) first."""
     if "command" in part:  # an exec: bot: the files its command names
         return [Path(p) for p in part.get("files") or ()]
     path = Path(part.get("path") or "")
     if not path.is_file():
         return []
-    if sources.in_package(path.resolve()):
-        return _package_closure(path.resolve())
-    return sources.source_closure(path, (path.parent,))
+    path = path.resolve()
+    if sources.in_package(path):
+        closure = _package_closure(path)
+    else:
+        closure = sources.source_closure(path, (path.parent,))
+    return [path, *(f for f in closure if f != path)]
 
 
 @cache
@@ -152,6 +156,16 @@ def _package_closure(path: Path) -> list[Path]:
     bots, once per process: they stay as imported while it runs (as
     :func:`~hokm_sim.sources.package_digest` takes them)."""
     return sources.source_closure(path)
+
+
+def _own_first(parts: list[list[Path]]) -> list[Path]:
+    """A bot's files (of its parts' lists, each its own file first) once each, its own
+    files first, a user's before the package's (a composition of a built-in part and
+    the user's file is the user's): what decides where the bot stands in git
+    (:func:`~.gitinfo.ask`)."""
+    own = sorted((fs[0].resolve() for fs in parts if fs), key=sources.in_package)
+    rest = sorted({f.resolve() for fs in parts for f in fs} - set(own))
+    return list(dict.fromkeys(own)) + rest
 
 
 def _part_digest(part: dict[str, Any], files: list[Path]) -> str | None:
@@ -164,7 +178,27 @@ def _part_digest(part: dict[str, Any], files: list[Path]) -> str | None:
     path = Path(part["path"]).resolve()
     if sources.in_package(path):
         return sources.package_digest(path)
-    return sources.digest_files(files)
+    h = hashlib.sha256()
+    for name, f in sorted(_named(f, path) for f in files):
+        h.update(name.encode() + b"\0" + hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _named(f: Path, own: Path) -> tuple[str, Path]:
+    """A file of the bot whose own file is ``own``, by a name that says nothing of where
+    either lies, so that the same files give the same digest wherever they are (a
+    ``git:REF`` baseline in the cache, the bot in the working tree): the bot's own file
+    by its name (first), the package's by their names in it, those beside the bot by
+    their names relative to its folder."""
+    if f == own:
+        return f"\0{f.name}", f
+    for root, prefix in ((sources.strategies_dir(), "hokm_sim/strategies"),
+                         (sources.PACKAGE, "hokm_sim")):  # fmt: skip
+        if f.is_relative_to(root):
+            return f"\1{prefix}/{f.relative_to(root).as_posix()}", f
+    if f.is_relative_to(own.parent):
+        return f"\2{f.relative_to(own.parent).as_posix()}", f
+    return f"\3{f.name}", f
 
 
 def bots(record: dict[str, Any], live: bool = True) -> tuple[list[Bot], Callable[[], None]]:
@@ -178,7 +212,7 @@ def bots(record: dict[str, Any], live: bool = True) -> tuple[list[Bot], Callable
         return found, lambda: None
     parts = [(s["trump"], s["play"]) for _role, s in named]
     files = [[_part_files(p) for p in both] for both in parts]
-    answers = gitinfo.ask([sorted({f for fs in each for f in fs}) for each in files])
+    answers = gitinfo.ask([_own_first(each) for each in files])
     for bot, both, each in zip(found, parts, files, strict=True):  # git works meanwhile
         digests = [_part_digest(p, f) for p, f in zip(both, each, strict=True)]
         if all(d is not None for d in digests):

@@ -122,6 +122,9 @@ class Game:
         self.table.start(seed=self.seed)
         self.step = 0
         """Decisions made so far: a decision names the step it answers."""
+        self.moves: list[int] = []
+        """Every decision's answer in order (a suit or a card, the engine's number): with
+        the seed, the bots and who decided, the match up to now (:mod:`.resume`)."""
         self.hand = 0
         """The hand being played (or just finished), from 0."""
         self.records: list[dict] = []
@@ -242,6 +245,7 @@ class Game:
         if (kind == CARD and not (legal >> answer) & 1) or (kind == TRUMP and not 0 <= answer <= 3):
             raise ValueError(f"act: {answer} is not a legal answer")  # callers check first
         self.step += 1
+        self.moves.append(int(answer))
         if kind == TRUMP:
             t.act(answer)
             self.trick = Trick(leader=self.hakem)

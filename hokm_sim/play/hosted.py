@@ -34,6 +34,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
@@ -42,6 +43,7 @@ from hokm_sim.api import fresh_seed, strategy
 from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import InputError
 from hokm_sim.jsontext import loads
+from hokm_sim.play import resume
 from hokm_sim.play.doors import same_secret
 from hokm_sim.play.game import SPECTATOR, TARGETS, Game
 from hokm_sim.play.seats import BotSeat, HumanSeat, warm
@@ -108,11 +110,13 @@ class HostedTable:
         timer: float = DEFAULT_TIMER,
         grace: float = GRACE,
         rate: int = RATE,
+        path: Path | None = None,
     ) -> None:
         """``bots``: the lobby's first bot of each seat, names of ``choices`` (each a
         strategy spec by the name the lobby shows). ``timer`` may be any positive number
         of seconds here (the lobby offers :data:`TIMERS`); ``rate``: the messages a page
-        may send in a second."""
+        may send in a second; ``path``: the table's file (:mod:`.resume`), saved after
+        every change."""
         if target not in TARGETS:
             raise InputError(f"a game is played to {', '.join(map(str, TARGETS))}", "--target")
         if not timer > 0 or not grace >= 0:
@@ -130,6 +134,65 @@ class HostedTable:
         self._pages: dict[Any, tuple[int, str]] = {}
         """Every open socket: its role (a seat, :data:`SPECTATOR` or :data:`HOST`), token."""
         self._strategies: dict[str, Strategy] = {}
+        self._digests: dict[str, str] = {}
+        self.path = path
+        self.match_bots: list[dict] = []
+        """The bots of the match by seat: the lobby's name, the spec, the files' digest."""
+        self._resumed: resume.Resumed | None = None
+        """A saved match brought back, played on once the server runs (:meth:`reopen`)."""
+
+    # --- saved and brought back ---------------------------------------------------------
+
+    def save(self) -> None:
+        """Hand the table as it is now to the server's saver (when it has a file)."""
+        if self.path is not None:
+            self.server.saver.save(self.path, resume.snapshot(self))
+
+    def restore(self, state: dict) -> None:
+        """The links and the lobby of a saved table (:func:`.resume.read`); its match, if
+        one is under way, dealt again and replayed (:class:`.resume.CannotResume` if it
+        cannot be: the table stays in its lobby, with its links)."""
+        self.host, self.spectators = state["host"], state["spectators"]
+        self.target, self.timer = state["target"], float(state["timer"])
+        for chair, saved in zip(self.chairs, state["chairs"], strict=True):
+            chair.token, chair.person = saved["token"], saved["person"]
+            chair.bot = saved["bot"] if saved["bot"] in self.choices else chair.bot
+        saved = state["match"]
+        if saved is None or saved.get("over"):
+            return
+        back = resume.match(saved)
+        if self.server.store.secret(back.game_id) is None:
+            raise resume.CannotResume(f"its game {back.game_id} is not in the games database")
+        for b, bot in zip(back.match_bots, back.bots, strict=True):
+            self.choices.setdefault(b["name"], b["spec"])
+            self._strategies.setdefault(b["name"], bot.strategy)
+        self._resumed = back
+
+    def resuming(self) -> str:
+        """Where the table resumes, in words."""
+        back = self._resumed
+        if back is None:
+            return "in its lobby"
+        game = back.game
+        scores = game.final_scores()
+        return (f"game {back.game_id} at hand {game.hand + 1}, decision {game.step}, "
+                f"score {scores[0]}-{scores[1]}")  # fmt: skip
+
+    def reopen(self) -> None:
+        """Play a match brought back on (call on the running loop): the people's seats
+        wait the grace period for their pages to come back, as after a lost page."""
+        back, self._resumed = self._resumed, None
+        if back is None:
+            return
+        self.match_bots = back.match_bots
+        for chair, person, away in zip(self.chairs, back.people, back.away, strict=True):
+            chair.playing, chair.away = person, away
+            if person and away is None:
+                chair.grace = asyncio.ensure_future(self._after_grace(chair))
+        session = self._open(back.game, back.game_id, back.bots)
+        session.stand_ins = back.stand_ins
+        session.resumed(self.server.store.hands(back.game_id))
+        session.start()
 
     # --- links and roles ----------------------------------------------------------------
 
@@ -181,6 +244,7 @@ class HostedTable:
         }
 
     def _lobby_changed(self) -> None:
+        self.save()
         for ws, (role, _t) in list(self._pages.items()):
             asyncio.ensure_future(_send(ws, self.lobby(role)))
 
@@ -231,6 +295,24 @@ class HostedTable:
             seed=seed, daily=None, partner=label[2], opponents=f"{label[1]}, {label[3]}",
             target=self.target, first_hakem=s.first_hakem, version=__version__,
         )  # fmt: skip
+        self.match_bots = [
+            {"name": c.bot, "spec": self.choices[c.bot], "digest": self._digest(c.bot)}
+            for c in self.chairs
+        ]
+        session = self._open(game, gid, bots)
+        session.start()
+        return session
+
+    def _digest(self, name: str) -> str:
+        if name not in self._digests:
+            self._digests[name] = resume.digest(self._strategy(name))
+        return self._digests[name]
+
+    def _open(self, game: Game, gid: int, bots: list[BotSeat]) -> TableSession:
+        """The session of ``game`` (game ``gid`` of the database) at this table, its pages
+        joined."""
+        server, s = self.server, self.server.settings
+        label = [p.label for p in game.seats]
         ready = server.bots.run(warm, bots, BotSeat("hint", s.partner))
         session = TableSession(
             game, gid, server.store, server.bots, server.grader,
@@ -243,7 +325,6 @@ class HostedTable:
         for ws, (role, _t) in list(self._pages.items()):
             asyncio.ensure_future(session.join(ws, role))
         self._lobby_changed()
-        session.start()
         return session
 
     def give_to_bot(self, seat: object) -> None:
@@ -500,8 +581,10 @@ class TableSession(Session):
         return None
 
     def _save(self) -> None:
-        """The game's hands and result, and (when they changed) its seats and stand-ins."""
+        """The game's hands and result, (when they changed) its seats and stand-ins, and
+        the table's file."""
         super()._save()
+        self.table.save()
         if self._seats_saved == len(self.stand_ins):
             return
         self._seats_saved = len(self.stand_ins)

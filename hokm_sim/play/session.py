@@ -219,6 +219,19 @@ class Session:
         """Let the bots play their turns (call once the session is registered)."""
         self._after_change()
 
+    def resumed(self, stored: list[dict]) -> None:
+        """The game was brought back (:mod:`.resume`) with its finished hands ``stored``
+        already (:meth:`~hokm_sim.play.store.Store.hands`): their gradings are taken as
+        they are; a hand not stored or not graded yet is stored and graded as ever."""
+        graded = {h["hand"]: h["graded"] for h in stored if h["graded"] is not None}
+        self.game.analyses.update(graded)
+        kept = {h["hand"] for h in stored}
+        self._saved = 0
+        while self._saved < len(self.game.records) and self._saved in kept:
+            if self._saved not in graded:
+                self._grade_later(self.game.records[self._saved])
+            self._saved += 1
+
     async def _drive(self) -> None:
         """Play the bots' turns until a person's decision is due or the table waits."""
         await asyncio.wait([self.ready])
@@ -256,10 +269,7 @@ class Session:
         game = self.game
         for rec in game.records[self._saved :]:
             self.store.add_hand(self.id, rec)
-            if "fault" not in rec:
-                task = asyncio.ensure_future(self._grade(rec))
-                self._grading.add(task)
-                task.add_done_callback(self._grading.discard)
+            self._grade_later(rec)
         self._saved = len(game.records)
         result = game.result()
         rec = self.record(result) if result != "playing" and not self._kept else None
@@ -311,6 +321,13 @@ class Session:
             "command": command,
             "version": __version__,
         }
+
+    def _grade_later(self, rec: dict) -> None:
+        """Grade the finished hand ``rec`` in the grader's thread (not one a fault stopped)."""
+        if "fault" not in rec:
+            task = asyncio.ensure_future(self._grade(rec))
+            self._grading.add(task)
+            task.add_done_callback(self._grading.discard)
 
     async def _grade(self, rec: dict) -> None:
         try:

@@ -23,6 +23,7 @@ from hokm_sim.play.export import lines
 from hokm_sim.play.hosted import HOST, HostedTable
 from hokm_sim.play.server import Server, Settings, serve
 from hokm_sim.play.store import Store
+from hokm_sim.store.query import select
 
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
 CHOICES = {"longest": "longest", "random": "random"}
@@ -110,7 +111,8 @@ def _check(seat: int, msg: dict, records: list[dict]) -> None:
     assert cards <= mine | played, (seat, msg["phase"], cards - mine - played)
 
 
-def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
+def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOKM_SIM_STORE", str(tmp_path / "results.sqlite"))
     logs: dict[int, list] = {0: [], 2: [], -1: [], HOST: []}
 
     async def body(client, server, table):
@@ -217,6 +219,14 @@ def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
     assert "people" in table_lines[0] and "South, Maryam" in table_lines[1]
     traced = list(lines(tmp_path, "jsonl"))
     assert traced and all(json.loads(t)["tricks"] for t in traced)
+    # the finished game is in the results store, once: its bots by the seats they played
+    (kept,) = select(tmp_path / "results.sqlite")
+    game = Store(tmp_path).games()[0]
+    assert kept["kind"] == "play" and kept["seed"] == game["seed"]
+    assert kept["command"] == f"hokm-sim games --game {game['id']} --format json"
+    assert sorted((b["role"], b["name"]) for b in kept["bots"]) == [
+        ("east", "random"), ("west", "random")]  # fmt: skip
+    assert kept["headline"].startswith(f"South and Maryam against East and West: {game['result']}")
 
 
 def test_tokens_doors_and_refusals(tmp_path):
@@ -370,10 +380,13 @@ def _where(game) -> dict:
             "legal": game.table.legal, "hints": [h.to_dict() for h in game.hints]}  # fmt: skip
 
 
-def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path):
+def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path, monkeypatch, capsys):
     """A server stopped mid-hand, a second hand under way, cards on the table: started
     again on the same data folder, the same links open the same seats and the match goes
-    on from the same position to its end."""
+    on from the same position to its end. (Its results store cannot be opened: the game
+    is finished and kept in the games database all the same.)"""
+    (tmp_path / "not-a-store").mkdir()
+    monkeypatch.setenv("HOKM_SIM_STORE", str(tmp_path / "not-a-store"))
     before: dict = {}
     log: list = []
 
@@ -415,6 +428,8 @@ def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path):
                     k: before["state"][k] for k in ("hand", "legal", "trick", "scores", "step",
                                                     "turn")}  # fmt: skip
                 assert st["players"][0]["name"] == "Ali"
+                await ws.send_json({"type": "card", "card": st["legal"][-1], "step": st["step"],
+                                    "token": table.chairs[0].token})  # fmt: skip
                 end = await _play(ws, table.chairs[0].token, [], lambda m: False)
                 assert end["phase"] == "match_over" and max(end["scores"]) >= 5
                 assert session.game.moves[: len(before["moves"])] == before["moves"]
@@ -428,6 +443,8 @@ def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path):
 
     asyncio.run(second())
     assert len(out) == 1 and f"resumes game {before['id']} at hand" in out[0], out
+    (said,) = capsys.readouterr().err.splitlines()
+    assert said.startswith(f"hokm-sim play: game {before['id']} not in the results store: ")
     game = Store(tmp_path).game(before["id"])
     assert game["result"] in ("won", "lost") and game["seats"][0]["name"] == "Ali"
     assert game["hands"] == len(json.loads(json.dumps(list(lines(tmp_path, "jsonl")))))

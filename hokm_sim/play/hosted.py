@@ -315,7 +315,7 @@ class HostedTable:
         label = [p.label for p in game.seats]
         ready = server.bots.run(warm, bots, BotSeat("hint", s.partner))
         session = TableSession(
-            game, gid, server.store, server.bots, server.grader,
+            game, gid, server.store, server.bots, server.grader, server.keeper,
             adviser=BotSeat("Hint", s.partner), ready=ready, pause=s.pause, analyse=s.analyse,
             teams=[f"{label[0]} + {label[2]}", f"{label[1]} + {label[3]}"],
             secret=server.store.secret(gid) or "", table=self,
@@ -574,11 +574,42 @@ class TableSession(Session):
             self._driver.cancel()
         super().close()
 
-    def record(self, result: str) -> None:
-        """None: a shared table's game, people in several seats, is kept in the games
-        database (``hokm-sim games``) but not in the results store, whose game rows are
-        one person's against the bots."""
-        return None
+    def record(self, result: str) -> dict[str, Any]:
+        """The finished game as the results store keeps it (``kind`` ``game``): the result
+        and score of South's team, who sat where (``seats``), the bots by the seat they
+        played (their roles: ``south`` ... ``west``; a person's stand-in is no player of
+        the game), how many decisions stand-ins made, and the command that shows the game
+        (people's decisions deal no game again)."""
+        game = self.game
+        bots = {COMPASS[s].lower(): p.strategy.to_dict()
+                for s, p in enumerate(game.seats) if isinstance(p, BotSeat)}  # fmt: skip
+        return {
+            "kind": "game",
+            "game": self.id,
+            "result": result,
+            "scores": game.final_scores(),
+            "hands": len(game.records),
+            "seed": game.seed,
+            "target": game.target,
+            "strategies": bots,
+            "seats": self._seats(),
+            "stand_ins": len(self.stand_ins),
+            "command": f"hokm-sim games --game {self.id} --format json",
+            "version": __version__,
+        }
+
+    def headline(self, rec: dict[str, Any]) -> str:
+        names, (s0, s1) = self.game.names, rec["scores"]
+        return (f"{names[0]} and {names[2]} against {names[1]} and {names[3]}: "
+                f"{rec['result']} {s0}-{s1}, game {self.id}")  # fmt: skip
+
+    def _seats(self) -> list[dict]:
+        """Who sat where: each seat's name, ``person`` or ``bot``, and its bot's strategy."""
+        return [
+            {"name": n, "kind": "person" if isinstance(p, HumanSeat) else "bot",
+             "strategy": (p.stand_in if isinstance(p, HumanSeat) else p).strategy.name}
+            for n, p in zip(self.game.names, self.game.seats, strict=True)
+        ]  # fmt: skip
 
     def _save(self) -> None:
         """The game's hands and result, (when they changed) its seats and stand-ins, and
@@ -588,12 +619,7 @@ class TableSession(Session):
         if self._seats_saved == len(self.stand_ins):
             return
         self._seats_saved = len(self.stand_ins)
-        seats = [
-            {"name": n, "kind": "person" if isinstance(p, HumanSeat) else "bot",
-             "strategy": (p.stand_in if isinstance(p, HumanSeat) else p).strategy.name}
-            for n, p in zip(self.game.names, self.game.seats, strict=True)
-        ]  # fmt: skip
-        self.store.seat_record(self.id, seats, self.stand_ins)
+        self.store.seat_record(self.id, self._seats(), self.stand_ins)
 
 
 async def _send(ws, message: dict) -> None:

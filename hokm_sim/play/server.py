@@ -109,6 +109,7 @@ class Server:
         self.latest: int | None = None
         self.bots = Worker("hokm-sim-bots")
         self.grader = Worker("hokm-sim-grader")
+        self.keeper = Worker("hokm-sim-store")
         self._ready: asyncio.Future | None = None
         self.tables: list[HostedTable] = []
         """The shared tables this server holds (``--host``: one)."""
@@ -140,7 +141,7 @@ class Server:
         if self._ready is None:
             self._ready = self.bots.run(warm, seats, BotSeat("hint", s.partner))
         session = Session(
-            game, gid, self.store, self.bots, self.grader,
+            game, gid, self.store, self.bots, self.grader, self.keeper,
             adviser=BotSeat("Hint", s.partner), ready=self._ready, pause=s.pause,
             analyse=s.analyse, teams=review.teams(s.partner.name, s.opponents.name),
             secret=self.store.secret(gid),
@@ -357,6 +358,7 @@ class Server:
         """Stop the worker threads and close the database (after the app has shut down)."""
         self.bots.stop()
         self.grader.stop()
+        self.keeper.stop(wait=30)
         self.saver.close()
         self.store.close()
 

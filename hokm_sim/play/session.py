@@ -29,7 +29,7 @@ from hokm_sim.play import review
 from hokm_sim.play.game import SEAT_NAMES, Game
 from hokm_sim.play.seats import BotSeat
 from hokm_sim.play.store import Store
-from hokm_sim.store import StoreError, keep
+from hokm_sim.store import keep
 from hokm_sim.version import __version__
 
 BOT_TIMEOUT = 120.0
@@ -67,8 +67,11 @@ class Worker:
         self._jobs.put((loop, future, fn, args))
         return future
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 0.0) -> None:
+        """Stop once the jobs handed over are done; wait up to ``wait`` seconds for that."""
         self._jobs.put(None)
+        if wait:
+            self._thread.join(wait)
 
 
 def _settle(future: asyncio.Future, result: Any, exc: BaseException | None) -> None:
@@ -90,6 +93,7 @@ class Session:
         store: Store,
         bots: Worker,
         grader: Worker,
+        keeper: Worker,
         *,
         adviser: BotSeat,
         ready: asyncio.Future,
@@ -103,6 +107,8 @@ class Session:
         self.store = store
         self.bots = bots
         self.grader = grader
+        self.keeper = keeper
+        """Adds the finished game to the results store, off the event loop."""
         self.adviser = adviser
         self.ready = ready
         """Done once the bots of this table are compiled (their warm-up)."""
@@ -275,15 +281,7 @@ class Session:
         rec = self.record(result) if result != "playing" and not self._kept else None
         if rec is not None:
             self._kept = True
-            bots = rec["strategies"]
-            scores = rec["scores"]
-            said = (f"you and {bots['partner']['name']} against {bots['opponents']['name']}: "
-                    f"{result} {scores[0]}-{scores[1]}, game {self.id}")  # fmt: skip
-            try:
-                keep(rec, headline=said)
-            except StoreError as exc:  # the game is saved in the games database all the same
-                print(f"hokm-sim play: game {self.id} not in the results store: {exc}",
-                      file=sys.stderr)  # fmt: skip
+            self.keeper.run(self._keep, rec)
         row = {
             "result": result,
             "scores": game.final_scores(),
@@ -296,11 +294,26 @@ class Session:
             self.store.update(self.id, **row)
             self._stored = stored
 
-    def record(self, result: str) -> dict[str, Any] | None:
+    def _keep(self, rec: dict[str, Any]) -> None:
+        """Add the finished game ``rec`` to the results store (in the keeper's thread). No
+        failure of the store loses or stops the game: it is in the games database all the
+        same, and the failure is one line on stderr."""
+        try:
+            keep(rec, headline=self.headline(rec))
+        except Exception as exc:  # whatever the store's backend raises
+            print(f"hokm-sim play: game {self.id} not in the results store: {exc}",
+                  file=sys.stderr)  # fmt: skip
+
+    def headline(self, rec: dict[str, Any]) -> str:
+        """The results store's headline of the finished game ``rec``."""
+        bots, scores = rec["strategies"], rec["scores"]
+        return (f"you and {bots['partner']['name']} against {bots['opponents']['name']}: "
+                f"{rec['result']} {scores[0]}-{scores[1]}, game {self.id}")  # fmt: skip
+
+    def record(self, result: str) -> dict[str, Any]:
         """The finished game as the results store keeps it (``kind`` ``game``): the
         person's team's result and score, the bots by seat, the seed, the target, and the
-        ``hokm-sim play`` command that deals the same game again; None for a game the
-        store does not keep."""
+        ``hokm-sim play`` command that deals the same game again."""
         game = self.game
         bots = {seat.name: seat.strategy for seat in game.seats if isinstance(seat, BotSeat)}
         partner, opponents = bots[SEAT_NAMES[2]], bots[SEAT_NAMES[1]]

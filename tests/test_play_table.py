@@ -199,6 +199,13 @@ def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path, monkey
         why = {(s["seat"], s["why"]) for s in session.stand_ins}
         assert {(2, "timer"), (0, "left"), (2, "host")} <= why, why
         assert all(s["seat"] in (0, 2) for s in session.stand_ins)
+        for x in session.stand_ins:  # each names the trick and the card (or suit) it decided
+            rec = records[x["hand"]]
+            if x["kind"] == "card":
+                trick = rec["tricks"][x["trick"] - 1]
+                assert trick["cards"][(x["seat"] - trick["leader"]) % 4] == x["decided"], x
+            else:
+                assert (x["trick"], rec["trump"], rec["hakem"]) == (0, x["decided"], x["seat"])
         # back, the people had their seats again: their bots decided for them only when
         # their clock ran out (a decision under way as they came back aside), and they did
         by_bot = {x["step"] for x in session.stand_ins}

@@ -41,6 +41,8 @@ from aiohttp import WSMsgType, web
 
 from hokm_sim.api import fresh_seed, strategy
 from hokm_sim.bots.registry import Strategy
+from hokm_sim.cards import SUITS, card_str
+from hokm_sim.env.table import TRUMP
 from hokm_sim.errors import InputError
 from hokm_sim.jsontext import loads
 from hokm_sim.play import resume
@@ -494,7 +496,7 @@ class TableSession(Session):
             "clock": {"seat": due, "left": round(max(left, 0.0), 1)},
             "people": [c.playing for c in chairs],
             "away": [c.away for c in chairs],
-            "stand_in": self.stand_ins[-1] if self.stand_ins else None,
+            "stand_in": _said(self.stand_ins[-1]) if self.stand_ins else None,
         }
         return state
 
@@ -558,12 +560,15 @@ class TableSession(Session):
             async with self._lock:
                 if self._key() != key:
                     continue
-                kind = game.table.waiting
+                kind, trick = game.where()
                 bot = player if isinstance(player, BotSeat) else player.stand_in
                 await self._bot_decides(bot)
                 if isinstance(player, HumanSeat) and game.fault is None:
+                    answer = game.moves[-1]
+                    decided = SUITS[answer] if kind == TRUMP else card_str(answer)
                     self.stand_ins.append({"hand": key[1], "step": key[0], "seat": seat,
-                                           "kind": kind, "why": why})  # fmt: skip
+                                           "kind": kind, "trick": trick, "decided": decided,
+                                           "why": why})  # fmt: skip
             self._save()
             self._changed()
 
@@ -625,6 +630,12 @@ class TableSession(Session):
 async def _send(ws, message: dict) -> None:
     with contextlib.suppress(ConnectionError, RuntimeError):
         await ws.send_json(message)
+
+
+def _said(stand_in: dict) -> dict:
+    """A stand-in's decision as pages are told of it: who, when and why, not what (the
+    card is on the table for those who may see it; the state says no card twice)."""
+    return {k: v for k, v in stand_in.items() if k != "decided"}
 
 
 def _refusal(reason: str) -> dict:

@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -151,7 +152,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data:
         cmd = [sys.executable, __file__, "--serve", "--tables", str(args.tables),
                "--target", str(args.target), "--data", data]  # fmt: skip
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        store = {"HOKM_SIM_STORE": os.path.join(data, "results.sqlite")}  # not the user's
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=os.environ | store)
         try:
             base, seats, hosts = None, [], []
             for line in proc.stdout:

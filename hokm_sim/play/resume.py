@@ -37,7 +37,7 @@ from hokm_sim.bots.registry import Strategy
 from hokm_sim.errors import InputError, OutputError
 from hokm_sim.play.game import TARGETS, Game, Hint
 from hokm_sim.play.seats import BotSeat, HumanSeat
-from hokm_sim.sources import digest_files, source_closure
+from hokm_sim.sources import digest_files, in_package, package_digest, source_closure
 from hokm_sim.writing import atomic_text
 
 if TYPE_CHECKING:
@@ -56,12 +56,14 @@ class CannotResume(Exception):
 def digest(strat: Strategy) -> str:
     """A hash of what ``strat`` decides with: its record (parts, parameters, an ``exec:``
     bot's command and the digests of its files) and the files of each part with what
-    they import."""
+    they import (a built-in bot's as this process imported them, hashed once)."""
     record = strat.to_dict()
     h = hashlib.sha256(json.dumps(record, sort_keys=True).encode())
     for part in (record["trump"], record["play"]):
-        path = Path(part.get("path") or "")
-        if path.is_file():
+        path = Path(part.get("path") or "").resolve()
+        if in_package(path):
+            h.update(package_digest(path).encode())
+        elif path.is_file():
             h.update(digest_files(source_closure(path, (path.parent,))).encode())
     return h.hexdigest()
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import queue
 import shlex
 import sys
@@ -129,6 +130,8 @@ class Session:
         self._accuracy: tuple[int, list[dict]] = (-1, [])
         """The review's accuracy per seat and how many graded hands it sums."""
         self._grading: set[asyncio.Task] = set()
+        self._flush_due = False
+        """Every page's state is to be sent at the end of this turn of the event loop."""
         ready.add_done_callback(lambda _f: self._changed())
 
     # --- pages --------------------------------------------------------------------------
@@ -158,14 +161,27 @@ class Session:
     def leave(self, ws) -> None:
         self._clients.pop(ws, None)
 
-    async def _send(self, ws, message: dict) -> None:
+    async def _send(self, ws, message: dict | str) -> None:
+        """``message`` to one page (a dict, or the text of one already encoded)."""
+        text = message if isinstance(message, str) else json.dumps(message)
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await ws.send_json(message)
+            await ws.send_str(text)
 
     def _changed(self) -> None:
-        """Send every page its state (scheduled: callers need not await)."""
+        """Send every page its state, once the changes made in this turn of the event loop
+        are all made (callers need not await): one state for them all, built and encoded
+        once for all the pages of the same seat."""
+        if not self._flush_due:
+            self._flush_due = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        texts: dict[int, str] = {}
         for ws, seat in list(self._clients.items()):
-            asyncio.ensure_future(self._send(ws, self.state_for(seat)))
+            if seat not in texts:
+                texts[seat] = json.dumps(self.state_for(seat))
+            asyncio.ensure_future(self._send(ws, texts[seat]))
 
     # --- messages from a page -----------------------------------------------------------
 

@@ -414,6 +414,7 @@ def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path, monkeypatch
 
     _with_table(tmp_path, first, target=5, timer=30.0, grace=30.0, rate=10_000)
     assert Store(tmp_path).game(before["id"])["result"] == "unfinished"
+    assert (tmp_path / "tables").stat().st_mode & 0o077 == 0  # the tokens are the user's only
     _cannot_resume(tmp_path / "tables" / "1.json", tmp_path / "other")
     out: list[str] = []
 

@@ -165,9 +165,10 @@ class HostedTable:
         back = resume.match(saved)
         if self.server.store.secret(back.game_id) is None:
             raise resume.CannotResume(f"its game {back.game_id} is not in the games database")
-        for b, bot in zip(back.match_bots, back.bots, strict=True):
+        for chair, b, bot in zip(self.chairs, back.match_bots, back.bots, strict=True):
             self.choices.setdefault(b["name"], b["spec"])
             self._strategies.setdefault(b["name"], bot.strategy)
+            chair.bot = b["name"]
         self._resumed = back
 
     def resuming(self) -> str:

@@ -3,7 +3,8 @@
 Each table of ``hokm-sim play --host`` has a file, ``tables/N.json`` in the data
 folder, written whole or not at all (:func:`hokm_sim.writing.atomic_text`) after
 every change, in a thread of its own (:class:`Saver`) so that the event loop only
-hands over the text. It holds the links' tokens, the lobby (each seat's bot and
+hands over the text; the folder is the user's only (mode 0700: the tokens are the
+seats' keys). It holds the links' tokens, the lobby (each seat's bot and
 person, the target, the timer) and, once a match has started, the match: its game
 in the games database, the seed, each seat's bot (its spec and the digest of its
 files) and whether a person plays it, every decision's answer in order, which of the
@@ -146,6 +147,7 @@ class Saver:
                 path, text = next(iter(self._latest.items()))
                 del self._latest[path]
             try:
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # tokens: yours only
                 atomic_text(path, text)
             except (OSError, OutputError) as exc:
                 if self._failed.get(path) != str(exc):

@@ -349,6 +349,8 @@ def test_host_prints_a_link_per_seat_at_its_address(tmp_path, bind):
     assert len(links) == 6 and all(link.startswith(f"http://{bind}:") for link in links)
     tokens = [link.rsplit("/", 1)[1] for link in links]
     assert len(set(tokens)) == 6 and all(len(t) >= 32 for t in tokens)
+    saved = json.loads((tmp_path / "tables" / "1.json").read_text())  # saved as it opened
+    assert [c["token"] for c in saved["chairs"]] + [saved["spectators"], saved["host"]] == tokens
 
 
 BOTS = ["longest", "random", "longest", "random"]

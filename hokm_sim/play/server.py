@@ -210,8 +210,10 @@ class Server:
         return self.tables
 
     async def _reopen(self, app: web.Application) -> None:
+        """Play the matches brought back on, and save every table as it opens."""
         for table in self.tables:
             table.reopen()
+            table.save()
 
     def _table_of(self, token: str) -> tuple[HostedTable, int] | None:
         """The table and the role ``token`` is the key of, or None."""

@@ -48,7 +48,7 @@ from hokm_sim.jsontext import loads
 from hokm_sim.play import resume
 from hokm_sim.play.doors import same_secret
 from hokm_sim.play.game import SPECTATOR, TARGETS, Game
-from hokm_sim.play.seats import BotSeat, HumanSeat, warm
+from hokm_sim.play.seats import BotSeat, HumanSeat
 from hokm_sim.play.session import Session
 from hokm_sim.version import __version__
 
@@ -137,6 +137,8 @@ class HostedTable:
         """Every open socket: its role (a seat, :data:`SPECTATOR` or :data:`HOST`), token."""
         self._strategies: dict[str, Strategy] = {}
         self._digests: dict[str, str] = {}
+        self._starting = False
+        """A match is being started (its bots are made in the bots' thread)."""
         self.path = path
         self.match_bots: list[dict] = []
         """The bots of the match by seat: the lobby's name, the spec, the files' digest."""
@@ -192,7 +194,8 @@ class HostedTable:
             chair.playing, chair.away = person, away
             if person and away is None:
                 chair.grace = asyncio.ensure_future(self._after_grace(chair))
-        session = self._open(back.game, back.game_id, back.bots)
+        adviser = BotSeat("Hint", self.server.settings.partner)
+        session = self._open(back.game, back.game_id, back.bots, adviser)
         session.stand_ins = back.stand_ins
         session.resumed(self.server.store.hands(back.game_id))
         session.start()
@@ -275,16 +278,19 @@ class HostedTable:
             self._strategies[name] = strategy(self.choices[name], "bot")
         return self._strategies[name]
 
-    def start(self, seed: int | None = None) -> TableSession:
+    async def start(self, seed: int | None = None) -> TableSession:
         """Start a match: a person in every seat with a page open, bots in the others."""
-        if self.session is not None and not self.session.game.over:
+        if self._starting or (self.session is not None and not self.session.game.over):
             raise Refusal("the match is under way")
-        server = self.server
+        self._starting = True
+        chosen = [c.bot for c in self.chairs]
         try:
-            names = self.names()
-            bots = [BotSeat(names[s], self._strategy(c.bot)) for s, c in enumerate(self.chairs)]
+            bots, adviser, digests = await self.server.bots.run(self._prepare, self.names(), chosen)
         except InputError as exc:
             raise Refusal(f"a bot cannot be used: {exc}") from None
+        finally:
+            self._starting = False
+        server = self.server
         seats: list = []
         for c, bot in zip(self.chairs, bots, strict=True):
             c.playing = c.pages > 0
@@ -298,28 +304,34 @@ class HostedTable:
             seed=seed, daily=None, partner=label[2], opponents=f"{label[1]}, {label[3]}",
             target=self.target, first_hakem=s.first_hakem, version=__version__,
         )  # fmt: skip
-        self.match_bots = [
-            {"name": c.bot, "spec": self.choices[c.bot], "digest": self._digest(c.bot)}
-            for c in self.chairs
-        ]
-        session = self._open(game, gid, bots)
+        self.match_bots = [{"name": b, "spec": self.choices[b], "digest": d}
+                           for b, d in zip(chosen, digests, strict=True)]  # fmt: skip
+        session = self._open(game, gid, bots, adviser)
         session.start()
         return session
 
-    def _digest(self, name: str) -> str:
-        if name not in self._digests:
-            self._digests[name] = resume.digest(self._strategy(name))
-        return self._digests[name]
+    def _prepare(
+        self, names: tuple[str, ...], chosen: list[str]
+    ) -> tuple[list[BotSeat], BotSeat, list[str]]:
+        """The bots ``chosen`` by seat, the hints' adviser and the bots' digests: blocking
+        (a bot's compiled code is found by the digest of its files), so run in the bots'
+        thread."""
+        bots = [BotSeat(names[s], self._strategy(b)) for s, b in enumerate(chosen)]
+        for b in chosen:
+            if b not in self._digests:
+                self._digests[b] = resume.digest(self._strategy(b))
+        adviser = BotSeat("Hint", self.server.settings.partner)
+        return bots, adviser, [self._digests[b] for b in chosen]
 
-    def _open(self, game: Game, gid: int, bots: list[BotSeat]) -> TableSession:
+    def _open(self, game: Game, gid: int, bots: list[BotSeat], adviser: BotSeat) -> TableSession:
         """The session of ``game`` (game ``gid`` of the database) at this table, its pages
         joined."""
         server, s = self.server, self.server.settings
         label = [p.label for p in game.seats]
-        ready = server.bots.run(warm, bots, BotSeat("hint", s.partner))
         session = TableSession(
             game, gid, server.store, server.bots, server.grader, server.keeper,
-            adviser=BotSeat("Hint", s.partner), ready=ready, pause=s.pause, analyse=s.analyse,
+            adviser=adviser, ready=server.ready_for(bots, adviser), pause=s.pause,
+            analyse=s.analyse,
             teams=[f"{label[0]} + {label[2]}", f"{label[1]} + {label[3]}"],
             secret=server.store.secret(gid) or "", table=self,
         )  # fmt: skip
@@ -443,7 +455,7 @@ class HostedTable:
                     self.settings(data)
                     self._lobby_changed()
                 elif kind == "start":
-                    self.start()
+                    await self.start()
                 else:
                     self.give_to_bot(data.get("seat"))
             elif self.session is None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import re
 import signal
 import socket
@@ -111,6 +112,7 @@ class Server:
         self.grader = Worker("hokm-sim-grader")
         self.keeper = Worker("hokm-sim-store")
         self._ready: asyncio.Future | None = None
+        self._warmed: dict[frozenset[str], asyncio.Future] = {}
         self.tables: list[HostedTable] = []
         """The shared tables this server holds (``--host``: one)."""
         self.saver = resume.Saver()
@@ -172,6 +174,15 @@ class Server:
         app.router.add_get("/games", self.games_page)
         app.router.add_get("/games/{id:\\d+}/hands/{hand:\\d+}", self.hand_viewer)
         return app
+
+    def ready_for(self, bots: list[BotSeat], adviser: BotSeat) -> asyncio.Future:
+        """Done once these bots' code is built (:func:`~hokm_sim.play.seats.warm`, in the
+        bots' thread): once a set of strategies in this process, not once a table."""
+        key = frozenset(json.dumps(b.strategy.to_dict(), sort_keys=True)
+                        for b in [*bots, adviser])  # fmt: skip
+        if key not in self._warmed:
+            self._warmed[key] = self.bots.run(warm, bots, adviser)
+        return self._warmed[key]
 
     def host_table(self, bots: Sequence[str], choices: dict[str, str], **kw) -> HostedTable:
         """Open a shared table (:class:`~hokm_sim.play.hosted.HostedTable`, its arguments),

@@ -19,6 +19,7 @@ from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
 from hokm_sim.api import strategy
+from hokm_sim.play import hosted
 from hokm_sim.play.export import lines
 from hokm_sim.play.hosted import HOST, HostedTable
 from hokm_sim.play.server import Server, Settings, serve
@@ -27,6 +28,7 @@ from hokm_sim.store.query import select
 
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
 CHOICES = {"longest": "longest", "random": "random"}
+SEED = 2024
 
 
 def _server(tmp_path) -> Server:
@@ -77,7 +79,8 @@ async def _until(ws, log: list, test, timeout=30.0) -> dict:
 async def _bot_played(table: HostedTable, seat: int, why: str) -> None:
     """Wait until ``seat``'s bot has made a decision for its person, for ``why``."""
     for _ in range(3000):
-        if any((x["seat"], x["why"]) == (seat, why) for x in table.session.stand_ins):
+        done = table.session.stand_ins if table.session is not None else []
+        if any((x["seat"], x["why"]) == (seat, why) for x in done):
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"seat {seat}'s bot never decided ({why})")
@@ -386,7 +389,10 @@ def _where(game) -> dict:
             "records": game.records, "scores": game.final_scores(),
             "cards": [game.hand_of(s) for s in range(4)],
             "trick": game.trick.to_dict() if game.trick else None,
-            "legal": game.table.legal, "hints": [h.to_dict() for h in game.hints]}  # fmt: skip
+            "legal": game.table.legal, "hints": [h.to_dict() for h in game.hints],
+            # the bots' memories and random streams (a stand-in's too)
+            "mem": game.table.slots.mem.tolist(),
+            "srng": game.table.slots.srng.tolist()}  # fmt: skip
 
 
 def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path, monkeypatch, capsys):
@@ -396,18 +402,30 @@ def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path, monkeypatch
     is finished and kept in the games database all the same.)"""
     (tmp_path / "not-a-store").mkdir()
     monkeypatch.setenv("HOKM_SIM_STORE", str(tmp_path / "not-a-store"))
+    monkeypatch.setattr(hosted, "fresh_seed", lambda: SEED)  # the same match every time
     before: dict = {}
     log: list = []
 
     async def first(client, server, table):
-        ws = await _page(client, table.chairs[0].token)
-        await ws.send_json({"type": "name", "name": "Ali", "token": table.chairs[0].token})
+        token = table.chairs[0].token
+        table.chairs[0].bot = "random"  # Ali's bot: a replay must move its random stream on
+        ws = await _page(client, token)
+        await ws.send_json({"type": "name", "name": "Ali", "token": token})
         await _until(ws, log, lambda m: m["type"] == "lobby" and m["seats"][0]["name"] == "Ali")
         host = await _page(client, table.host)
         await host.send_json({"type": "start", "token": table.host})
-        st = await _play(ws, table.chairs[0].token, log,
-                         lambda m: m["hand_no"] >= 1 and m["phase"] == "play" and m["trick"]
-                         and m["trick"]["cards"] and m["trick"]["winner"] is None)  # fmt: skip
+        await _play(ws, token, log, lambda m: m["hand_no"] == 1 and m["phase"] == "play")
+        # his first card of the second hand is his bot's (the host gave it the seat); back,
+        # he plays on until a card of another trick of that hand is due, cards on the table
+        await host.send_json({"type": "to_bot", "seat": 0, "token": table.host})
+        await _bot_played(table, 0, "host")
+        ws = await _page(client, token)
+        by_bot = table.session.stand_ins[-1]
+        st = await _play(ws, token, log,
+                         lambda m: m["hand_no"] == 1 and m["phase"] == "play" and m["trick"]
+                         and m["trick"]["cards"] and m["trick"]["winner"] is None
+                         and m["step"] > by_bot["step"])  # fmt: skip
+        assert st["phase"] == "play" and by_bot["hand"] == 1, (st["phase"], by_bot)
         await ws.send_json({"type": "hint", "token": table.chairs[0].token})
         await _until(ws, log, lambda m: m["type"] == "hint")
         before.update(_where(table.session.game), state=st, id=table.session.id,
@@ -415,7 +433,7 @@ def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path, monkeypatch
                       stand_ins=list(table.session.stand_ins))  # fmt: skip
 
     _with_table(tmp_path, first, target=5, timer=30.0, grace=30.0, rate=10_000)
-    assert Store(tmp_path).game(before["id"])["result"] == "unfinished"
+    assert Store(tmp_path).game(before["id"])["result"] == "unfinished" and before["stand_ins"]
     assert (tmp_path / "tables").stat().st_mode & 0o077 == 0  # the tokens are the user's only
     _cannot_resume(tmp_path / "tables" / "1.json", tmp_path / "other")
     out: list[str] = []

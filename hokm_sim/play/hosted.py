@@ -195,8 +195,7 @@ class HostedTable:
             if person and away is None:
                 chair.grace = asyncio.ensure_future(self._after_grace(chair))
         adviser = BotSeat("Hint", self.server.settings.partner)
-        session = self._open(back.game, back.game_id, back.bots, adviser)
-        session.stand_ins = back.stand_ins
+        session = self._open(back.game, back.game_id, back.bots, adviser, back.stand_ins)
         session.resumed(self.server.store.hands(back.game_id))
         session.start()
 
@@ -323,9 +322,12 @@ class HostedTable:
         adviser = BotSeat("Hint", self.server.settings.partner)
         return bots, adviser, [self._digests[b] for b in chosen]
 
-    def _open(self, game: Game, gid: int, bots: list[BotSeat], adviser: BotSeat) -> TableSession:
-        """The session of ``game`` (game ``gid`` of the database) at this table, its pages
-        joined."""
+    def _open(
+        self, game: Game, gid: int, bots: list[BotSeat], adviser: BotSeat,
+        stand_ins: Sequence[dict] = (),
+    ) -> TableSession:  # fmt: skip
+        """The session of ``game`` (game ``gid`` of the database, its people's decisions
+        that their bots made so far ``stand_ins``) at this table, its pages joined."""
         server, s = self.server, self.server.settings
         label = [p.label for p in game.seats]
         session = TableSession(
@@ -335,6 +337,7 @@ class HostedTable:
             teams=[f"{label[0]} + {label[2]}", f"{label[1]} + {label[3]}"],
             secret=server.store.secret(gid) or "", table=self,
         )  # fmt: skip
+        session.stand_ins = list(stand_ins)
         server.sessions[gid] = session
         self.session = session
         for ws, (role, _t) in list(self._pages.items()):

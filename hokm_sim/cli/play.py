@@ -118,6 +118,8 @@ def play(
     decision has --timer seconds, after which the seat's bot decides; a
     person gone for longer than a few seconds is played by their bot until
     they come back by the same link. 127.0.0.1 unless --bind says otherwise.
+    The table is saved as it changes: started again with the same data
+    folder, it resumes with the same links and the match where it was.
 
     \b
     Example:

@@ -2,7 +2,8 @@
 
 Starts a server of ``--tables`` shared tables on 127.0.0.1 in a process of its
 own (bots ``random`` and ``longest``, no pause between cards, a 60 s timer
-that the scripted people never run out), then for every table at once: the
+that the scripted people never run out; its games, tables' files and results
+store in a temporary folder, not the user's), then for every table at once: the
 host's page starts the match, and a person in seat 0 plays it to the end (the
 last legal card, trump the suit of the first card), answering each state
 that gives them the turn. For each of the person's decisions it measures

@@ -2,7 +2,8 @@
 
 Starts a server of ``--tables`` shared tables on 127.0.0.1 in a process of its
 own (bots ``random`` and ``longest``, no pause between cards, a 60 s timer
-that the scripted people never run out), then for every table at once: the
+that the scripted people never run out; its games, tables' files and results
+store in a temporary folder, not the user's), then for every table at once: the
 host's page starts the match, and a person in seat 0 plays it to the end (the
 last legal card, trump the suit of the first card), answering each state
 that gives them the turn. For each of the person's decisions it measures
@@ -26,6 +27,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -151,7 +153,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data:
         cmd = [sys.executable, __file__, "--serve", "--tables", str(args.tables),
                "--target", str(args.target), "--data", data]  # fmt: skip
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        store = {"HOKM_SIM_STORE": os.path.join(data, "results.sqlite")}  # not the user's
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=os.environ | store)
         try:
             base, seats, hosts = None, [], []
             for line in proc.stdout:

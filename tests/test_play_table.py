@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -18,13 +19,16 @@ from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
 from hokm_sim.api import strategy
+from hokm_sim.play import hosted
 from hokm_sim.play.export import lines
 from hokm_sim.play.hosted import HOST, HostedTable
 from hokm_sim.play.server import Server, Settings, serve
 from hokm_sim.play.store import Store
+from hokm_sim.store.query import select
 
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
 CHOICES = {"longest": "longest", "random": "random"}
+SEED = 2024
 
 
 def _server(tmp_path) -> Server:
@@ -75,7 +79,8 @@ async def _until(ws, log: list, test, timeout=30.0) -> dict:
 async def _bot_played(table: HostedTable, seat: int, why: str) -> None:
     """Wait until ``seat``'s bot has made a decision for its person, for ``why``."""
     for _ in range(3000):
-        if any((x["seat"], x["why"]) == (seat, why) for x in table.session.stand_ins):
+        done = table.session.stand_ins if table.session is not None else []
+        if any((x["seat"], x["why"]) == (seat, why) for x in done):
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"seat {seat}'s bot never decided ({why})")
@@ -109,7 +114,8 @@ def _check(seat: int, msg: dict, records: list[dict]) -> None:
     assert cards <= mine | played, (seat, msg["phase"], cards - mine - played)
 
 
-def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
+def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOKM_SIM_STORE", str(tmp_path / "results.sqlite"))
     logs: dict[int, list] = {0: [], 2: [], -1: [], HOST: []}
 
     async def body(client, server, table):
@@ -196,6 +202,13 @@ def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
         why = {(s["seat"], s["why"]) for s in session.stand_ins}
         assert {(2, "timer"), (0, "left"), (2, "host")} <= why, why
         assert all(s["seat"] in (0, 2) for s in session.stand_ins)
+        for x in session.stand_ins:  # each names the trick and the card (or suit) it decided
+            rec = records[x["hand"]]
+            if x["kind"] == "card":
+                trick = rec["tricks"][x["trick"] - 1]
+                assert trick["cards"][(x["seat"] - trick["leader"]) % 4] == x["decided"], x
+            else:
+                assert (x["trick"], rec["trump"], rec["hakem"]) == (0, x["decided"], x["seat"])
         # back, the people had their seats again: their bots decided for them only when
         # their clock ran out (a decision under way as they came back aside), and they did
         by_bot = {x["step"] for x in session.stand_ins}
@@ -216,6 +229,14 @@ def test_two_people_two_bots_a_timer_a_leaver_and_nothing_leaks(tmp_path):
     assert "people" in table_lines[0] and "South, Maryam" in table_lines[1]
     traced = list(lines(tmp_path, "jsonl"))
     assert traced and all(json.loads(t)["tricks"] for t in traced)
+    # the finished game is in the results store, once: its bots by the seats they played
+    (kept,) = select(tmp_path / "results.sqlite")
+    game = Store(tmp_path).games()[0]
+    assert kept["kind"] == "play" and kept["seed"] == game["seed"]
+    assert kept["command"] == f"hokm-sim games --game {game['id']} --format json"
+    assert sorted((b["role"], b["name"]) for b in kept["bots"]) == [
+        ("east", "random"), ("west", "random")]  # fmt: skip
+    assert kept["headline"].startswith(f"South and Maryam against East and West: {game['result']}")
 
 
 def test_tokens_doors_and_refusals(tmp_path):
@@ -331,3 +352,160 @@ def test_host_prints_a_link_per_seat_at_its_address(tmp_path, bind):
     assert len(links) == 6 and all(link.startswith(f"http://{bind}:") for link in links)
     tokens = [link.rsplit("/", 1)[1] for link in links]
     assert len(set(tokens)) == 6 and all(len(t) >= 32 for t in tokens)
+    saved = json.loads((tmp_path / "tables" / "1.json").read_text())  # saved as it opened
+    assert [c["token"] for c in saved["chairs"]] + [saved["spectators"], saved["host"]] == tokens
+
+
+BOTS = ["longest", "random", "longest", "random"]
+
+
+async def _play(ws, token: str, log: list, until) -> dict:
+    """Play seat 0's decisions (the last legal card; trump the first card's suit) until a
+    state of its turn passes ``until``; that state."""
+    done = -1
+    while True:
+        st = await _until(ws, log, lambda m: m["type"] == "state")
+        if st["phase"] == "match_over":
+            return st
+        if st["phase"] in ("first_hakem", "hand_over"):
+            await ws.send_json({"type": "next", "token": token})
+            continue
+        if st["turn"] != 0 or not st["ready"] or st["step"] <= done:
+            continue
+        if until(st):
+            return st
+        done = st["step"]
+        if st["phase"] == "trump":
+            await ws.send_json({"type": "trump", "suit": st["hand"][0][1], "step": st["step"],
+                                "token": token})  # fmt: skip
+        else:
+            await ws.send_json({"type": "card", "card": st["legal"][-1], "step": st["step"],
+                                "token": token})  # fmt: skip
+
+
+def _where(game) -> dict:
+    """Everything of a game that resuming must bring back as it was."""
+    return {"step": game.step, "hand": game.hand, "phase": game.phase, "moves": list(game.moves),
+            "records": game.records, "scores": game.final_scores(),
+            "cards": [game.hand_of(s) for s in range(4)],
+            "trick": game.trick.to_dict() if game.trick else None,
+            "legal": game.table.legal, "hints": [h.to_dict() for h in game.hints],
+            # the bots' memories and random streams (a stand-in's too)
+            "mem": game.table.slots.mem.tolist(),
+            "srng": game.table.slots.srng.tolist()}  # fmt: skip
+
+
+def test_a_restarted_server_resumes_the_table_where_it_was(tmp_path, monkeypatch, capsys):
+    """A server stopped mid-hand, a second hand under way, cards on the table: started
+    again on the same data folder, the same links open the same seats and the match goes
+    on from the same position to its end. (Its results store cannot be opened: the game
+    is finished and kept in the games database all the same.)"""
+    (tmp_path / "not-a-store").mkdir()
+    monkeypatch.setenv("HOKM_SIM_STORE", str(tmp_path / "not-a-store"))
+    monkeypatch.setattr(hosted, "fresh_seed", lambda: SEED)  # the same match every time
+    before: dict = {}
+    log: list = []
+
+    async def first(client, server, table):
+        token = table.chairs[0].token
+        table.chairs[0].bot = "random"  # Ali's bot: a replay must move its random stream on
+        ws = await _page(client, token)
+        await ws.send_json({"type": "name", "name": "Ali", "token": token})
+        await _until(ws, log, lambda m: m["type"] == "lobby" and m["seats"][0]["name"] == "Ali")
+        host = await _page(client, table.host)
+        await host.send_json({"type": "start", "token": table.host})
+        await _play(ws, token, log, lambda m: m["hand_no"] == 1 and m["phase"] == "play")
+        # his first card of the second hand is his bot's (the host gave it the seat); back,
+        # he plays on until a card of another trick of that hand is due, cards on the table
+        await host.send_json({"type": "to_bot", "seat": 0, "token": table.host})
+        await _bot_played(table, 0, "host")
+        ws = await _page(client, token)
+        by_bot = table.session.stand_ins[-1]
+        st = await _play(ws, token, log,
+                         lambda m: m["hand_no"] == 1 and m["phase"] == "play" and m["trick"]
+                         and m["trick"]["cards"] and m["trick"]["winner"] is None
+                         and m["step"] > by_bot["step"])  # fmt: skip
+        assert st["phase"] == "play" and by_bot["hand"] == 1, (st["phase"], by_bot)
+        await ws.send_json({"type": "hint", "token": table.chairs[0].token})
+        await _until(ws, log, lambda m: m["type"] == "hint")
+        before.update(_where(table.session.game), state=st, id=table.session.id,
+                      tokens=[c.token for c in table.chairs] + [table.spectators, table.host],
+                      stand_ins=list(table.session.stand_ins))  # fmt: skip
+
+    _with_table(tmp_path, first, target=5, timer=30.0, grace=30.0, rate=10_000)
+    assert Store(tmp_path).game(before["id"])["result"] == "unfinished" and before["stand_ins"]
+    assert (tmp_path / "tables").stat().st_mode & 0o077 == 0  # the tokens are the user's only
+    _cannot_resume(tmp_path / "tables" / "1.json", tmp_path / "other")
+    out: list[str] = []
+
+    async def second():
+        server = _server(tmp_path)
+        (table,) = server.open_tables(BOTS, CHOICES, target=3, timer=2.0, grace=30.0,
+                                      rate=10_000, announce=out.append)  # fmt: skip
+        assert [c.token for c in table.chairs] + [table.spectators, table.host] == before["tokens"]
+        assert table.timer == 30.0 and table.chairs[0].person == "Ali"
+        try:
+            async with TestClient(TestServer(server.app(), host="127.0.0.1")) as client:
+                session = table.session
+                now = _where(session.game)
+                assert session.id == before["id"]
+                assert [k for k in now if now[k] != before[k]] == []
+                ws = await _page(client, table.chairs[0].token)
+                st = await _until(ws, [], lambda m: m["type"] == "state")
+                assert {k: st[k] for k in ("hand", "legal", "trick", "scores", "step", "turn")} == {
+                    k: before["state"][k] for k in ("hand", "legal", "trick", "scores", "step",
+                                                    "turn")}  # fmt: skip
+                assert st["players"][0]["name"] == "Ali"
+                await ws.send_json({"type": "card", "card": st["legal"][-1], "step": st["step"],
+                                    "token": table.chairs[0].token})  # fmt: skip
+                end = await _play(ws, table.chairs[0].token, [], lambda m: False)
+                assert end["phase"] == "match_over" and max(end["scores"]) >= 5
+                assert session.game.moves[: len(before["moves"])] == before["moves"]
+                assert session.stand_ins[: len(before["stand_ins"])] == before["stand_ins"]
+        finally:
+            await server.bots.run(lambda: None)
+            for s in server.sessions.values():
+                s.close()
+            table.close()
+            server.close()
+
+    asyncio.run(second())
+    assert len(out) == 1 and f"resumes game {before['id']} at hand" in out[0], out
+    (said,) = capsys.readouterr().err.splitlines()
+    assert said.startswith(f"hokm-sim play: game {before['id']} not in the results store: ")
+    game = Store(tmp_path).game(before["id"])
+    assert game["result"] in ("won", "lost") and game["seats"][0]["name"] == "Ali"
+    assert game["hands"] == len(json.loads(json.dumps(list(lines(tmp_path, "jsonl")))))
+
+
+def _cannot_resume(saved: Path, other: Path) -> None:
+    """A table's file that cannot be brought back is said in one line; the table opens
+    afresh (in its lobby with its links where the file can be read, else a new one)."""
+    state = json.loads(saved.read_text())
+    changed = json.loads(saved.read_text())
+    changed["match"]["bots"][1]["digest"] = "0" * 64
+    cases = {
+        "1": (changed, "the files of the bot 'random' changed since it was saved", True),
+        "2": (state | {"format": 99}, "saved by a newer hokm-sim (format 99", False),
+        "3": (state | {"chairs": state["chairs"][:3]}, "its file is damaged", False),
+        "4": ("{not json", "its file cannot be read", False),
+    }
+    for name, (content, _why, _same) in cases.items():
+        text = content if isinstance(content, str) else json.dumps(content)
+        (other / "tables").mkdir(parents=True, exist_ok=True)
+        (other / "tables" / f"{name}.json").write_text(text)
+    out: list[str] = []
+    server = _server(other)
+    try:
+        tables = server.open_tables(BOTS, CHOICES, target=3, announce=out.append)
+    finally:
+        server.close()
+    assert len(out) == 4 and all(line.count("\n") == 0 for line in out), out
+    for line, (name, (_c, why, same)) in zip(out, cases.items(), strict=True):
+        assert f"tables/{name}.json" in line and why in line, (name, line)
+        assert ("the table opens in its lobby, its links as before" in line) is same, line
+    # the bot's table opens in its lobby with its links; the others are left as they are
+    # and one new table opens (a new file, new links)
+    assert [t.path.name for t in tables] == ["1.json"]
+    assert tables[0].host == state["host"] and tables[0].session is None
+    assert (other / "tables" / "2.json").read_text() == json.dumps(state | {"format": 99})

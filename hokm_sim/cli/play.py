@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -119,6 +118,8 @@ def play(
     decision has --timer seconds, after which the seat's bot decides; a
     person gone for longer than a few seconds is played by their bot until
     they come back by the same link. 127.0.0.1 unless --bind says otherwise.
+    The table is saved as it changes: started again with the same data
+    folder, it resumes with the same links and the match where it was.
 
     \b
     Example:
@@ -156,39 +157,37 @@ def play(
 )  # fmt: skip
 @click.option("--game", "game_ids", type=click.IntRange(1, GAME_IDS), multiple=True,
               help="Only this game (repeat for more).")  # fmt: skip
+@click.option(
+    "--by-person", is_flag=True,
+    help="Each person's figures instead (the name typed in a shared table's lobby; You for "
+    "hokm-sim play alone): hands, hands won, Kot made and conceded, and their own cards' "
+    "accuracy against double-dummy play. --format table or json.",
+)  # fmt: skip
 @output_option
 @force_option("-o file")
 def games(
-    data: Path | None, fmt: str, game_ids: tuple[int, ...], output: Path | None, force: bool
-) -> None:
+    data: Path | None, fmt: str, game_ids: tuple[int, ...], by_person: bool,
+    output: Path | None, force: bool,
+) -> None:  # fmt: skip
     """List the games played with hokm-sim play, or export them.
 
     --format jsonl writes every finished hand as hokm-sim trace writes it:
-    hokm-sim analyse --trace FILE grades it double dummy.
+    hokm-sim analyse --trace FILE grades it double dummy. --by-person sums
+    each person's hands over the games instead.
 
     \b
     Example:
         hokm-sim games
         hokm-sim games --format jsonl -o my-hands.jsonl
         hokm-sim games --game 3 --format json
+        hokm-sim games --by-person
     """
+    if by_person and fmt == "jsonl":
+        raise click.UsageError("--by-person is a table or JSON: --format table or json")
     from hokm_sim.play.export import lines
 
     out = output_to(output, force)
-    shown = lines(data, fmt, list(game_ids) or None)
-    emit_lines(_no_bare_header(shown) if fmt == "table" else shown, out)
-
-
-def _no_bare_header(table: Iterator[str]) -> Iterator[str]:
-    """The lines of the games table, less its header where no game follows it: then the
-    line saying there are none is all there is to say."""
-    head = next(table, None)
-    first = next(table, None)
-    if head is not None and not (first or "").startswith("(no games"):
-        yield head
-    if first is not None:
-        yield first
-    yield from table
+    emit_lines(lines(data, fmt, list(game_ids) or None, by_person), out)
 
 
 COMMANDS = (play, games)

@@ -6,6 +6,8 @@ every seat a person played) and counts the decisions their bots made for them
 ``json`` has the seats and each such decision. ``jsonl`` writes every finished
 hand exactly as ``hokm-sim trace --matches`` writes a hand (one JSON object a
 line), so ``hokm-sim analyse --trace`` and ``hokm-sim show --trace`` read it.
+With ``by_person``, the table or JSON is one of each person's figures instead
+(:mod:`.people`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+from hokm_sim.play import people
 from hokm_sim.play.store import Store
 
 _COLUMNS = (
@@ -39,8 +42,11 @@ def _cell(g: dict, key: str) -> str:
     return "" if value is None else str(value)
 
 
-def lines(data: str | Path | None, fmt: str, games: list[int] | None = None) -> Iterator[str]:
-    """The lines ``hokm-sim games --format fmt`` prints (``table``, ``json``, ``jsonl``)."""
+def lines(
+    data: str | Path | None, fmt: str, games: list[int] | None = None, by_person: bool = False
+) -> Iterator[str]:
+    """The lines ``hokm-sim games --format fmt`` prints (``table``, ``json``, ``jsonl``;
+    ``by_person``: ``table`` or ``json`` of each person's figures)."""
     store = Store(data, create=False)
     try:
         found = store.games()
@@ -48,6 +54,16 @@ def lines(data: str | Path | None, fmt: str, games: list[int] | None = None) -> 
             for gid in games:
                 store.game(gid)  # an unknown id is an error naming the database
             found = [g for g in found if g["id"] in games]
+        if by_person:
+            stats = people.person_stats(store, games)
+            if fmt == "json":
+                yield json.dumps(stats, indent=1)
+                return
+            if not stats:
+                yield f"(no games in {store.path})"
+                return
+            yield from people.table_lines(stats)
+            return
         if fmt == "jsonl":
             yield from (json.dumps(rec) for rec in store.records([g["id"] for g in found][::-1]))
             return
@@ -55,10 +71,11 @@ def lines(data: str | Path | None, fmt: str, games: list[int] | None = None) -> 
             out = [g | {"hands": store.hands(g["id"])} for g in found]
             yield json.dumps(out, indent=1)
             return
+        if not found:
+            yield f"(no games in {store.path})"
+            return
         yield "  ".join(f"{head:<{w}}" for _k, head, w in _COLUMNS).rstrip()
         for g in found:
             yield "  ".join(f"{_cell(g, k):<{w}}" for k, _h, w in _COLUMNS).rstrip()
-        if not found:
-            yield f"(no games in {store.path})"
     finally:
         store.close()

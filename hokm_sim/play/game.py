@@ -122,6 +122,9 @@ class Game:
         self.table.start(seed=self.seed)
         self.step = 0
         """Decisions made so far: a decision names the step it answers."""
+        self.moves: list[int] = []
+        """Every decision's answer in order (a suit or a card, the engine's number): with
+        the seed, the bots and who decided, the match up to now (:mod:`.resume`)."""
         self.hand = 0
         """The hand being played (or just finished), from 0."""
         self.records: list[dict] = []
@@ -229,7 +232,7 @@ class Game:
         if isinstance(answer, str):
             return answer
         for h in self.hints:
-            if h.played is None and h.hand == self.hand and (h.kind, h.trick) == self._where():
+            if h.played is None and h.hand == self.hand and (h.kind, h.trick) == self.where():
                 h.played = SUITS[answer] if kind == TRUMP else card_str(answer)
         self.act(answer)
         return None
@@ -242,6 +245,7 @@ class Game:
         if (kind == CARD and not (legal >> answer) & 1) or (kind == TRUMP and not 0 <= answer <= 3):
             raise ValueError(f"act: {answer} is not a legal answer")  # callers check first
         self.step += 1
+        self.moves.append(int(answer))
         if kind == TRUMP:
             t.act(answer)
             self.trick = Trick(leader=self.hakem)
@@ -304,7 +308,7 @@ class Game:
         """The number (from 1) of the trick the decision due is for."""
         return int(self.table.slots.bot_view[0, V_TRICK_NO]) + 1
 
-    def _where(self) -> tuple[str, int]:
+    def where(self) -> tuple[str, int]:
         """The decision due as (kind, trick number) for hints."""
         if self.table.waiting == TRUMP:
             return TRUMP, 0
@@ -319,7 +323,7 @@ class Game:
         answer = self.bot_answer(adviser.advise(self.table))
         if isinstance(answer, str):
             return f"{adviser.label} {answer}: no hint."
-        kind, trick = self._where()
+        kind, trick = self.where()
         text = SUITS[answer] if kind == TRUMP else card_str(answer)
         if not any(h.hand == self.hand and (h.kind, h.trick) == (kind, trick) for h in self.hints):
             self.hints.append(Hint(self.hand, trick, kind, text))

@@ -34,17 +34,21 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
 from hokm_sim.api import fresh_seed, strategy
 from hokm_sim.bots.registry import Strategy
+from hokm_sim.cards import SUITS, card_str
+from hokm_sim.env.table import TRUMP
 from hokm_sim.errors import InputError
 from hokm_sim.jsontext import loads
+from hokm_sim.play import resume
 from hokm_sim.play.doors import same_secret
 from hokm_sim.play.game import SPECTATOR, TARGETS, Game
-from hokm_sim.play.seats import BotSeat, HumanSeat, warm
+from hokm_sim.play.seats import BotSeat, HumanSeat
 from hokm_sim.play.session import Session
 from hokm_sim.version import __version__
 
@@ -108,11 +112,13 @@ class HostedTable:
         timer: float = DEFAULT_TIMER,
         grace: float = GRACE,
         rate: int = RATE,
+        path: Path | None = None,
     ) -> None:
         """``bots``: the lobby's first bot of each seat, names of ``choices`` (each a
         strategy spec by the name the lobby shows). ``timer`` may be any positive number
         of seconds here (the lobby offers :data:`TIMERS`); ``rate``: the messages a page
-        may send in a second."""
+        may send in a second; ``path``: the table's file (:mod:`.resume`), saved after
+        every change."""
         if target not in TARGETS:
             raise InputError(f"a game is played to {', '.join(map(str, TARGETS))}", "--target")
         if not timer > 0 or not grace >= 0:
@@ -130,6 +136,68 @@ class HostedTable:
         self._pages: dict[Any, tuple[int, str]] = {}
         """Every open socket: its role (a seat, :data:`SPECTATOR` or :data:`HOST`), token."""
         self._strategies: dict[str, Strategy] = {}
+        self._digests: dict[str, str] = {}
+        self._starting = False
+        """A match is being started (its bots are made in the bots' thread)."""
+        self.path = path
+        self.match_bots: list[dict] = []
+        """The bots of the match by seat: the lobby's name, the spec, the files' digest."""
+        self._resumed: resume.Resumed | None = None
+        """A saved match brought back, played on once the server runs (:meth:`reopen`)."""
+
+    # --- saved and brought back ---------------------------------------------------------
+
+    def save(self) -> None:
+        """Hand the table as it is now to the server's saver (when it has a file)."""
+        if self.path is not None:
+            self.server.saver.save(self.path, resume.snapshot(self))
+
+    def restore(self, state: dict) -> None:
+        """The links and the lobby of a saved table (:func:`.resume.read`); its match, if
+        one is under way, dealt again and replayed (:class:`.resume.CannotResume` if it
+        cannot be: the table stays in its lobby, with its links)."""
+        self.host, self.spectators = state["host"], state["spectators"]
+        self.target, self.timer = state["target"], float(state["timer"])
+        for chair, saved in zip(self.chairs, state["chairs"], strict=True):
+            chair.token, chair.person = saved["token"], saved["person"]
+            chair.bot = saved["bot"] if saved["bot"] in self.choices else chair.bot
+        saved = state["match"]
+        if saved is None or saved.get("over"):
+            return
+        back = resume.match(saved)
+        if self.server.store.secret(back.game_id) is None:
+            raise resume.CannotResume(f"its game {back.game_id} is not in the games database")
+        for chair, b, bot in zip(self.chairs, back.match_bots, back.bots, strict=True):
+            self.choices.setdefault(b["name"], b["spec"])
+            self._strategies.setdefault(b["name"], bot.strategy)
+            chair.bot = b["name"]
+        self._resumed = back
+
+    def resuming(self) -> str:
+        """Where the table resumes, in words."""
+        back = self._resumed
+        if back is None:
+            return "in its lobby"
+        game = back.game
+        scores = game.final_scores()
+        return (f"game {back.game_id} at hand {game.hand + 1}, decision {game.step}, "
+                f"score {scores[0]}-{scores[1]}")  # fmt: skip
+
+    def reopen(self) -> None:
+        """Play a match brought back on (call on the running loop): the people's seats
+        wait the grace period for their pages to come back, as after a lost page."""
+        back, self._resumed = self._resumed, None
+        if back is None:
+            return
+        self.match_bots = back.match_bots
+        for chair, person, away in zip(self.chairs, back.people, back.away, strict=True):
+            chair.playing, chair.away = person, away
+            if person and away is None:
+                chair.grace = asyncio.ensure_future(self._after_grace(chair))
+        adviser = BotSeat("Hint", self.server.settings.partner)
+        session = self._open(back.game, back.game_id, back.bots, adviser, back.stand_ins)
+        session.resumed(self.server.store.hands(back.game_id))
+        session.start()
 
     # --- links and roles ----------------------------------------------------------------
 
@@ -181,6 +249,7 @@ class HostedTable:
         }
 
     def _lobby_changed(self) -> None:
+        self.save()
         for ws, (role, _t) in list(self._pages.items()):
             asyncio.ensure_future(_send(ws, self.lobby(role)))
 
@@ -208,16 +277,19 @@ class HostedTable:
             self._strategies[name] = strategy(self.choices[name], "bot")
         return self._strategies[name]
 
-    def start(self, seed: int | None = None) -> TableSession:
+    async def start(self, seed: int | None = None) -> TableSession:
         """Start a match: a person in every seat with a page open, bots in the others."""
-        if self.session is not None and not self.session.game.over:
+        if self._starting or (self.session is not None and not self.session.game.over):
             raise Refusal("the match is under way")
-        server = self.server
+        self._starting = True
+        chosen = [c.bot for c in self.chairs]
         try:
-            names = self.names()
-            bots = [BotSeat(names[s], self._strategy(c.bot)) for s, c in enumerate(self.chairs)]
+            bots, adviser, digests = await self.server.bots.run(self._prepare, self.names(), chosen)
         except InputError as exc:
             raise Refusal(f"a bot cannot be used: {exc}") from None
+        finally:
+            self._starting = False
+        server = self.server
         seats: list = []
         for c, bot in zip(self.chairs, bots, strict=True):
             c.playing = c.pages > 0
@@ -231,19 +303,46 @@ class HostedTable:
             seed=seed, daily=None, partner=label[2], opponents=f"{label[1]}, {label[3]}",
             target=self.target, first_hakem=s.first_hakem, version=__version__,
         )  # fmt: skip
-        ready = server.bots.run(warm, bots, BotSeat("hint", s.partner))
+        self.match_bots = [{"name": b, "spec": self.choices[b], "digest": d}
+                           for b, d in zip(chosen, digests, strict=True)]  # fmt: skip
+        session = self._open(game, gid, bots, adviser)
+        session.start()
+        return session
+
+    def _prepare(
+        self, names: tuple[str, ...], chosen: list[str]
+    ) -> tuple[list[BotSeat], BotSeat, list[str]]:
+        """The bots ``chosen`` by seat, the hints' adviser and the bots' digests: blocking
+        (a bot's compiled code is found by the digest of its files), so run in the bots'
+        thread."""
+        bots = [BotSeat(names[s], self._strategy(b)) for s, b in enumerate(chosen)]
+        for b in chosen:
+            if b not in self._digests:
+                self._digests[b] = resume.digest(self._strategy(b))
+        adviser = BotSeat("Hint", self.server.settings.partner)
+        return bots, adviser, [self._digests[b] for b in chosen]
+
+    def _open(
+        self, game: Game, gid: int, bots: list[BotSeat], adviser: BotSeat,
+        stand_ins: Sequence[dict] = (),
+    ) -> TableSession:  # fmt: skip
+        """The session of ``game`` (game ``gid`` of the database, its people's decisions
+        that their bots made so far ``stand_ins``) at this table, its pages joined."""
+        server, s = self.server, self.server.settings
+        label = [p.label for p in game.seats]
         session = TableSession(
-            game, gid, server.store, server.bots, server.grader,
-            adviser=BotSeat("Hint", s.partner), ready=ready, pause=s.pause, analyse=s.analyse,
+            game, gid, server.store, server.bots, server.grader, server.keeper,
+            adviser=adviser, ready=server.ready_for(bots, adviser), pause=s.pause,
+            analyse=s.analyse,
             teams=[f"{label[0]} + {label[2]}", f"{label[1]} + {label[3]}"],
             secret=server.store.secret(gid) or "", table=self,
         )  # fmt: skip
+        session.stand_ins = list(stand_ins)
         server.sessions[gid] = session
         self.session = session
         for ws, (role, _t) in list(self._pages.items()):
             asyncio.ensure_future(session.join(ws, role))
         self._lobby_changed()
-        session.start()
         return session
 
     def give_to_bot(self, seat: object) -> None:
@@ -359,7 +458,7 @@ class HostedTable:
                     self.settings(data)
                     self._lobby_changed()
                 elif kind == "start":
-                    self.start()
+                    await self.start()
                 else:
                     self.give_to_bot(data.get("seat"))
             elif self.session is None:
@@ -413,7 +512,7 @@ class TableSession(Session):
             "clock": {"seat": due, "left": round(max(left, 0.0), 1)},
             "people": [c.playing for c in chairs],
             "away": [c.away for c in chairs],
-            "stand_in": self.stand_ins[-1] if self.stand_ins else None,
+            "stand_in": _said(self.stand_ins[-1]) if self.stand_ins else None,
         }
         return state
 
@@ -477,12 +576,15 @@ class TableSession(Session):
             async with self._lock:
                 if self._key() != key:
                     continue
-                kind = game.table.waiting
+                kind, trick = game.where()
                 bot = player if isinstance(player, BotSeat) else player.stand_in
                 await self._bot_decides(bot)
                 if isinstance(player, HumanSeat) and game.fault is None:
+                    answer = game.moves[-1]
+                    decided = SUITS[answer] if kind == TRUMP else card_str(answer)
                     self.stand_ins.append({"hand": key[1], "step": key[0], "seat": seat,
-                                           "kind": kind, "why": why})  # fmt: skip
+                                           "kind": kind, "trick": trick, "decided": decided,
+                                           "why": why})  # fmt: skip
             self._save()
             self._changed()
 
@@ -493,29 +595,63 @@ class TableSession(Session):
             self._driver.cancel()
         super().close()
 
-    def record(self, result: str) -> None:
-        """None: a shared table's game, people in several seats, is kept in the games
-        database (``hokm-sim games``) but not in the results store, whose game rows are
-        one person's against the bots."""
-        return None
+    def record(self, result: str) -> dict[str, Any]:
+        """The finished game as the results store keeps it (``kind`` ``game``): the result
+        and score of South's team, who sat where (``seats``), the bots by the seat they
+        played (their roles: ``south`` ... ``west``; a person's stand-in is no player of
+        the game), how many decisions stand-ins made, and the command that shows the game
+        (people's decisions deal no game again)."""
+        game = self.game
+        bots = {COMPASS[s].lower(): p.strategy.to_dict()
+                for s, p in enumerate(game.seats) if isinstance(p, BotSeat)}  # fmt: skip
+        return {
+            "kind": "game",
+            "game": self.id,
+            "result": result,
+            "scores": game.final_scores(),
+            "hands": len(game.records),
+            "seed": game.seed,
+            "target": game.target,
+            "strategies": bots,
+            "seats": self._seats(),
+            "stand_ins": len(self.stand_ins),
+            "command": f"hokm-sim games --game {self.id} --format json",
+            "version": __version__,
+        }
 
-    def _save(self) -> None:
-        """The game's hands and result, and (when they changed) its seats and stand-ins."""
-        super()._save()
-        if self._seats_saved == len(self.stand_ins):
-            return
-        self._seats_saved = len(self.stand_ins)
-        seats = [
+    def headline(self, rec: dict[str, Any]) -> str:
+        names, (s0, s1) = self.game.names, rec["scores"]
+        return (f"{names[0]} and {names[2]} against {names[1]} and {names[3]}: "
+                f"{rec['result']} {s0}-{s1}, game {self.id}")  # fmt: skip
+
+    def _seats(self) -> list[dict]:
+        """Who sat where: each seat's name, ``person`` or ``bot``, and its bot's strategy."""
+        return [
             {"name": n, "kind": "person" if isinstance(p, HumanSeat) else "bot",
              "strategy": (p.stand_in if isinstance(p, HumanSeat) else p).strategy.name}
             for n, p in zip(self.game.names, self.game.seats, strict=True)
         ]  # fmt: skip
-        self.store.seat_record(self.id, seats, self.stand_ins)
+
+    def _save(self) -> None:
+        """The game's hands and result, (when they changed) its seats and stand-ins, and
+        the table's file."""
+        super()._save()
+        self.table.save()
+        if self._seats_saved == len(self.stand_ins):
+            return
+        self._seats_saved = len(self.stand_ins)
+        self.store.seat_record(self.id, self._seats(), self.stand_ins)
 
 
 async def _send(ws, message: dict) -> None:
     with contextlib.suppress(ConnectionError, RuntimeError):
         await ws.send_json(message)
+
+
+def _said(stand_in: dict) -> dict:
+    """A stand-in's decision as pages are told of it: who, when and why, not what (the
+    card is on the table for those who may see it; the state says no card twice)."""
+    return {k: v for k, v in stand_in.items() if k != "decided"}
 
 
 def _refusal(reason: str) -> dict:

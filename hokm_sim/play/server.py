@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import re
 import signal
 import socket
@@ -52,7 +53,7 @@ from hokm_sim.bots.registry import Strategy, builtin_names
 from hokm_sim.errors import InputError
 from hokm_sim.house import DEFAULT_FIRST_HAKEM, first_hakem_code
 from hokm_sim.jsontext import loads
-from hokm_sim.play import fields, pages, review
+from hokm_sim.play import fields, pages, resume, review
 from hokm_sim.play.doors import Doors, allowed_origin, given_secret, refused, same_secret
 from hokm_sim.play.game import SEAT_NAMES, TARGETS, Game
 from hokm_sim.play.hosted import DEFAULT_TIMER, TIMERS, HostedTable
@@ -109,9 +110,13 @@ class Server:
         self.latest: int | None = None
         self.bots = Worker("hokm-sim-bots")
         self.grader = Worker("hokm-sim-grader")
+        self.keeper = Worker("hokm-sim-store")
         self._ready: asyncio.Future | None = None
+        self._warmed: dict[frozenset[str], asyncio.Future] = {}
         self.tables: list[HostedTable] = []
         """The shared tables this server holds (``--host``: one)."""
+        self.saver = resume.Saver()
+        """Writes the shared tables' files (:mod:`.resume`)."""
 
     def seats(self) -> list:
         s = self.settings
@@ -138,7 +143,7 @@ class Server:
         if self._ready is None:
             self._ready = self.bots.run(warm, seats, BotSeat("hint", s.partner))
         session = Session(
-            game, gid, self.store, self.bots, self.grader,
+            game, gid, self.store, self.bots, self.grader, self.keeper,
             adviser=BotSeat("Hint", s.partner), ready=self._ready, pause=s.pause,
             analyse=s.analyse, teams=review.teams(s.partner.name, s.opponents.name),
             secret=self.store.secret(gid),
@@ -157,6 +162,7 @@ class Server:
         app.on_shutdown.append(self._on_shutdown)
         app.router.add_static("/static/", Path(str(static)))
         if self.tables:
+            app.on_startup.append(self._reopen)
             app.router.add_get("/table/ws", self.table_socket)
             app.router.add_get("/table/{token}", self.table_page)
             return app
@@ -169,11 +175,56 @@ class Server:
         app.router.add_get("/games/{id:\\d+}/hands/{hand:\\d+}", self.hand_viewer)
         return app
 
+    def ready_for(self, bots: list[BotSeat], adviser: BotSeat) -> asyncio.Future:
+        """Done once these bots' code is built (:func:`~hokm_sim.play.seats.warm`, in the
+        bots' thread): once a set of strategies in this process, not once a table."""
+        key = frozenset(json.dumps(b.strategy.to_dict(), sort_keys=True)
+                        for b in [*bots, adviser])  # fmt: skip
+        if key not in self._warmed:
+            self._warmed[key] = self.bots.run(warm, bots, adviser)
+        return self._warmed[key]
+
     def host_table(self, bots: Sequence[str], choices: dict[str, str], **kw) -> HostedTable:
-        """Open a shared table (:class:`~hokm_sim.play.hosted.HostedTable`, its arguments)."""
+        """Open a shared table (:class:`~hokm_sim.play.hosted.HostedTable`, its arguments),
+        saved in the next free file of the data folder's ``tables`` unless ``path`` says."""
+        if "path" not in kw:
+            taken = {t.path for t in self.tables if t.path is not None}
+            kw["path"] = resume.next_file(self.store.folder / resume.FOLDER, taken)
         table = HostedTable(self, bots, choices, **kw)
         self.tables.append(table)
         return table
+
+    def open_tables(
+        self, bots: Sequence[str], choices: dict[str, str], *,
+        announce: Callable[[str], None] = print, **kw,
+    ) -> list[HostedTable]:  # fmt: skip
+        """The shared tables saved in the data folder, brought back (:mod:`.resume`), or a
+        new one (:meth:`host_table`'s arguments) if none can be; each table or match that
+        cannot be brought back is said in one line."""
+        for path in resume.table_files(self.store.folder / resume.FOLDER):
+            try:
+                state = resume.read(path)
+            except resume.CannotResume as exc:
+                announce(f"hokm-sim play: the table saved in {path} cannot resume: {exc}; "
+                         "it is left as it is")  # fmt: skip
+                continue
+            table = self.host_table(bots, choices, path=path, **kw)
+            try:
+                table.restore(state)
+            except resume.CannotResume as exc:
+                announce(f"hokm-sim play: the match of the table saved in {path} cannot resume: "
+                         f"{exc}; the table opens in its lobby, its links as before")  # fmt: skip
+            else:
+                announce(f"hokm-sim play: the table saved in {path} resumes {table.resuming()}")
+        if not self.tables:
+            self.host_table(bots, choices, **kw)
+        return self.tables
+
+    async def _reopen(self, app: web.Application) -> None:
+        """Play the matches brought back on, and save every table as it opens."""
+        for table in self.tables:
+            table.reopen()
+            table.save()
 
     def _table_of(self, token: str) -> tuple[HostedTable, int] | None:
         """The table and the role ``token`` is the key of, or None."""
@@ -320,6 +371,8 @@ class Server:
         """Stop the worker threads and close the database (after the app has shut down)."""
         self.bots.stop()
         self.grader.stop()
+        self.keeper.stop(wait=30)
+        self.saver.close()
         self.store.close()
 
 
@@ -484,5 +537,5 @@ def play(
         for spec in (partner, opponents, *bots):
             choices[strategy(spec, "--bot").name] = spec
         p, o = settings.partner.name, settings.opponents.name
-        server.host_table([p, o, p, o], choices, target=target, timer=timer)
+        server.open_tables([p, o, p, o], choices, target=target, timer=timer, announce=announce)
     asyncio.run(serve(server, seed=seed, daily=daily, announce=announce))

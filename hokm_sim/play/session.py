@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import queue
 import shlex
 import sys
@@ -29,7 +30,7 @@ from hokm_sim.play import review
 from hokm_sim.play.game import SEAT_NAMES, Game
 from hokm_sim.play.seats import BotSeat
 from hokm_sim.play.store import Store
-from hokm_sim.store import StoreError, keep
+from hokm_sim.store import keep
 from hokm_sim.version import __version__
 
 BOT_TIMEOUT = 120.0
@@ -67,8 +68,11 @@ class Worker:
         self._jobs.put((loop, future, fn, args))
         return future
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 0.0) -> None:
+        """Stop once the jobs handed over are done; wait up to ``wait`` seconds for that."""
         self._jobs.put(None)
+        if wait:
+            self._thread.join(wait)
 
 
 def _settle(future: asyncio.Future, result: Any, exc: BaseException | None) -> None:
@@ -90,6 +94,7 @@ class Session:
         store: Store,
         bots: Worker,
         grader: Worker,
+        keeper: Worker,
         *,
         adviser: BotSeat,
         ready: asyncio.Future,
@@ -103,6 +108,8 @@ class Session:
         self.store = store
         self.bots = bots
         self.grader = grader
+        self.keeper = keeper
+        """Adds the finished game to the results store, off the event loop."""
         self.adviser = adviser
         self.ready = ready
         """Done once the bots of this table are compiled (their warm-up)."""
@@ -123,6 +130,8 @@ class Session:
         self._accuracy: tuple[int, list[dict]] = (-1, [])
         """The review's accuracy per seat and how many graded hands it sums."""
         self._grading: set[asyncio.Task] = set()
+        self._flush_due = False
+        """Every page's state is to be sent at the end of this turn of the event loop."""
         ready.add_done_callback(lambda _f: self._changed())
 
     # --- pages --------------------------------------------------------------------------
@@ -152,14 +161,27 @@ class Session:
     def leave(self, ws) -> None:
         self._clients.pop(ws, None)
 
-    async def _send(self, ws, message: dict) -> None:
+    async def _send(self, ws, message: dict | str) -> None:
+        """``message`` to one page (a dict, or the text of one already encoded)."""
+        text = message if isinstance(message, str) else json.dumps(message)
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await ws.send_json(message)
+            await ws.send_str(text)
 
     def _changed(self) -> None:
-        """Send every page its state (scheduled: callers need not await)."""
+        """Send every page its state, once the changes made in this turn of the event loop
+        are all made (callers need not await): one state for them all, built and encoded
+        once for all the pages of the same seat."""
+        if not self._flush_due:
+            self._flush_due = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        texts: dict[int, str] = {}
         for ws, seat in list(self._clients.items()):
-            asyncio.ensure_future(self._send(ws, self.state_for(seat)))
+            if seat not in texts:
+                texts[seat] = json.dumps(self.state_for(seat))
+            asyncio.ensure_future(self._send(ws, texts[seat]))
 
     # --- messages from a page -----------------------------------------------------------
 
@@ -219,6 +241,19 @@ class Session:
         """Let the bots play their turns (call once the session is registered)."""
         self._after_change()
 
+    def resumed(self, stored: list[dict]) -> None:
+        """The game was brought back (:mod:`.resume`) with its finished hands ``stored``
+        already (:meth:`~hokm_sim.play.store.Store.hands`): their gradings are taken as
+        they are; a hand not stored or not graded yet is stored and graded as ever."""
+        graded = {h["hand"]: h["graded"] for h in stored if h["graded"] is not None}
+        self.game.analyses.update(graded)
+        kept = {h["hand"] for h in stored}
+        self._saved = 0
+        while self._saved < len(self.game.records) and self._saved in kept:
+            if self._saved not in graded:
+                self._grade_later(self.game.records[self._saved])
+            self._saved += 1
+
     async def _drive(self) -> None:
         """Play the bots' turns until a person's decision is due or the table waits."""
         await asyncio.wait([self.ready])
@@ -256,24 +291,13 @@ class Session:
         game = self.game
         for rec in game.records[self._saved :]:
             self.store.add_hand(self.id, rec)
-            if "fault" not in rec:
-                task = asyncio.ensure_future(self._grade(rec))
-                self._grading.add(task)
-                task.add_done_callback(self._grading.discard)
+            self._grade_later(rec)
         self._saved = len(game.records)
         result = game.result()
         rec = self.record(result) if result != "playing" and not self._kept else None
         if rec is not None:
             self._kept = True
-            bots = rec["strategies"]
-            scores = rec["scores"]
-            said = (f"you and {bots['partner']['name']} against {bots['opponents']['name']}: "
-                    f"{result} {scores[0]}-{scores[1]}, game {self.id}")  # fmt: skip
-            try:
-                keep(rec, headline=said)
-            except StoreError as exc:  # the game is saved in the games database all the same
-                print(f"hokm-sim play: game {self.id} not in the results store: {exc}",
-                      file=sys.stderr)  # fmt: skip
+            self.keeper.run(self._keep, rec)
         row = {
             "result": result,
             "scores": game.final_scores(),
@@ -286,11 +310,26 @@ class Session:
             self.store.update(self.id, **row)
             self._stored = stored
 
-    def record(self, result: str) -> dict[str, Any] | None:
+    def _keep(self, rec: dict[str, Any]) -> None:
+        """Add the finished game ``rec`` to the results store (in the keeper's thread). No
+        failure of the store loses or stops the game: it is in the games database all the
+        same, and the failure is one line on stderr."""
+        try:
+            keep(rec, headline=self.headline(rec))
+        except Exception as exc:  # whatever the store's backend raises
+            print(f"hokm-sim play: game {self.id} not in the results store: {exc}",
+                  file=sys.stderr)  # fmt: skip
+
+    def headline(self, rec: dict[str, Any]) -> str:
+        """The results store's headline of the finished game ``rec``."""
+        bots, scores = rec["strategies"], rec["scores"]
+        return (f"you and {bots['partner']['name']} against {bots['opponents']['name']}: "
+                f"{rec['result']} {scores[0]}-{scores[1]}, game {self.id}")  # fmt: skip
+
+    def record(self, result: str) -> dict[str, Any]:
         """The finished game as the results store keeps it (``kind`` ``game``): the
         person's team's result and score, the bots by seat, the seed, the target, and the
-        ``hokm-sim play`` command that deals the same game again; None for a game the
-        store does not keep."""
+        ``hokm-sim play`` command that deals the same game again."""
         game = self.game
         bots = {seat.name: seat.strategy for seat in game.seats if isinstance(seat, BotSeat)}
         partner, opponents = bots[SEAT_NAMES[2]], bots[SEAT_NAMES[1]]
@@ -311,6 +350,13 @@ class Session:
             "command": command,
             "version": __version__,
         }
+
+    def _grade_later(self, rec: dict) -> None:
+        """Grade the finished hand ``rec`` in the grader's thread (not one a fault stopped)."""
+        if "fault" not in rec:
+            task = asyncio.ensure_future(self._grade(rec))
+            self._grading.add(task)
+            task.add_done_callback(self._grading.discard)
 
     async def _grade(self, rec: dict) -> None:
         try:

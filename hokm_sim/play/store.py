@@ -13,6 +13,12 @@ person had left, or the host gave the seat to its bot); each finished hand is st
 record ``hokm-sim trace`` writes, with its double-dummy grading once it is
 analysed. Seeds go up to 2**64 - 1 and are stored as text (SQLite's integers
 stop at 2**63 - 1).
+
+The database is in WAL mode with ``synchronous=NORMAL``: a commit (the table
+writes after every decision that changes a row) does not wait for the disk, which
+took the event loop ~15 ms a commit; the machine losing power may lose the last
+moments of play, never the database's soundness, and a crash of hokm-sim loses
+nothing.
 """
 
 from __future__ import annotations
@@ -92,6 +98,8 @@ class Store:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
             self._upgrade()
         except (OSError, sqlite3.Error) as exc:

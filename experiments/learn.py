@@ -1,41 +1,55 @@
-"""Train ``neural``'s network by Deep Monte Carlo on the vector environment; export its weights.
-
-Deep Monte Carlo is DouZero's method: a network scores (observation, action)
-pairs, and each score is regressed on the return that followed the action:
-here the points the acting seat's team won in the hand (+1, +2 a Kot, +3 a
-Hakem Kot, negative when lost), plus ``--shape`` times the trick margin
-over 7 (less noise, the same sign as points most of the time). The policy
-that plays while learning is epsilon-greedy on the network's scores.
+"""Train ``neural``'s network on the vector environment; export its weights for the bot.
 
 The network and its input are those of ``strategies/_neural.py``: the
 environment's 432 observation features and a plane marking ``sharp``'s
-action at the same view; a 2-hidden-layer perceptron scores the 56 actions
-(52 cards, 4 trump calls) at once, and a learned ``alpha`` is added to
-``sharp``'s action, so training starts from ``sharp``'s play.
+action at the same view; a perceptron with two hidden layers scores the 56
+actions (52 cards, 4 trump calls) at once, and a learned ``alpha`` is added
+to ``sharp``'s action, so an untrained network plays as ``sharp``.
 
-Every iteration plays one hand at every table of each environment of
-``--mix`` (``self``: the network at all four seats; a strategy name: the
-network at seats 0 and 2 against it at 1 and 3), each environment reset to
-a seed of its own from ``--seed`` and the iteration (training seeds are
-``seed * 1,000,000 + iteration * 16 + environment``), then trains one pass
-over the hands' decisions in minibatches. Every ``--eval-every``
-iterations the network is exported beside a copy of ``neural.py`` and
-played against ``sharp`` in duplicate by ``hokm_sim.run`` on ``--eval-hands``
-deals of ``--eval-seed`` (the model-selection seed: never a training seed,
-and never a seed docs/bots.md reports): the learning curve (``curve.csv``,
-``curve.png``) and the best network so far (``best.npz``) are kept in
-``--out``. A checkpoint (``checkpoint.pt``) is written at every evaluation
-and when training stops (``--iterations`` done, ``--minutes`` spent, or
-Ctrl-C); the same command with ``--resume`` goes on from it, and gives the
-same network as an uninterrupted run (everything random is drawn from the
-seed and the iteration).
+Two methods (``--method``), both Monte Carlo regressions of an (observation,
+action) score on what followed the action in a played hand, the return:
+the points the acting seat's team won (+1, +2 a Kot, +3 a Hakem Kot,
+negative when lost) plus ``--shape`` times its trick margin over 7.
 
-    python experiments/learn.py --out runs/neural --minutes 40
+- ``dmc``: Deep Monte Carlo as in DouZero. The network plays every seat it
+  holds epsilon-greedily (``--eps``); each decision's score is regressed on
+  its return. The return of one hand varies far more with the cards than
+  with one card choice, so the scores of the actions ``sharp`` does not take
+  learn slowly, and the greedy policy drifts below ``sharp`` (docs/bots.md).
+- ``paired`` (the default): each deal is played in ``--copies`` + 1 copies
+  of the environment, with ``sharp`` at every seat the network holds; in
+  each copy but the first, at one decision drawn at random, the seat departs
+  from ``sharp``'s action, to the network's best other action or (``--explore``
+  of the time) a random one, and plays ``sharp`` again after. The field's
+  bots are deterministic, so the copies differ only by that departure: the
+  departing team's return less the first copy's is what the departure gained
+  on that deal, and the network's score of the departure less its score of
+  ``sharp``'s action is regressed on it. Greedy on the scores is one step of
+  policy improvement over ``sharp``, each step measured on the same cards.
+
+Every iteration plays one hand at every table of each part of ``--mix``
+(``self``: the network's seats are all four; a strategy name: the network
+at seats 0 and 2 against it at 1 and 3), each part reset to a seed of its
+own from ``--seed`` and the iteration (training seeds are ``seed *
+1,000,000 + iteration * 16 + part``), then trains one pass over the samples
+in minibatches. Every ``--eval-every`` iterations the network is exported
+beside a copy of ``neural.py`` and played against ``sharp`` in duplicate by
+``hokm_sim.run`` on ``--eval-hands`` deals of ``--eval-seed`` (the
+model-selection seed: never a training seed, and never a seed docs/bots.md
+reports): the learning curve (``curve.csv``, ``curve.png``) and the best
+network so far (``best.npz``) are kept in ``--out``. A checkpoint
+(``checkpoint.pt``) is written every 10 iterations and when training stops
+(``--iterations`` done or ``--minutes`` spent; Ctrl-C keeps the last one);
+the same command with ``--resume`` goes on from it, and gives the same
+network as an uninterrupted run (everything random is drawn from the seed
+and the iteration).
+
+    python experiments/learn.py --out runs/neural --minutes 35
     python experiments/learn.py --out runs/neural --minutes 20 --resume
     cp runs/neural/best.npz strategies/neural_weights.npz
 
-Needs PyTorch's CPU build (``pip install torch==2.13.0``, or the ``learn``
-extra) and the env extra. It uses one thread (``torch.set_num_threads(1)``).
+Needs PyTorch's CPU build (``pip install torch==2.13.0``; then the ``learn``
+extra) and uses one thread (``torch.set_num_threads(1)``).
 """
 
 from __future__ import annotations
@@ -129,12 +143,70 @@ def play_hands(env: HokmVectorEnv, net: Net, seed: int, eps: float, shape: float
         obs, _, terminated, _, info = env.step(np.where(mask.any(axis=1), a, 0))
         new = terminated & ~done
         if new.any():
-            tricks = info["hand"]["tricks"][new]
-            margin = (tricks[:, 0] - tricks[:, 1]) / 7
-            ret[new] = info["team_reward"][new] + shape * np.stack([margin, -margin], axis=1)
+            ret[new] = _outcome(info, new, shape)
         done |= terminated
     table, team = np.concatenate(tables), np.concatenate(teams)
     return np.concatenate(xs), np.concatenate(acts), ret[table, team]
+
+
+def _outcome(info: dict, new: np.ndarray, shape: float) -> np.ndarray:
+    """Both teams' returns ``[k, 2]`` at the tables ``new`` whose hand just ended."""
+    tricks = info["hand"]["tricks"][new]
+    margin = (tricks[:, 0] - tricks[:, 1]) / 7
+    return info["team_reward"][new] + shape * np.stack([margin, -margin], axis=1)
+
+
+def play_paired(envs: list[HokmVectorEnv], net: Net, seed: int, args, rng):
+    """One deal at every table of ``envs`` (copies of one environment, the same deals):
+    every seat the network holds plays ``sharp``'s action, but once a hand in every copy
+    after the first, at a decision drawn at random, where it departs: to the network's
+    best other action, or (``--explore`` of the time) any other legal one. Each departure
+    as ``(features, action, sharp's action, its team's return less the first copy's)``."""
+    m, k = envs[0].num_envs, len(envs) - 1
+    obs = [env.reset(seed=seed)[0] for env in envs]
+    horizon = 41 if len(envs[0].seats) == 4 else 21  # every hand has so many decisions
+    at = rng.integers(0, horizon, size=(k, m))
+    taken = np.zeros((k + 1, m), np.int64)
+    done = np.zeros((k + 1, m), bool)
+    ret = np.zeros((k + 1, m, 2), np.float32)
+    xs, acts, priors, teams, rows = [], [], [], [], []
+    while not done.all():
+        for j, env in enumerate(envs):
+            views = obs[j]["view"]
+            x = np.empty((m, FEATURES), np.float32)
+            _neural.features(views, x)
+            mask = obs[j]["action_mask"].astype(bool)
+            deciding = mask.any(axis=1)
+            prior = x[:, FEATURES - ACTIONS :].argmax(axis=1)
+            a = prior.copy()
+            if j > 0:
+                alt = mask.copy()
+                alt[np.arange(m), prior] = False
+                go = np.flatnonzero(~done[j] & deciding & (taken[j] == at[j - 1]) & alt.any(1))
+                if go.size:
+                    with torch.no_grad():
+                        q = net(torch.from_numpy(x[go])).numpy()
+                    best = np.where(alt[go], q, -np.inf).argmax(axis=1)
+                    wild = np.where(alt[go], rng.random((go.size, ACTIONS)), -1.0).argmax(axis=1)
+                    a[go] = np.where(rng.random(go.size) < args.explore, wild, best)
+                    xs.append(x[go])
+                    acts.append(a[go])
+                    priors.append(prior[go])
+                    teams.append(views[go, V_SEAT] & 1)
+                    rows.append(go + (j - 1) * m)
+            taken[j] += ~done[j] & deciding
+            obs[j], _, terminated, _, info = env.step(np.where(deciding, a, 0))
+            new = terminated & ~done[j]
+            if new.any():
+                ret[j, new] = _outcome(info, new, args.shape)
+            done[j] |= terminated
+    if not rows:
+        empty = np.zeros(0, np.int64)
+        return np.zeros((0, FEATURES), np.float32), empty, empty, np.zeros(0, np.float32)
+    row, team = np.concatenate(rows), np.concatenate(teams)
+    copy, table = row // m + 1, row % m
+    gain = ret[copy, table, team] - ret[0, table, team]
+    return np.concatenate(xs), np.concatenate(acts), np.concatenate(priors), gain
 
 
 def evaluate(net: Net, hands: int, seed: int, opponent: str = "sharp") -> dict:
@@ -144,6 +216,8 @@ def evaluate(net: Net, hands: int, seed: int, opponent: str = "sharp") -> dict:
         shutil.copy(BOT, bot)
         export(net, Path(tmp) / "neural_weights.npz", "evaluation copy")
         s = hokm_sim.run(str(bot), opponent, hands=hands, seed=seed, duplicate=True)
+    if s.partial:  # hokm_sim.run took a Ctrl-C as "stop after this batch": stop training too
+        raise KeyboardInterrupt
     return s.data["pair_score"]
 
 
@@ -178,14 +252,21 @@ def parse_mix(text: str) -> list[tuple[str, int]]:
     return out
 
 
-def make_envs(mix: list[tuple[str, int]]) -> list[HokmVectorEnv]:
-    envs = []
+def make_envs(mix: list[tuple[str, int]], copies: int) -> list[list[HokmVectorEnv]]:
+    """For each part of ``--mix``, ``copies`` environments of its tables (dealt alike)."""
+    groups = []
     for name, n in mix:
         if name == "self":
-            envs.append(HokmVectorEnv(num_envs=n, seat=(0, 1, 2, 3), copy=False))
+            group = [
+                HokmVectorEnv(num_envs=n, seat=(0, 1, 2, 3), copy=False) for _ in range(copies)
+            ]
         else:
-            envs.append(HokmVectorEnv(num_envs=n, opponents=name, seat=(0, 2), copy=False))
-    return envs
+            group = [
+                HokmVectorEnv(num_envs=n, opponents=name, seat=(0, 2), copy=False)
+                for _ in range(copies)
+            ]
+        groups.append(group)
+    return groups
 
 
 def parser() -> argparse.ArgumentParser:
@@ -194,7 +275,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--iterations", type=int, default=100_000, help="hands per table, at most")
     p.add_argument("--minutes", type=float, default=60.0, help="wall-clock budget of this call")
-    p.add_argument("--mix", default="self:256,sharp:256,expert:128")
+    p.add_argument("--method", choices=["paired", "dmc"], default="paired")
+    p.add_argument("--mix", help="tables by opponents [paired: self:256,expert:256; "
+                   "dmc: self:256,sharp:256,expert:128]")  # fmt: skip
+    p.add_argument("--copies", type=int, default=7, help="paired: departing copies of a deal")
+    p.add_argument("--explore", type=float, default=0.5, help="paired: random departures")
     p.add_argument("--hidden", default="128,64")
     p.add_argument("--lr", type=float, default=5e-4)
     p.add_argument("--alpha", type=float, default=0.3, help="initial bonus of sharp's action")
@@ -232,20 +317,29 @@ class Run:
                     "state": self.state}, buf)  # fmt: skip
         atomic_bytes(self.ckpt, buf.getvalue())
 
-    def iteration(self, envs: list[HokmVectorEnv]) -> None:
+    def iteration(self, envs: list[list[HokmVectorEnv]]) -> None:
         """One hand at every table, then one pass of minibatches over its decisions."""
         args, it = self.args, self.state["iteration"]
         rng = np.random.default_rng([args.seed, it])
         parts = []
-        for k, env in enumerate(envs):
+        for k, group in enumerate(envs):
             seed = args.seed * SEED_STRIDE + it * 16 + k
-            parts.append(play_hands(env, self.net, seed, args.eps, args.shape, rng))
-        x, a, g = (torch.from_numpy(np.concatenate([q[i] for q in parts])) for i in range(3))
+            if args.method == "paired":
+                parts.append(play_paired(group, self.net, seed, args, rng))
+            else:
+                parts.append(play_hands(group[0], self.net, seed, args.eps, args.shape, rng))
+        cols = [
+            torch.from_numpy(np.concatenate([q[i] for q in parts])) for i in range(len(parts[0]))
+        ]
+        x, a, g = cols[0], cols[1], cols[-1]
         perm = torch.from_numpy(rng.permutation(len(a)))
         for start in range(0, len(a), args.batch):
             idx = perm[start : start + args.batch]
-            q = self.net(x[idx]).gather(1, a[idx, None])[:, 0]
-            loss = ((q - g[idx]) ** 2).mean()
+            q = self.net(x[idx])
+            pred = q.gather(1, a[idx, None])[:, 0]
+            if args.method == "paired":  # the gain of the departure over sharp's action
+                pred = pred - q.gather(1, cols[2][idx, None])[:, 0]
+            loss = ((pred - g[idx]) ** 2).mean()
             self.opt.zero_grad()
             loss.backward()
             self.opt.step()
@@ -308,7 +402,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{run.ckpt} exists: add --resume to go on from it, or choose another --out",
               file=sys.stderr)  # fmt: skip
         sys.exit(2)
-    envs = make_envs(parse_mix(args.mix))
+    if args.mix is None:
+        args.mix = (
+            "self:256,expert:256" if args.method == "paired" else "self:256,sharp:256,expert:128"
+        )
+    envs = make_envs(parse_mix(args.mix), args.copies + 1 if args.method == "paired" else 1)
     st = run.state
     if args.eval_every and not st["curve"]:
         run.evaluate()  # the untrained network: sharp's play through the prior
@@ -336,8 +434,9 @@ def main(argv: list[str] | None = None) -> None:
         run.save()
     except KeyboardInterrupt:  # mid-iteration: the last checkpoint (<= 10 iterations) stays
         print(f"interrupted: {run.ckpt} holds the last checkpoint")
-    for env in envs:
-        env.close()
+    for group in envs:
+        for env in group:
+            env.close()
     print(f"checkpoint {run.ckpt}; best pair score vs sharp {st['best']:.4f}; "
           f"{st['cpu'] / 60:.1f} CPU minutes in all")  # fmt: skip
 

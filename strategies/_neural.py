@@ -3,8 +3,9 @@
 Not a bot (the name starts with ``_``). ``neural`` scores every action it may
 take (a card, or a trump suit when it calls) with a small multilayer
 perceptron and takes the best; ``experiments/learn.py`` trains that network
-by Deep Monte Carlo with PyTorch and calls :func:`features` on the same
-views, so training and play see the same numbers.
+with PyTorch (Monte Carlo regression on the returns of played hands) and
+calls :func:`features` on the same views, so training and play see the
+same numbers.
 
 The input (:data:`FEATURES` floats) is the vector environment's observation
 (:func:`hokm_sim.engine.features.encode_one`: hand, legal cards, cards
@@ -59,11 +60,18 @@ def _fill(view, mem, rng, x):
 
 @njit(cache=True)
 def features(views, out):
-    """Fill ``out`` (``float32[n, FEATURES]``) from ``views`` (``int64[n, VIEW_SIZE]``)."""
+    """Fill ``out`` (``float32[n, FEATURES]``) from ``views`` (``int64[n, VIEW_SIZE]``). A
+    view with no decision due (no legal card once trump is called: a hand's last view in
+    the vector environment) has no ``sharp`` action: its plane stays 0."""
     mem = np.zeros(16, np.int64)
     rng = np.zeros(4, np.uint64)
     for i in range(views.shape[0]):
-        _fill(views[i], mem, rng, out[i])
+        v = views[i]
+        if v[V_TRUMP] >= 0 and v[V_LEGAL] == 0:
+            encode_one(v, out[i, :OBSERVATION])
+            out[i, OBSERVATION:] = 0
+        else:
+            _fill(v, mem, rng, out[i])
 
 
 @njit(inline="always")

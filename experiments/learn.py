@@ -209,13 +209,15 @@ def play_paired(envs: list[HokmVectorEnv], net: Net, seed: int, args, rng):
     return np.concatenate(xs), np.concatenate(acts), np.concatenate(priors), gain
 
 
-def evaluate(net: Net, hands: int, seed: int, opponent: str = "sharp") -> dict:
-    """The pair score of the network as ``neural`` against ``opponent`` in duplicate."""
+def evaluate(net: Net, hands: int, seed: int, margin: float, opponent: str = "sharp") -> dict:
+    """The pair score of the network as ``neural`` (with ``margin``) against ``opponent``
+    in duplicate."""
     with tempfile.TemporaryDirectory() as tmp:
         bot = Path(tmp) / "neural_eval.py"
         shutil.copy(BOT, bot)
         export(net, Path(tmp) / "neural_weights.npz", "evaluation copy")
-        s = hokm_sim.run(str(bot), opponent, hands=hands, seed=seed, duplicate=True)
+        spec = f"'{bot}'(margin={margin})"
+        s = hokm_sim.run(spec, opponent, hands=hands, seed=seed, duplicate=True)
     if s.partial:  # hokm_sim.run took a Ctrl-C as "stop after this batch": stop training too
         raise KeyboardInterrupt
     return s.data["pair_score"]
@@ -289,6 +291,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-every", type=int, default=100, help="iterations; 0: never")
     p.add_argument("--eval-hands", type=int, default=10_000)
     p.add_argument("--eval-seed", type=int, default=424242)
+    p.add_argument("--eval-margin", type=float, default=0.0, help="neural's margin in the curve")
     p.add_argument("--resume", action="store_true")
     return p
 
@@ -350,7 +353,8 @@ class Run:
     def evaluate(self) -> None:
         """A point of the learning curve; the best network so far kept as ``best.npz``."""
         st, out = self.state, self.args.out
-        score = evaluate(self.net, self.args.eval_hands, self.args.eval_seed)
+        args = self.args
+        score = evaluate(self.net, args.eval_hands, args.eval_seed, args.eval_margin)
         value = score["value"]
         low = value if score["low"] is None else score["low"]  # None: every pair level
         high = value if score["high"] is None else score["high"]

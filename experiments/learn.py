@@ -223,7 +223,7 @@ def evaluate(net: Net, hands: int, seed: int, margin: float, opponent: str = "sh
     return s.data["pair_score"]
 
 
-def plot(curve: list[dict], path: Path) -> None:
+def plot(curve: list[dict], path: Path, title: str) -> None:
     """The learning curve: pair score against ``sharp`` with its interval, by decisions."""
     import matplotlib
 
@@ -237,7 +237,7 @@ def plot(curve: list[dict], path: Path) -> None:
     ax.axhline(0.5, color="grey", lw=0.8)
     ax.set_xlabel("training decisions (millions)")
     ax.set_ylabel("pair score vs sharp (95%)")
-    ax.set_title("neural: Deep Monte Carlo, model-selection deals")
+    ax.set_title(title)
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
@@ -377,7 +377,8 @@ class Run:
         w.writeheader()
         w.writerows(st["curve"])
         atomic_text(out / "curve.csv", text.getvalue())
-        plot(st["curve"], out / "curve.png")
+        title = f"neural ({args.method}, margin {args.eval_margin:g}): model-selection deals"
+        plot(st["curve"], out / "curve.png", title)
         self.save()
         print(f"  eval at {st['samples']:,} decisions: pair score vs sharp "
               f"{value:.4f} [{low:.4f}, {high:.4f}]", flush=True)  # fmt: skip

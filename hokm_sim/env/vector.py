@@ -313,7 +313,7 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         slots = self._slots
         state = self._state
         if state.tables is not t:  # new observation arrays (``copy``); the others persist
-            state = self._state = state._replace(tables=t)
+            state = self._state = vk.VectorState(slots, self._jobs, self._counts, self._err, t)
         while True:
             waiting = self._step(self._params, self._job, state)
             if waiting < 0:

@@ -15,6 +15,8 @@ from hokm_sim.bots.called import CalledEngine
 from hokm_sim.bots.compiled import SpecialisedEngine
 from hokm_sim.bots.registry import resolve
 from hokm_sim.bots.stepped import SteppedEngine
+from hokm_sim.engine import stepper as st
+from hokm_sim.engine import vector as vk
 from hokm_sim.engine.boundary import (
     E_CODE,
     E_HAND,
@@ -25,6 +27,7 @@ from hokm_sim.engine.boundary import (
     Fault,
     Hands,
     Matches,
+    Params,
     Study,
     StudyRows,
     Tally,
@@ -34,15 +37,19 @@ from hokm_sim.engine.boundary import (
     fault_in,
     first_fault,
 )
+from hokm_sim.engine.kernels import TRACE_SIZE
 from hokm_sim.engine.records import (
     C_MATCH_PAIR,
     C_PAIR,
     C_PAIR_SIZE,
     ERR_BAD_TRUMP,
     ERR_ILLEGAL_CARD,
+    N_COUNTS,
 )
+from hokm_sim.engine.view import PARAM_SIZE
 from hokm_sim.sim.runner import Runner
 
+NO_PARAMS = Params(*np.zeros((2, 2, PARAM_SIZE)))  # every part plays outside: none read
 PY_LONGEST = str(Path(__file__).resolve().parents[1] / "examples" / "python_bot.py")
 
 
@@ -128,6 +135,48 @@ def test_jobs_are_cast_to_the_types_the_entry_points_are_compiled_for():
     assert [type(v) for v in job] == [np.uint64, int, int, int, bool, int]
     assert job == Hands(5, 0, 300, 64, True, -1) and type(job) is Hands
     assert type(exact(TraceMatch(2**64 - 1, 0, 1, 7, 0)).seed) is np.uint64
+
+
+def test_each_table_kernel_is_compiled_once_whatever_the_calls_fields_are():
+    """The stepper's ``step`` and the vector environment's ``vector_step`` take their call
+    by name, cast by ``exact``: a call of plain ints and one of numpy scalars of other
+    widths (a seed below 2**63 too) reach the same compiled code and play alike. The
+    kernels are those every seat played outside (the one-table and all-seats
+    environments' own)."""
+    outside = ([None] * 4, (True,) * 4)
+    step = compiled.stepper_module(*outside).step
+    calls = [
+        st.Step(st.M_TRACE_HANDS, np.uint64(5), False, 0, -1),
+        st.Step(np.int32(st.M_TRACE_HANDS), 5, np.bool_(False), np.int8(0), np.int16(-1)),
+    ]
+    signatures, views = [], []
+    for call in calls:
+        state = st.StepState(st.new_slots(1), st.new_jobs(7, 1, 0), np.zeros(1, np.int64),
+                             np.zeros(ERR_SIZE, np.int64), np.zeros(0, np.int8),
+                             np.full((1, TRACE_SIZE), -1, np.int64))  # fmt: skip
+        assert step(NO_PARAMS, exact(call), state) == 1
+        signatures.append(len(step.func.signatures))
+        views.append(state.slots.bot_view.copy())
+    assert signatures[0] == signatures[1] and np.array_equal(views[0], views[1])
+
+    vector_step = compiled.vector_module(*outside).vector_step
+    calls = [
+        vk.VectorStep(st.M_HANDS, np.uint64(9), -1, 15, False, False),
+        vk.VectorStep(np.int8(st.M_HANDS), 9, np.int32(-1), np.uint8(15), 0, np.bool_(False)),
+    ]
+    signatures, views = [], []
+    for call in calls:
+        tables = vk.new_tables(2)
+        tables.todo[:] = vk.T_START
+        state = vk.VectorState(st.new_slots(2), st.new_jobs(0, 100, 0),
+                               np.zeros(N_COUNTS, np.int64), np.zeros(ERR_SIZE, np.int64),
+                               tables)  # fmt: skip
+        assert vector_step(NO_PARAMS, exact(call), state) == 0
+        signatures.append(len(vector_step.func.signatures))
+        views.append((tables.views.copy(), tables.masks.copy()))
+    assert signatures[0] == signatures[1]
+    assert all(np.array_equal(a, b) for a, b in zip(*views, strict=True))
+    assert views[0][1].any(axis=1).all()  # each table waits for the agent's decision
 
 
 def _err(code: int, match: int, hand: int, seat: int = 0) -> np.ndarray:

@@ -269,9 +269,12 @@ from hokm_sim.engine.stepper import make_stepper
 _step = make_stepper(*_DECIDERS, {py!r}, __name__)
 
 
+# The named structures' fields are bound to locals first (see bots/compiled.py's templates).
 @njit(cache=True, nogil=True)
-def step(bots, mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs, counts, err, codes,
-         out):
+def step(bots, params, job, state):
+    params_a, params_b = params
+    mode, seed, dup, arg, arg2 = job
+    slots, jobs, counts, err, codes, out = state
     return _step(mode, (params_a, bots[0], bots[1]), (params_b, bots[2], bots[3]), seed, dup,
                  arg, arg2, slots, jobs, counts, err, codes, out)
 """
@@ -288,9 +291,12 @@ from hokm_sim.engine.vector import make_vector_step
 _step = make_vector_step(make_resume(*_DECIDERS, {py!r}, __name__), __name__)
 
 
+# The named structures' fields are bound to locals first (see bots/compiled.py's templates).
 @njit(cache=True, nogil=True)
-def vector_step(bots, mode, params_a, params_b, seed, arg, agents, same_step, illegal_end,
-                slots, jobs, counts, err, tables):
+def vector_step(bots, params, job, state):
+    params_a, params_b = params
+    mode, seed, arg, agents, same_step, illegal_end = job
+    slots, jobs, counts, err, tables = state
     return _step(mode, (params_a, bots[0], bots[1]), (params_b, bots[2], bots[3]), seed, arg,
                  agents, same_step, illegal_end, slots, jobs, counts, err, tables)
 """

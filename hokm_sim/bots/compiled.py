@@ -168,8 +168,13 @@ BOUNDSCHECK = {checked}
 _step = make_stepper(*bound_deciders({ta}, {pa}), *bound_deciders({tb}, {pb}), {py!r}, __name__)
 
 
+# The entry point takes the named structures (boundary.Params, stepper.Step and StepState)
+# and binds their fields to locals first, as the pair engines' entry points do.
 @njit(cache=True, nogil=True)
-def step(mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs, counts, err, codes, out):
+def step(params, job, state):
+    params_a, params_b = params
+    mode, seed, dup, arg, arg2 = job
+    slots, jobs, counts, err, codes, out = state
     return _step(mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs, counts, err, codes,
                  out)
 '''
@@ -195,9 +200,13 @@ _step = make_vector_step(
 )
 
 
+# The entry point takes the named structures (boundary.Params, vector.VectorStep and
+# VectorState) and binds their fields to locals first, as the pair engines' entry points do.
 @njit(cache=True, nogil=True)
-def vector_step(mode, params_a, params_b, seed, arg, agents, same_step, illegal_end, slots, jobs,
-                counts, err, tables):
+def vector_step(params, job, state):
+    params_a, params_b = params
+    mode, seed, arg, agents, same_step, illegal_end = job
+    slots, jobs, counts, err, tables = state
     return _step(mode, params_a, params_b, seed, arg, agents, same_step, illegal_end, slots, jobs,
                  counts, err, tables)
 '''
@@ -424,8 +433,10 @@ def stepper_module(
     checked: bool | None = None,
     kind: str | None = None,
 ) -> ModuleType | SimpleNamespace:
-    """The kernel ``step`` (:func:`hokm_sim.engine.stepper.make_stepper`) of a table whose
-    parts flagged in ``py`` are played in Python (their bots may be None), with the
+    """The kernel ``step(params, job, state)`` (:func:`hokm_sim.engine.stepper.make_stepper`;
+    :class:`~hokm_sim.engine.boundary.Params`, a :class:`~hokm_sim.engine.stepper.Step` cast
+    by :func:`~hokm_sim.engine.boundary.exact`, a :class:`~hokm_sim.engine.stepper.StepState`)
+    of a table whose parts flagged in ``py`` are played in Python (their bots may be None), with the
     compiled parts of ``bots``: generic by default, one module per ``py`` that calls each
     bot's own unit (:func:`hokm_sim.bots.called.called_table`, bots checked one by one
     as ``checked`` says); with ``kind`` ``specialised``, a module with the bots inlined,
@@ -443,9 +454,12 @@ def vector_module(
     checked: bool | None = None,
     kind: str | None = None,
 ) -> ModuleType | SimpleNamespace:
-    """The kernel ``vector_step`` (:func:`hokm_sim.engine.vector.make_vector_step`) of the
-    tables of :class:`hokm_sim.env.vector.HokmVectorEnv`, with the compiled parts of the
-    two teams' strategies, as :func:`stepper_module` gives ``step``."""
+    """The kernel ``vector_step(params, job, state)``
+    (:func:`hokm_sim.engine.vector.make_vector_step`; ``Params``, an exact
+    :class:`~hokm_sim.engine.vector.VectorStep`, a
+    :class:`~hokm_sim.engine.vector.VectorState`) of the tables of
+    :class:`hokm_sim.env.vector.HokmVectorEnv`, with the compiled parts of the two teams'
+    strategies, as :func:`stepper_module` gives ``step``."""
     if engine_kind(kind) != "specialised":
         from hokm_sim.bots.called import VECTOR_TEMPLATE, called_table
 

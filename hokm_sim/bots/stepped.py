@@ -251,11 +251,10 @@ class SteppedEngine:
 
     def _warm(self, mode, params, seed) -> None:
         """Compile (or load) the step function: one slot, no jobs."""
-        slots = st.new_slots(1)
-        jobs = st.new_jobs(0, 0, 0)
-        self._step(mode, params.a, params.b, np.uint64(seed), False, 0, 0, slots, jobs,
-                   np.zeros(1, np.int64), np.zeros(ERR_SIZE, np.int64),
-                   np.zeros(0, np.int8), np.zeros((0, 1), np.int64))  # fmt: skip
+        state = st.StepState(st.new_slots(1), st.new_jobs(0, 0, 0), np.zeros(1, np.int64),
+                             np.zeros(ERR_SIZE, np.int64), np.zeros(0, np.int8),
+                             np.zeros((0, 1), np.int64))  # fmt: skip
+        self._step(params, exact(st.Step(mode, seed, False, 0, 0)), state)
 
     def _raise_if_first(self, fail, errs, seed, mode, target, method=0, traced=None) -> None:
         """Raise a Python bot's failure unless the engine found an earlier fault. The
@@ -292,14 +291,13 @@ class SteppedEngine:
         lower it."""
         slots = st.new_slots(max(1, min(count, self.slots)))
         jobs = st.new_jobs(start, count, method)
-        seed = np.uint64(seed)
-        pa, pb = params
+        job = exact(st.Step(mode, seed, dup, arg, arg2))
+        state = st.StepState(slots, jobs, counts, err, codes, out)
         named = {code: dict(zip(p.names, params[p.side][p.row], strict=False))
                  for code, p in self._parts.items()}  # fmt: skip
         failure: list[_Failure | None] = [None]
         with self._host.lease() if self._host is not None else nullcontext() as lease:
-            while self._step(mode, pa, pb, seed, dup, arg, arg2, slots, jobs, counts, err, codes,
-                             out):  # fmt: skip
+            while self._step(params, job, state):
                 wait = slots.wait
                 with self._lock:
                     for code, part in self._parts.items():

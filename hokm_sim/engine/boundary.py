@@ -182,7 +182,11 @@ def first_fault(errs: np.ndarray) -> Fault | None:
     return min(faults, key=lambda f: (f.match, f.hand)) if faults else None
 
 
-Job = TypeVar("Job", Hands, Matches, Study, TraceHands, TraceMatch)
+Job = TypeVar("Job", bound=tuple)
+"""A job: :class:`Hands`, :class:`Matches`, :class:`Study`, :class:`TraceHands`,
+:class:`TraceMatch`, or a table kernel's call (``Step`` of :mod:`hokm_sim.engine.stepper`,
+``VectorStep`` of :mod:`hokm_sim.engine.vector`): a NamedTuple whose fields are annotated
+with the types they are cast to."""
 
 
 @cache

@@ -210,6 +210,36 @@ def new_jobs(start, count, method):
     return jobs
 
 
+class Step(NamedTuple):
+    """What one call of ``step`` (:func:`make_stepper`) plays: the jobs of mode ``mode``
+    (``M_*``) under ``seed``, played twice in ``dup`` (teams swapped), with the mode's
+    arguments ``arg`` and ``arg2`` (see :func:`start_job` and :func:`finish_hand`). The
+    fields are cast to their annotated types by :func:`~hokm_sim.engine.boundary.exact`,
+    so ``step`` is compiled once."""
+
+    mode: int
+    seed: np.uint64
+    dup: bool
+    arg: int
+    arg2: int
+
+
+class StepState(NamedTuple):
+    """The arrays one table's ``step`` (:func:`make_stepper`) reads and writes: its
+    :class:`Slots` and job counter (:func:`new_jobs`), the row of counts its finished
+    hands are added into, its error row (``E_*`` of :mod:`hokm_sim.engine.boundary`),
+    the pair codes of a duplicate run (empty for none) and the rows a study or trace
+    writes (``int64[0, 1]`` for none). Built once per table: the arrays persist between
+    calls."""
+
+    slots: Slots
+    jobs: np.ndarray
+    counts: np.ndarray
+    err: np.ndarray
+    codes: np.ndarray
+    out: np.ndarray
+
+
 @njit(inline=HELPERS)
 def slot_work(slots, i):
     """Slot ``i``'s :class:`~hokm_sim.engine.play.Work`: views of its rows of ``slots``."""
@@ -498,7 +528,9 @@ def make_stepper(ta, pa, tb, pb, py, owner: str):
     choice and B's card play are made in Python (see :func:`make_resume`).
     Returns ``step(mode, params_a, params_b, seed, dup, arg, arg2, slots, jobs,
     counts, err, codes, out) -> waiting``: the number of slots left waiting for a
-    Python decision (0 when all jobs are done).
+    Python decision (0 when all jobs are done). A generated module's entry point
+    takes these by name (:class:`~hokm_sim.engine.boundary.Params`, :class:`Step`,
+    :class:`StepState`) and binds them to locals before calling it.
     """
     resume = make_resume(ta, pa, tb, pb, py, owner)
 

@@ -46,6 +46,7 @@ from hokm_sim.engine.stepper import (
     W_CARD_B,
     W_TRUMP_A,
     W_TRUMP_B,
+    Slots,
     finish_hand,
     slot_work,
     start_job,
@@ -126,6 +127,34 @@ class Tables(NamedTuple):
     """``int8[n, N_ACTIONS]``: as ``final_features``, the legal actions (none)."""
 
 
+class VectorStep(NamedTuple):
+    """What one call of ``vector_step`` (:func:`make_vector_step`) plays: the episodes of
+    mode ``mode`` under ``seed`` with its argument ``arg``, the agent at the seats of the
+    mask ``agents``, and how an episode's end (``same_step``) and an illegal action
+    (``illegal_end``) are taken (see :func:`make_vector_step`). The fields are cast to
+    their annotated types by :func:`~hokm_sim.engine.boundary.exact`, so ``vector_step``
+    is compiled once."""
+
+    mode: int
+    seed: np.uint64
+    arg: int
+    agents: int
+    same_step: bool
+    illegal_end: bool
+
+
+class VectorState(NamedTuple):
+    """The arrays ``vector_step`` (:func:`make_vector_step`) reads and writes: the
+    stepper's :class:`~hokm_sim.engine.stepper.Slots` and job counter, the counts
+    finished hands are added into, the error row, and the :class:`Tables`."""
+
+    slots: Slots
+    jobs: np.ndarray
+    counts: np.ndarray
+    err: np.ndarray
+    tables: Tables
+
+
 def new_tables(n: int) -> Tables:
     """:class:`Tables` for ``n`` tables."""
     return Tables(
@@ -193,7 +222,10 @@ def make_vector_step(resume, owner: str):
     the tables' compiled bots bound in), named under the generated module ``owner``.
 
     Returns ``vector_step(mode, params_a, params_b, seed, arg, agents, same_step,
-    illegal_end, slots, jobs, counts, err, tables) -> int``:
+    illegal_end, slots, jobs, counts, err, tables) -> int`` (a generated module's entry
+    point takes these by name, :class:`~hokm_sim.engine.boundary.Params`,
+    :class:`VectorStep` and :class:`VectorState`, and binds them to locals before
+    calling it):
 
     - ``mode`` is the stepper's ``M_HANDS`` (``arg``: -1) or ``M_MATCHES``
       (``arg``: the target); ``agents`` the mask of the agent's seats;

@@ -18,7 +18,7 @@ from hokm_sim.bots.observation import Observation
 from hokm_sim.bots.seat import SeatBot
 from hokm_sim.engine import kernels as k
 from hokm_sim.engine import stepper as st
-from hokm_sim.engine.boundary import ERR_SIZE, fault_in
+from hokm_sim.engine.boundary import ERR_SIZE, Params, exact, fault_in
 from hokm_sim.engine.view import PARAM_SIZE, V_HAND, V_LEGAL, V_SEAT
 from hokm_sim.errors import InputError
 from hokm_sim.house import MAX_TARGET
@@ -27,7 +27,7 @@ from hokm_sim.sim.tracecheck import MAX_INDEX
 __all__ = ["CARD", "TRUMP", "SeatBot", "Table"]
 
 TRUMP, CARD = "trump", "card"
-_NO_PARAMS = np.zeros((2, PARAM_SIZE), np.float64)
+_NO_PARAMS = Params(*np.zeros((2, 2, PARAM_SIZE), np.float64))  # no strategy's: none used
 _NO_COUNTS = np.zeros(1, np.int64)  # hands are traced into ``rows``, never counted
 _NO_CODES = np.zeros(0, np.int8)
 _WAITING = {st.W_NONE: None, st.W_TRUMP_A: TRUMP, st.W_TRUMP_B: TRUMP, st.W_CARD_A: CARD,
@@ -64,6 +64,7 @@ class Table:
         self.rows = np.zeros((0, k.TRACE_SIZE), np.int64)
         self._jobs = st.new_jobs(0, 0, first_hakem)
         self._err = np.zeros(ERR_SIZE, np.int64)
+        self._job = self._state = None  # the kernel's call and arrays, from each reset
         self.waiting: str | None = None
         self.seat = self.legal = self.hands_done = 0
 
@@ -80,18 +81,19 @@ class Table:
     def reset(self, seed: int, index: int) -> None:
         """Deal ``index`` (or match ``index``) of ``seed``; play to the first decision."""
         self.seed, self.index = seed, index
-        self._seed = np.uint64(seed)
         self.rows = np.full((2 * (self.target or 1), k.TRACE_SIZE), -1, np.int64)
         self._jobs = st.new_jobs(index, 1, self.first_hakem)
         self._err[:] = 0
         self.slots.ctl[0, :] = 0
+        mode = st.M_TRACE_MATCH if self.target else st.M_TRACE_HANDS
+        self._job = exact(st.Step(mode, seed, False, 0, self.target if self.target else -1))
+        self._state = st.StepState(
+            self.slots, self._jobs, _NO_COUNTS, self._err, _NO_CODES, self.rows
+        )
         self._advance()
 
     def _advance(self) -> None:
-        mode = st.M_TRACE_MATCH if self.target else st.M_TRACE_HANDS
-        arg2 = self.target if self.target else -1
-        self._step(mode, _NO_PARAMS, _NO_PARAMS, self._seed, False, 0, arg2, self.slots,
-                   self._jobs, _NO_COUNTS, self._err, _NO_CODES, self.rows)  # fmt: skip
+        self._step(_NO_PARAMS, self._job, self._state)
         fault = fault_in(self._err)
         if fault is not None:
             raise InputError(f"illegal move: engine error code {fault.code}")

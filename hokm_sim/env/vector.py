@@ -56,7 +56,7 @@ from hokm_sim.bots.stepped import (
 from hokm_sim.cards import card_str, cards_of
 from hokm_sim.engine import stepper as st
 from hokm_sim.engine import vector as vk
-from hokm_sim.engine.boundary import ERR_SIZE, fault_in
+from hokm_sim.engine.boundary import ERR_SIZE, Params, exact, fault_in
 from hokm_sim.engine.records import ERR_BAD_TRUMP, N_COUNTS
 from hokm_sim.engine.view import V_LEGAL, V_SEAT, V_TRICK_NO
 from hokm_sim.env.aec import observation_space
@@ -143,7 +143,7 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         bots = [part for s in by_team for part in ((s.trump, s.play) if s else (None, None))]
         py = tuple(bot is None or bot.kind != "numba" for bot in bots)
         self._step = compiled.vector_module(bots, py).vector_step
-        self._params = [s.params_array() if s else _NO_PARAMS for s in by_team]
+        self._params = Params(*(s.params_array() if s else _NO_PARAMS for s in by_team))
         self._parts = python_parts(*by_team)
         self._exec = exec_parts(*by_team)
         self._host = ExecHost({c: p.fn for c, p in self._exec.items()}) if self._exec else None
@@ -163,6 +163,9 @@ class HokmVectorEnv(gym.vector.VectorEnv):
         self._err = np.zeros(ERR_SIZE, np.int64)
         self._t = vk.new_tables(self.num_envs)
         self._seed = 0
+        self._job = self._call(0)
+        self._state = vk.VectorState(self._slots, self._jobs, self._counts, self._err, self._t)
+        """The kernel's arrays, built once: only ``tables`` changes (with ``copy``)."""
         self._live = False
         self._over = np.zeros(self.num_envs, np.bool_)
         self.single_action_space = gym.spaces.Discrete(vk.N_ACTIONS)
@@ -185,6 +188,7 @@ class HokmVectorEnv(gym.vector.VectorEnv):
             )
         if seed is not None:
             self._seed = whole(seed, "seed", 2**64 - 1)
+            self._job = self._call(self._seed)
             self._jobs[st.J_NEXT] = 0
         if "deal" in options:
             self._jobs[st.J_NEXT] = whole(options["deal"], "deal", MAX_INDEX - 1)
@@ -297,17 +301,21 @@ class HokmVectorEnv(gym.vector.VectorEnv):
             t = t._replace(features=new(t.features), views=new(t.views), masks=new(t.masks))
         return t
 
+    def _call(self, seed: int) -> vk.VectorStep:
+        """The kernel's call for episodes of ``seed``, its fields of their exact types."""
+        same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
+        return exact(vk.VectorStep(self._mode, seed, self._arg, self._agents, same_step,
+                                   self.illegal == "end"))  # fmt: skip
+
     def _run(self, t: vk.Tables) -> None:
         """One kernel call, and more while bots outside numba have decisions due; ``t``
         becomes the tables' arrays once no action was refused."""
         slots = self._slots
-        seed = np.uint64(self._seed)
+        state = self._state
+        if state.tables is not t:  # new observation arrays (``copy``); the others persist
+            state = self._state = vk.VectorState(slots, self._jobs, self._counts, self._err, t)
         while True:
-            waiting = self._step(
-                self._mode, self._params[0], self._params[1], seed, self._arg, self._agents,
-                self.autoreset_mode == AutoresetMode.SAME_STEP, self.illegal == "end", slots,
-                self._jobs, self._counts, self._err, t,
-            )  # fmt: skip
+            waiting = self._step(self._params, self._job, state)
             if waiting < 0:
                 self._illegal(-1 - waiting, int(t.actions[-1 - waiting]))
             self._t = t

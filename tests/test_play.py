@@ -417,6 +417,22 @@ def test_server_reports_a_bot_fault_and_the_page_stays(tmp_path, mode, what):
     assert store.game(gid)["result"] == "fault" and what in store.game(gid)["message"]
 
 
+def test_the_games_database_is_its_owners_only(tmp_path):
+    """It holds each game's secret, the key of its pages: no other user may read it, nor
+    the log SQLite writes beside it; an older database is made so too."""
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / DB_NAME).touch(mode=0o644)
+    for folder in (tmp_path / "new", old):
+        store = Store(folder)
+        store.start(seed=1, daily=None, partner="expert", opponents="expert", target=7,
+                    first_hakem="first-ace", version="test")  # fmt: skip
+        for f in folder.glob(DB_NAME + "*"):
+            assert f.stat().st_mode & 0o077 == 0, f
+        store.close()
+    assert (tmp_path / "new").stat().st_mode & 0o077 == 0
+
+
 def test_play_serves_until_ctrl_c_and_stops_cleanly(tmp_path):
     """The command itself: it listens on 127.0.0.1 only, serves the table, and Ctrl-C
     stops it with exit code 0, the game booked as unfinished; a taken port is exit 2."""

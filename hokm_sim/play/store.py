@@ -23,7 +23,9 @@ nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import secrets
 import sqlite3
 from collections.abc import Iterator
@@ -96,7 +98,12 @@ class Store:
         if not create and not self.path.is_file():
             raise InputError(f"no games yet: {self.path} does not exist (play with hokm-sim play)")
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # The games' secrets are the keys of their pages: the file (and the log files
+            # SQLite makes beside it, which take its mode) is its owner's only.
+            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+            with contextlib.suppress(PermissionError):  # another's file: left as it is
+                self.path.chmod(0o600)
             self._db = sqlite3.connect(self.path, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")

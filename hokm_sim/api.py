@@ -1274,9 +1274,11 @@ def dd_study(
     threads: int | None = None,
     out: str | Path | bool | None = None,
     force: bool = False,
+    progress: Progress | None = None,
 ) -> DDStudyResult:
     """Trump calls judged by the double-dummy solver: with all hands open, can the
-    Hakem's team force 7 tricks with the suit each heuristic calls?"""
+    Hakem's team force 7 tricks with the suit each heuristic calls? ``progress`` is
+    told the deals solved."""
     from hokm_sim.dd import study
     from hokm_sim.report import pages
     from hokm_sim.sim.runner import check_threads
@@ -1288,7 +1290,8 @@ def dd_study(
     seed = check_seed(seed)
     folder = _folder(out, force, "dd-study", "perfect", seed)
     with _partial_kept(folder, None):  # a fault keeps nothing: no folder left empty
-        s = study.summarize(study.collect(heur, seed, hands, check_threads(threads)))
+        counter = _counter(progress, hands, "deals")
+        s = study.summarize(study.collect(heur, seed, hands, check_threads(threads), counter))
     command = _command("dd_study", heuristics=[h.name for h in heur], hands=hands, seed=seed)
     result = DDStudyResult(_with_command(s, command))
     if folder is not None:

@@ -75,8 +75,12 @@ def test_sprt_offline():
 
 
 def test_dd_study_result(tmp_path):
-    d = hokm_sim.dd_study(["longest"], hands=4, seed=1, threads=1, out=tmp_path / "d")
+    ticks = []
+    d = hokm_sim.dd_study(
+        ["longest"], hands=4, seed=1, threads=1, out=tmp_path / "d", progress=ticks.append
+    )
     assert isinstance(d, DDStudyResult)
+    assert ticks and (ticks[-1].done, ticks[-1].total, ticks[-1].unit) == (4, 4, "deals")
     assert list(d.to_frame().index) == ["perfect", "longest"]
     _round_trip(d, tmp_path / "d")
 

@@ -22,6 +22,7 @@ from hokm_sim.cli.options import (
     seed_option,
     threads_option,
 )
+from hokm_sim.cli.progress import Progress
 
 
 @click.command("dd", context_settings=CONTEXT)
@@ -96,15 +97,17 @@ def dd_study(
     """
     from hokm_sim import api
 
-    result = api.dd_study(
-        heuristics,
-        hands=hands,
-        seed=seed,
-        threads=threads,
-        out=out or True,
-        force=force,
-        bot_timeout=bot_timeout,
-    )
+    with Progress() as prog:
+        result = api.dd_study(
+            heuristics,
+            hands=hands,
+            seed=seed,
+            threads=threads,
+            out=out or True,
+            force=force,
+            bot_timeout=bot_timeout,
+            progress=prog,
+        )
     click.echo((result.folder / "report.md").read_text(), nl=False)
     click.echo(f"report: {result.folder}")
     interrupted(result.data, "a study cannot be resumed: run it again to finish it")

@@ -12,6 +12,7 @@ knows least, so these are bounds on what a call can give, not table results.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -53,8 +54,15 @@ DEALS_PER_CALL = 4
 Ctrl-C stops a study after the call in flight (what was solved is kept)."""
 
 
-def collect(heuristics: list[Strategy], seed: int, deals: int, threads: int) -> DDStudy:
-    """Solve every deal with every trump and ask each heuristic for its call.
+def collect(
+    heuristics: list[Strategy],
+    seed: int,
+    deals: int,
+    threads: int,
+    counter: Callable[[int], None] | None = None,
+) -> DDStudy:
+    """Solve every deal with every trump and ask each heuristic for its call;
+    ``counter`` is told the deals of each block solved.
 
     The first Ctrl-C stops after the deals in flight: the study covers the
     deals solved before it (``done`` is then below ``deals``).
@@ -81,6 +89,8 @@ def collect(heuristics: list[Strategy], seed: int, deals: int, threads: int) -> 
                 counted,
             )
             done, nodes = end, nodes + int(counted.sum())
+            if counter is not None:
+                counter(end - start)
             if flag.stop:
                 break
     seconds = time.perf_counter() - t

@@ -351,7 +351,10 @@ def test_dd_study_writes_a_report_and_never_overwrites(tmp_path):
     r = CliRunner().invoke(main, [*args, "--threads", "1", "--out", str(out)])
     assert r.exit_code == 0, r.output
     s = json.loads((out / "summary.json").read_text())
-    assert "| longest |" in (out / "report.md").read_text() and "| longest |" in r.stdout
+    assert "| longest |" in (out / "report.md").read_text()
+    shown = r.stdout.splitlines()  # the table in columns and the folder, not report.md
+    assert any(line.split()[0] == "longest" for line in shown if line)
+    assert "|" not in r.stdout and shown[-1] == f"report: {out}"
     assert s["deals"] == 2 and set(s["heuristics"]) == {"longest", "random"}
     for h in s["heuristics"].values():
         # A call forces 7 only where some trump does: perfect = call + loss.

@@ -108,7 +108,9 @@ def dd_study(
             bot_timeout=bot_timeout,
             progress=prog,
         )
-    click.echo((result.folder / "report.md").read_text(), nl=False)
+    from hokm_sim.report.pages import dd_study_text
+
+    click.echo(dd_study_text(result.data))
     click.echo(f"report: {result.folder}")
     interrupted(result.data, "a study cannot be resumed: run it again to finish it")
 

@@ -299,34 +299,46 @@ def _trump_stop(s: dict[str, Any]) -> list[str]:
     return [f"Partial: stopped ({s['stopped']}): {done}.", ""]
 
 
+def _dd_rows(summary: dict[str, Any]) -> list[list[str]]:
+    """The double-dummy study's table (header first): the perfect call on top, then each
+    heuristic's."""
+    rows = [
+        ["call", "forces 7", "loss vs perfect", "right when a trump forces 7"],
+        ["perfect (best of 4)", cell(summary["perfect"]), "-", "-"],
+        ["any suit (mean of 4)", f"{summary['any_suit']['value']:.4f}", "-", "-"],
+    ]
+    for name, h in summary["heuristics"].items():
+        rows.append(
+            [name, cell(h["forces_7"]), cell(h["loss_vs_perfect"]),
+             cell(h["best_call_when_one_forces"])]
+        )  # fmt: skip
+    return rows
+
+
+def _dd_partial(summary: dict[str, Any]) -> list[str]:
+    """The line of a study stopped by Ctrl-C, and a blank line; none otherwise."""
+    if not summary.get("partial"):
+        return []
+    return [
+        f"Partial: stopped (Ctrl-C) after {summary['deals']:,} of {summary['asked']:,} deals.",
+        "",
+    ]
+
+
 def dd_study(summary: dict[str, Any], command: str) -> str:
     """The report: one table row per heuristic, the perfect call on top."""
     n = summary["deals"]
+    sv = summary["solver"]
     lines = [
         f"# Double-dummy trump study: {n:,} deals",
         "",
-        *(
-            [f"Partial: stopped (Ctrl-C) after {n:,} of {summary['asked']:,} deals.", ""]
-            if summary.get("partial")
-            else []
-        ),
+        *_dd_partial(summary),
         f"Seed {summary['seed']}; the engine's deals (Hakem = deal % 4, who leads). "
         "Rate at which the Hakem's team can force 7 tricks with all hands open, "
         "for the best trump in hindsight and for each heuristic's call; loss = "
         "share of deals where some trump forces 7 but the call does not.",
         "",
-        "| call | forces 7 | loss vs perfect | right when a trump forces 7 |",
-        "|---|---|---|---|",
-        f"| perfect (best of 4) | {cell(summary['perfect'])} | - | - |",
-        f"| any suit (mean of 4) | {summary['any_suit']['value']:.4f} | - | - |",
-    ]
-    for name, h in summary["heuristics"].items():
-        lines.append(
-            f"| {name} | {cell(h['forces_7'])} | {cell(h['loss_vs_perfect'])} | "
-            f"{cell(h['best_call_when_one_forces'])} |"
-        )
-    sv = summary["solver"]
-    lines += [
+        *_markdown_table(_dd_rows(summary)),
         "",
         f"Solver: {4 * n:,} questions, {sv['nodes']:,} nodes in {sv['seconds']} s.",
         "",
@@ -336,6 +348,19 @@ def dd_study(summary: dict[str, Any], command: str) -> str:
         "",
         f"hokm-sim {__version__}",
         "",
+    ]
+    return "\n".join(lines)
+
+
+def dd_study_text(summary: dict[str, Any]) -> str:
+    """What ``hokm-sim dd-study`` prints: what was studied and the table; report.md has
+    the rest."""
+    lines = [
+        f"Double-dummy trump study: {summary['deals']:,} deals, seed {summary['seed']} "
+        "(how often the Hakem's team can force 7 tricks, all hands open; 95% intervals)",
+        "",
+        *_dd_partial(summary),
+        *columns(_dd_rows(summary)),
     ]
     return "\n".join(lines)
 

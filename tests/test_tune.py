@@ -160,3 +160,26 @@ def test_a_composition_tunes_the_part_named():
     t = tune.with_values(s, [p], [3.0])
     assert t.trump_params[0] == 3.0 and t.play_params == s.play_params
     assert t.name == "trump=weighted(length=3,strength=1),play=expert(length=4,strength=1)"
+
+
+def test_a_tune_builds_each_opponents_runner_once(monkeypatch):
+    """Every evaluation plays the tuned bot's files with other parameters: the engine of
+    each opponent is found (its bot files hashed) once for the whole tune, and the counts
+    are those of a runner built for the point itself."""
+    from hokm_sim.bots import compiled
+    from hokm_sim.bots.registry import resolve
+    from hokm_sim.sim.runner import Runner
+
+    built, real = [], compiled.engine_for
+    monkeypatch.setattr(
+        compiled, "engine_for", lambda a, b, *x, **kw: built.append(b.name) or real(a, b, *x, **kw)
+    )
+    hokm_sim.tune(TOY, ["p0=0:10"], against=[LONGEST, "random"], iterations=3, pairs=200,
+                  seed=5, threads=1)  # fmt: skip
+    assert built == [LONGEST, "random"]
+    base, point = resolve(TOY), resolve(TOY.replace("p0=5", "p0=9"))
+    want = Runner(point, resolve(LONGEST)).counts(5, 300, threads=1)
+    got = Runner(base, resolve(LONGEST)).playing(point).counts(5, 300, threads=1)
+    assert (got == want).all()
+    with pytest.raises(ValueError, match="is not made of"):
+        Runner(base, resolve(LONGEST)).playing(resolve(LONGEST))

@@ -236,7 +236,7 @@ def signs(seed: int, iterations: int, n: int) -> np.ndarray:
 
 def pair_scores(
     strategy: Strategy,
-    opponents: list[Strategy],
+    runners: list[Runner],
     seed: int,
     start: int,
     pairs: int,
@@ -244,22 +244,24 @@ def pair_scores(
     threads: int | None,
 ) -> list[PairStats]:
     """The pair score of ``strategy`` against each opponent on deals
-    ``start .. start + pairs - 1`` of ``seed``, in duplicate."""
+    ``start .. start + pairs - 1`` of ``seed``, in duplicate; ``runners`` play the
+    tuned bot's files against each opponent, built once for a whole tune
+    (:meth:`~hokm_sim.sim.runner.Runner.playing` gives them ``strategy``'s parameters)."""
     return [
-        pair_stats(Runner(strategy, opp).counts(seed, pairs, start=start, threads=threads), metric)
-        for opp in opponents
+        pair_stats(r.playing(strategy).counts(seed, pairs, start=start, threads=threads), metric)
+        for r in runners
     ]
 
 
-def score(strategy: Strategy, opponents: list[Strategy], *args: Any) -> float:
+def score(strategy: Strategy, runners: list[Runner], *args: Any) -> float:
     """The mean of :func:`pair_scores` (same arguments): what SPSA climbs."""
-    values = [ps.score.value for ps in pair_scores(strategy, opponents, *args)]
+    values = [ps.score.value for ps in pair_scores(strategy, runners, *args)]
     return sum(values) / len(values)
 
 
 def check(
     strategies: dict[str, Strategy],
-    opponents: list[Strategy],
+    runners: list[Runner],
     seed: int,
     start: int,
     pairs: int,
@@ -270,10 +272,10 @@ def check(
     with intervals, and each strategy's weakest."""
     out: dict[str, Any] = {"deals": {"start": start, "count": pairs}, "metric": metric}
     for label, s in strategies.items():
-        found = pair_scores(s, opponents, seed, start, pairs, metric, threads)
+        found = pair_scores(s, runners, seed, start, pairs, metric, threads)
         rows = [
-            {"opponent": opp.name, **ps.score.to_dict()}
-            for opp, ps in zip(opponents, found, strict=True)
+            {"opponent": r.b.name, **ps.score.to_dict()}
+            for r, ps in zip(runners, found, strict=True)
         ]
         low = min(rows, key=lambda r: r["value"])
         out[label] = {"strategy": s.name, "pairs": rows, "weakest": low}
@@ -307,6 +309,7 @@ def spsa(
     opponent on deals after the last one the tuning used.
     """
     check_params(params)
+    runners = [Runner(strategy, opp) for opp in opponents]
     u = np.array([p.unit(p.start) for p in params])
     deltas = signs(cfg.seed, cfg.iterations, len(params))
     history: list[dict[str, Any]] = []
@@ -317,7 +320,7 @@ def spsa(
                 d = deltas[k]
                 plus = with_values(strategy, params, values_at(params, u + ck * d))
                 minus = with_values(strategy, params, values_at(params, u - ck * d))
-                args = (opponents, cfg.seed, k * cfg.pairs, cfg.pairs, cfg.metric, cfg.threads)
+                args = (runners, cfg.seed, k * cfg.pairs, cfg.pairs, cfg.metric, cfg.threads)
                 y_plus = score(plus, *args)
                 y_minus = score(minus, *args)
                 u = np.clip(u + ak * (y_plus - y_minus) / (2 * ck) * d, 0.0, 1.0)
@@ -343,7 +346,7 @@ def spsa(
         start_s = with_values(strategy, params, [p.start for p in params])
         out["check"] = check(
             {"tuned": tuned, "start": start_s},
-            opponents,
+            runners,
             cfg.seed,
             cfg.iterations * cfg.pairs,
             cfg.check,

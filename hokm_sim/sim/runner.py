@@ -14,6 +14,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from copy import copy as copy_of
 from dataclasses import dataclass
 
 import numba
@@ -209,6 +210,17 @@ class Runner:
         self.engine: Engine = compiled.engine_for(a, b, checked, self.kind)
         self.params = Params(a.params_array(), b.params_array())
         self._specialiser: Specialiser | None = None
+
+    def playing(self, a: Strategy) -> Runner:
+        """This runner with ``a`` in A's place: a strategy of the same bot files with
+        other parameters, played by this engine, which is neither looked up nor hashed
+        again (``tune`` moves A's parameters at every evaluation)."""
+        if (a.trump, a.play) != (self.a.trump, self.a.play):
+            raise ValueError(f"{a.name} is not made of {self.a.name}'s bot files")
+        other = copy_of(self)
+        other.a, other._specialiser = a, None
+        other.params = Params(a.params_array(), self.params.b)
+        return other
 
     def _specialise(self, seconds_left: float, matches: bool) -> None:
         """Between two batches of ``auto``: start compiling the specialised engine in the

@@ -338,8 +338,17 @@ def _serve_slow(tmp_path: Path) -> subprocess.Popen:
     (its first line names the address)."""
     bot = tmp_path / "slow.py"
     bot.write_text(SLOW)
-    return subprocess.Popen([sys.executable, "-m", "hokm_sim", "serve", str(bot), "--http", "0"],
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    # A terminal's Ctrl-C reaches the server even where these tests run as a background
+    # job, whose ignored SIGINT a child would inherit (and the server then keeps ignoring).
+    ignored = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "hokm_sim", "serve", str(bot), "--http", "0"],
+            stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+    finally:
+        signal.signal(signal.SIGINT, ignored)
 
 
 def test_a_client_that_hangs_up_before_its_answer_prints_nothing(tmp_path):

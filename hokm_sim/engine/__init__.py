@@ -3,10 +3,12 @@
 Importing it first puts the package's cache locator in place
 (:mod:`.jitcache`), so every cached kernel is keyed by all the source it inlines,
 and has numba load that cached code without setting up its compiler
-(:mod:`.quickload`).
+(:mod:`.quickload`); and has numba's first compilation of the process keep the
+interpreter's spare frame-stack chunks (:mod:`.framestack`).
 """
 
-from hokm_sim.engine import jitcache, quickload
+from hokm_sim.engine import framestack, jitcache, quickload
 
 jitcache.install()
 quickload.install()
+framestack.install()

@@ -4,11 +4,13 @@ Importing it first puts the package's cache locator in place
 (:mod:`.jitcache`), so every cached kernel is keyed by all the source it inlines,
 and has numba load that cached code without setting up its compiler
 (:mod:`.quickload`); and has numba's first compilation of the process keep the
-interpreter's spare frame-stack chunks (:mod:`.framestack`).
+interpreter's spare frame-stack chunks (:mod:`.framestack`) and copy a callee's
+variables once per inlined call (:mod:`.inlinecopy`).
 """
 
-from hokm_sim.engine import framestack, jitcache, quickload
+from hokm_sim.engine import framestack, inlinecopy, jitcache, quickload
 
 jitcache.install()
 quickload.install()
 framestack.install()
+inlinecopy.install()

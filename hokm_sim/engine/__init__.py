@@ -3,18 +3,16 @@
 Importing it first puts the package's cache locator in place
 (:mod:`.jitcache`), so every cached kernel is keyed by all the source it inlines,
 and has numba load that cached code without setting up its compiler
-(:mod:`.quickload`); and has numba's first compilation of the process keep the
-interpreter's spare frame-stack chunks (:mod:`.framestack`) and copy a callee's
-variables once per inlined call (:mod:`.inlinecopy`), unless
-``$HOKM_SIM_NUMBA_AS_IS`` is ``1`` (``benchmarks/compile_cost.py`` compares).
+(:mod:`.quickload`); and makes numba's compilations cheaper
+(:mod:`.compilation`), unless ``$HOKM_SIM_NUMBA_AS_IS`` is ``1``
+(``benchmarks/compile_cost.py`` compares).
 """
 
 import os
 
-from hokm_sim.engine import framestack, inlinecopy, jitcache, quickload
+from hokm_sim.engine import compilation, jitcache, quickload
 
 jitcache.install()
 quickload.install()
 if os.environ.get("HOKM_SIM_NUMBA_AS_IS", "").strip() != "1":
-    framestack.install()
-    inlinecopy.install()
+    compilation.install()

@@ -9,9 +9,8 @@ numba's compiler (its IR copies and visitors recurse deeply) did so about
 compile thread, some 3 s of system time of a 15 s compilation. CPython 3.13
 keeps one spare chunk per thread for this reason (python/cpython gh-142183).
 
-:func:`install` does the same one layer down, for the whole process: once
-numba starts its first compilation (an ``"numba:compile"`` event, which numba
-sends only on a cache miss, so a warm command pays nothing), the
+:func:`keep_chunks` does the same one layer down, for the whole process
+(:mod:`hokm_sim.engine.compilation` calls it when numba first compiles): the
 interpreter's arena allocator (``PyObject_SetArenaAllocator``, through which
 CPython maps both its object arenas and these chunks) is replaced by two small
 machine-code functions, made with llvmlite, that keep up to eight freed
@@ -26,8 +25,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import sys
-
-from numba.core import event
 
 CHUNK = 16 * 1024
 """The size of a frame-stack chunk (``_PY_DATA_STACK_CHUNK_SIZE``)."""
@@ -120,18 +117,3 @@ def keep_chunks() -> bool:
     # code stays mapped too: nothing disposes of `engine` while `_kept` holds it)
     atexit.register(ctypes.pythonapi.PyObject_SetArenaAllocator, ctypes.byref(first))
     return True
-
-
-class _FirstCompile(event.Listener):
-    """Puts the allocator in place when numba starts compiling anything."""
-
-    def on_start(self, event: event.Event) -> None:
-        keep_chunks()
-
-    def on_end(self, event: event.Event) -> None:
-        pass
-
-
-def install() -> None:
-    """Have the first compilation of the process put the allocator in place."""
-    event.register("numba:compile", _FirstCompile())

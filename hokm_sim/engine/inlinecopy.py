@@ -9,9 +9,9 @@ every block's copy copies the whole function's variables again: the work
 grows with blocks times variables, and was more than half of the time numba
 took to compile the unit of ``expert``.
 
-:func:`install` has the first compilation of a process (numba's
-``"numba:compile"`` event: a warm command, which loads machine code, never
-imports numba's compiler) wrap ``inline_ir`` so that the blocks of one copy
+:func:`patch` (which :mod:`hokm_sim.engine.compilation` calls when numba first
+compiles: a warm command, which loads machine code, never imports numba's
+compiler) wraps ``inline_ir`` so that the blocks of one copy
 share one memo per scope: the copy refers to one copy of the scope and of
 each variable, as the callee's own IR refers to one scope. Everything else
 about the copy is unchanged, and so is the machine code:
@@ -25,8 +25,6 @@ import copy
 import threading
 import types
 from typing import Any
-
-from numba.core import event
 
 _local = threading.local()
 """``memos``: the memos of the current ``inline_ir`` call, by the id of a block's scope."""
@@ -72,18 +70,3 @@ def patch() -> bool:
     icc.copy = types.SimpleNamespace(**{**vars(copy), "deepcopy": _deepcopy})
     _patched = True
     return True
-
-
-class _FirstCompile(event.Listener):
-    """Wraps the inliner when numba starts compiling anything."""
-
-    def on_start(self, event: event.Event) -> None:
-        patch()
-
-    def on_end(self, event: event.Event) -> None:
-        pass
-
-
-def install() -> None:
-    """Have the first compilation of the process wrap the inliner."""
-    event.register("numba:compile", _FirstCompile())

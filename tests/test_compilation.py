@@ -1,4 +1,6 @@
-"""numba's first compilation keeps the spare frame-stack chunks (hokm_sim.engine.framestack).
+"""What a process does while numba compiles (hokm_sim.engine.compilation): from the first
+compilation on it keeps the interpreter's spare frame-stack chunks (hokm_sim.engine.framestack),
+and during each the collector of cycles waits longer.
 
 Each check runs in a new interpreter: the allocator is the process's. A
 recursion that goes past a chunk's end and back, over and over, maps a new
@@ -68,3 +70,27 @@ def test_threads_and_exit_after_the_allocator_changed():
         "print(json.dumps([out, len(framestack._kept)]))"
     )
     assert got == [[0] * 16, 4 if (3, 11) <= sys.version_info[:2] < (3, 13) else 0]
+
+
+def test_the_collector_waits_longer_while_numba_compiles():
+    """A young-generation pass every 20,000 new objects inside a compilation (numba makes
+    millions), the caller's threshold outside it, nested compilations included."""
+    got = _run(
+        "import gc, json\n"
+        "from numba import njit\n"
+        "from numba.core import event\n"
+        "import hokm_sim.engine\n"
+        "gc.set_threshold(900, 11, 12)\n"
+        "seen = []\n"
+        "class Watch(event.Listener):\n"
+        "    def on_start(self, e): seen.append(gc.get_threshold())\n"
+        "    def on_end(self, e): pass\n"
+        "event.register('numba:compile', Watch())\n"
+        "inner = njit(lambda x: x * 2)\n"
+        "outer = njit(lambda x: inner(x) + 1)\n"
+        "outer(3)\n"
+        "print(json.dumps([seen, gc.get_threshold()]))"
+    )
+    seen, after = got
+    assert seen == [[20000, 11, 12], [20000, 11, 12]], "outer's compilation, then inner's in it"
+    assert after == [900, 11, 12]

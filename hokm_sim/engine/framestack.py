@@ -7,7 +7,8 @@ depth keeps crossing a chunk's end maps and unmaps a chunk at every crossing:
 numba's compiler (its IR copies and visitors recurse deeply) did so about
 500,000 times while compiling the generic engine's ``run_hands`` in a command's
 compile thread, some 3 s of system time of a 15 s compilation. CPython 3.13
-keeps one spare chunk per thread for this reason (python/cpython gh-142183).
+and 3.14 keep one spare chunk per thread for this reason (python/cpython
+gh-142183).
 
 :func:`keep_chunks` does the same one layer down, for the whole process
 (:mod:`hokm_sim.engine.compilation` calls it when numba first compiles): the
@@ -92,19 +93,23 @@ _kept: list[object] = []
 
 def keep_chunks() -> bool:
     """Put the chunk-keeping allocator in place (once; see the module's docstring).
-    Returns whether it is in place: only on CPython 3.11 and 3.12."""
+    Returns whether it is in place: only on CPython 3.11 and 3.12, with an llvmlite
+    whose LLVM reads opaque pointers (LLVM 15 and later)."""
     if _kept:
         return True
     if not (3, 11) <= sys.version_info[:2] < (3, 13) or sys.implementation.name != "cpython":
         return False
     import llvmlite.binding as llvm
 
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    module = llvm.parse_assembly(_IR)
-    machine = llvm.Target.from_default_triple().create_target_machine()
-    engine = llvm.create_mcjit_compiler(module, machine)
-    engine.finalize_object()
+    try:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        module = llvm.parse_assembly(_IR)  # opaque pointers: LLVM 15 and later
+        machine = llvm.Target.from_default_triple().create_target_machine()
+        engine = llvm.create_mcjit_compiler(module, machine)
+        engine.finalize_object()
+    except RuntimeError:  # an LLVM that reads the IR otherwise: compile as CPython does
+        return False
     first = _Arena()
     ctypes.pythonapi.PyObject_GetArenaAllocator(ctypes.byref(first))
     for name, value in (("first_alloc", first.alloc), ("first_free", first.free)):

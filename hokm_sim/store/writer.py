@@ -2,13 +2,14 @@
 the command starts (:func:`hokm_sim.store.prepare`), it imports the driver and connects
 while the command works, and the command's write is one line sent and one line answered.
 
-Why a process: the driver's import takes about a tenth of a second of CPU, and a server
-some round trips to reach. A thread of the command would do that work holding the
-interpreter's lock, which the command's own Python wants too, and which its engine
-keeps while it plays (numba): in a short command and a long one alike the time would
-be added to the command's. A process does it on another core. A store of this schema
-version is written through psycopg alone (:mod:`.server`); SQLAlchemy, another 0.14 s,
-is imported only to make, migrate or refuse a store of another (:class:`~.db.Store`).
+Why a process: it takes about a sixth of a second of CPU (psycopg's import, most of
+it), and a server some round trips to reach. A thread of the command would do that
+work holding the interpreter's lock, which the command's own Python wants too, and
+which its engine keeps while it plays (numba): in a short command and a long one alike
+the time would be added to the command's. A process does it on another core. A store of this schema
+version is written through psycopg alone (:mod:`.server`); SQLAlchemy (with it the
+process took twice the CPU) is imported only to make, migrate or refuse a store of
+another version, or for a URL of another form (:class:`~.db.Store`).
 
 Its protocol, on its standard input and output: first the store's URL (a line, not an
 argument: no password in the process list), then one JSON object per result (the

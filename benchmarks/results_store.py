@@ -8,8 +8,10 @@ little of a command's time, listing answers at once, writers at once lose nothin
    write there, on an existing store), timed whole, alternately with the store's part
    (opening it, adding the row) left out: the difference of the medians (wall time,
    and the process's CPU time, steadier on a busy machine) is what the store costs
-   the command; and the time the run waits in the store's calls (``begin``, and the
-   write after the report's files).
+   the command; the time the run waits in the store's calls (``begin``, and the
+   write after the report's files); the CPU time of its child processes (``git
+   status``, and a server's store writer, waited for after the run is timed); and the
+   load average before and after.
 2. Listing: a store of ``--rows`` results (default 100,000, two bots and a comparison
    each), then the wall time of ``hokm-sim results`` (a new process: start-up
    included) with no filter, filtered by a bot, by a commit, ``--json``, and every row
@@ -78,7 +80,14 @@ else:
         return timed_add
     folder.store.begin = timed
 hokm_sim.run("random", "longest", hands=int(sys.argv[3]), seed=1, out=sys.argv[1], force=True)
-print(1000 * (time.perf_counter() - t0), 1000 * time.process_time(), 1000 * spent[0])
+took = 1000 * (time.perf_counter() - t0)
+import resource
+for opening in st._OPEN.values():  # a server's writer: let it end, for its CPU time
+    if hasattr(opening, "_proc"):
+        opening.settle()
+        opening._proc.wait()
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(took, 1000 * time.process_time(), 1000 * spent[0], 1000 * (use.ru_utime + use.ru_stime))
 """
 
 
@@ -121,23 +130,27 @@ def first_add(store: str, tmp: Path, n: int, hands: int) -> None:
     env = os.environ | {"HOKM_SIM_STORE": store}
     whole: dict[str, list[float]] = {"with": [], "without": []}
     cpu: dict[str, list[float]] = {"with": [], "without": []}
-    waited = []
+    waited, writer = [], []
+    load = os.getloadavg()[0]
     for i in range(2 * n + 1):  # the first makes the store and warms the caches
         how = ("with", "without")[i % 2]
         cmd = [sys.executable, "-c", FRESH, str(tmp / "fresh"), how, str(hands)]
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
-        took, used, spent = (float(x) for x in out.split()[-3:])
+        took, used, spent, child = (float(x) for x in out.split()[-4:])
         if i:
             whole[how].append(took)
             cpu[how].append(used)
             if how == "with":
                 waited.append(spent)
+                writer.append(child)
     (w, wc), (wo, woc) = ((statistics.median(whole[k]), statistics.median(cpu[k]))
                           for k in ("with", "without"))  # fmt: skip
     print(f"  a run of {hands:,} hands in a new process, medians of {n}: wall {w:.0f} ms "
           f"with the store, {wo:.0f} ms without ({w - wo:+.0f}); CPU {wc:.0f} ms with, "
           f"{woc:.0f} ms without ({wc - woc:+.0f}); waiting in the store's calls: median "
-          f"{statistics.median(waited):.1f} ms, max {max(waited):.1f} ms")  # fmt: skip
+          f"{statistics.median(waited):.1f} ms, max {max(waited):.1f} ms; the store's writer "
+          f"process (a server's): CPU {statistics.median(writer):.0f} ms; load average "
+          f"{load:.2f} before, {os.getloadavg()[0]:.2f} after")  # fmt: skip
 
 
 def fill(store: str, rows: int) -> None:

@@ -22,7 +22,10 @@ from click.testing import CliRunner
 import hokm_sim
 from hokm_sim.cli import main
 from hokm_sim.errors import InputError
-from hokm_sim.store import SCHEMA, Store, StoreError, keep, prepare
+from hokm_sim.store import SCHEMA, Row, Store, StoreError, keep, locate, postgresql_sql, prepare
+from hokm_sim.store import server as pg
+from hokm_sim.store.location import shown
+from hokm_sim.store.rows import Bot, Comparison
 
 ROOT = Path(__file__).resolve().parents[1]
 BACKENDS = ["sqlite", "postgresql"]
@@ -176,14 +179,157 @@ def test_a_server_writer_ends_with_its_command_and_never_shows_the_password(serv
         pytest.fail(f"the store's writer {pid} outlived its command")
 
 
-def test_the_sqlite_statements_are_those_sqlalchemy_compiles():
-    """The driver-alone path runs SQLAlchemy's statements: its module is made from them
-    (``python -m hokm_sim.store.schema``), never edited by hand."""
-    from hokm_sim.store import schema, sqlite_sql
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_compiled_statements_are_those_sqlalchemy_compiles(database):
+    """The driver-alone paths run SQLAlchemy's statements: their modules are made from
+    them (``python -m hokm_sim.store.schema``), never edited by hand."""
+    import importlib
 
+    from hokm_sim.store import schema
+
+    kept = importlib.import_module(f"hokm_sim.store.{database}_sql")
     made: dict = {}
-    exec(compile(schema.sqlite_module(), "<made>", "exec"), made)
-    assert (made["SCHEMA"], made["STATEMENTS"]) == (sqlite_sql.SCHEMA, sqlite_sql.STATEMENTS)
+    exec(compile(schema.compiled_module(database), "<made>", "exec"), made)
+    names = [n for n in made if n.isupper()]
+    assert names == (["SCHEMA", "STATEMENTS"] if database == "sqlite" else
+                     ["SCHEMA", "VERSION", "STATEMENTS"])  # fmt: skip
+    assert {n: made[n] for n in names} == {n: getattr(kept, n) for n in names}
+
+
+def test_psycopg_runs_the_statements_sqlalchemy_runs_on_a_server(server):
+    """What :class:`Store` sends psycopg to add a result (every statement, with its
+    parameters) is what the writer's psycopg-alone path sends."""
+    import sqlalchemy as sa
+
+    row = Row(kind="run", seed="1", size=2000, folder="/r/1", figures={"elo": {"value": 1}},
+              created="2026-01-01T00:00:00Z",
+              bots=[Bot("a", "random", "d" * 64, "c" * 40, True), Bot("b", "longest")],
+              comparisons=[Comparison("a", "b", 0.5, 0.4, 0.6, 2000)])  # fmt: skip
+    sent = []
+    store = Store(server)
+    sa.event.listen(store._engine, "before_cursor_execute",
+                    lambda conn, cur, sql, params, context, many: sent.append(sql))  # fmt: skip
+    assert store.add(row) == 1
+    assert sent == list(postgresql_sql.STATEMENTS.values())
+
+    def stored():
+        return [[{k: v for k, v in r.items() if k not in ("id", "result")}
+                 for r in _rows(server, f"SELECT * FROM {table}")]
+                for table in ("results", "bots", "comparisons")]  # fmt: skip
+
+    by_sqlalchemy = stored()
+    conn = pg.connect(locate(server))
+    assert conn is not None
+    with conn:
+        assert pg.add(conn, server, row) == 2  # the folder's row replaced
+    assert _rows(server, "SELECT id FROM results") == [{"id": 2}]
+    assert stored() == by_sqlalchemy
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://hokm:s%40s%3Ame@db.lab.example:6543/results?sslmode=require",
+        "postgres://hokm@127.0.0.1/results?connect_timeout=3&application_name=ci",
+        "postgresql://hokm:pw@[::1]:5432/r%C3%A9sults",
+        "postgresql:///results?host=/run/postgresql",
+        "postgresql://@/",
+    ],
+)  # fmt: skip
+def test_the_writer_connects_with_the_arguments_sqlalchemy_gives(url):
+    """A URL of the plain form gives psycopg what SQLAlchemy's dialect gives it (the
+    password unquoted, the query passed on, the wait for the server added)."""
+    import sqlalchemy as sa
+
+    located = locate(url)
+    parsed = sa.make_url(located)
+    given = parsed.get_dialect()().create_connect_args(parsed)[1]
+    if "connect_timeout" not in given:
+        given["connect_timeout"] = pg.CONNECT_TIMEOUT
+    assert pg.arguments(located) == given
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://hokm:pw@h1:5432,h2:5433/results",  # several hosts
+        "postgresql://hokm:pw@host/results?options=a&options=b",  # a parameter twice
+        "postgresql://hokm:pw@host:port/results",  # refused by SQLAlchemy, as before
+        "postgresql://hokm:p@ss@host/results",  # an @ not quoted
+    ],
+)  # fmt: skip
+def test_a_url_of_another_form_is_left_to_sqlalchemy(url):
+
+    assert pg.arguments(locate(url)) is None
+
+
+_OPENED = """
+import sys
+from hokm_sim.store import Row, writer
+add = writer.opened(sys.argv[1])
+print(add(Row(kind="tune", seed=sys.argv[2])), "sqlalchemy" in sys.modules)
+"""
+
+
+def test_the_server_writer_needs_sqlalchemy_only_to_make_or_migrate(server):
+    """The writer process adds to a store of this schema version through psycopg alone;
+    a new store is made, and an older one migrated, through SQLAlchemy, once."""
+
+    def written(seed):
+        proc = subprocess.run([sys.executable, "-c", _OPENED, locate(server), seed],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.split()
+
+    assert written("1") == ["1", "True"]  # new: made
+    assert written("2") == ["2", "False"]
+    with Store(server) as s, s.writing() as conn:  # back to version 1
+        conn.exec_driver_sql("ALTER TABLE bots DROP COLUMN place")
+        conn.exec_driver_sql("UPDATE hokm_sim_schema SET version = 1")
+    assert written("3") == ["3", "True"]  # migrated
+    assert written("4") == ["4", "False"]
+    assert [r["seed"] for r in _rows(server, "SELECT seed FROM results")] == ["1", "2", "3", "4"]
+    assert _rows(server, "SELECT version FROM hokm_sim_schema") == [{"version": SCHEMA}]
+
+
+def test_a_server_write_that_fails_changes_nothing(server):
+    """A result goes in whole or not at all through psycopg alone too: a comparison the
+    database refuses takes back the result's row and the removal of the folder's
+    earlier one, in one line; the connection writes on."""
+
+    Store(server).close()
+    conn = pg.connect(locate(server))
+    assert conn is not None
+    first = Row(kind="run", seed="1", folder="/r/1", bots=[Bot("a", "random")])
+    assert pg.add(conn, server, first) == 1
+    bad = Row(kind="run", seed="2", folder="/r/1", bots=[Bot("a", "random"), Bot("b", "x")],
+              comparisons=[Comparison("a", "b", None, None, None, 10)])  # fmt: skip
+    with pytest.raises(StoreError) as told:
+        pg.add(conn, server, bad)
+    said = str(told.value)
+    assert said.startswith(f"cannot write to the results store {shown(locate(server))}: ")
+    assert '"score"' in said and "\n" not in said
+    assert [r["seed"] for r in _rows(server, "SELECT seed FROM results")] == ["1"]
+    assert _rows(server, "SELECT COUNT(*) AS n FROM bots")[0]["n"] == 1
+    assert pg.add(conn, server, Row(kind="run", seed="3", folder="/r/1")) > 1
+    assert [r["seed"] for r in _rows(server, "SELECT seed FROM results")] == ["3"]
+    conn.close()
+
+
+def test_the_server_writer_tells_what_store_tells(server):
+    """The writer's psycopg-alone path says what :class:`Store` says of the same server:
+    nobody listening, a wrong password."""
+    import sqlalchemy as sa
+
+    wrong = sa.make_url(server).set(password="not-the-password").render_as_string(
+        hide_password=False)  # fmt: skip
+    for url in (f"postgresql://hokm:sesame@127.0.0.1:{_free_port()}/results", wrong):
+        with pytest.raises(StoreError) as by_store:
+            Store(url)
+        with pytest.raises(StoreError) as by_psycopg:
+            pg.connect(locate(url))
+        assert str(by_psycopg.value) == str(by_store.value)
+        assert "sesame" not in str(by_store.value) and "not-the-password" not in str(by_store.value)
 
 
 def _cli(*args, env=None):
@@ -396,7 +542,6 @@ def _version(store, bot, digest, commit, opponent, score, created, verdict=None)
     """A stored comparison of ``bot`` at ``digest`` with ``opponent`` (a regress, if a
     verdict is given)."""
     from hokm_sim.store import Row
-    from hokm_sim.store.rows import Bot, Comparison
 
     roles = ("candidate", "baseline") if verdict else ("a", "b")
     with Store(store) as s:

@@ -12,7 +12,9 @@ SQLAlchemy takes a fifth of a second of CPU to import, more than recording a res
 may cost, and a thread would not hide it (it holds the interpreter's lock, as the
 command's own Python and its engine do). So a result goes into a SQLite store of this
 schema version through the driver alone (:mod:`.direct`: SQLAlchemy's statements,
-compiled), and into a server's store through a process of its own (:mod:`.writer`).
+compiled), and into a server's store through a process of its own (:mod:`.writer`),
+which imports psycopg alone to add to a store of this schema version (:mod:`.server`:
+the statements compiled for psycopg).
 A command that will record calls :func:`prepare` when it starts: the SQLite store is
 opened in a background thread (made or migrated through SQLAlchemy where it must be),
 the server's writer started, while the command works. This package itself imports no

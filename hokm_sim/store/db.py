@@ -16,7 +16,6 @@ traceback.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -27,12 +26,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 
-from hokm_sim.store import direct, schema
+from hokm_sim.store import direct, schema, server
 from hokm_sim.store.location import FORMS, StoreError, locate, shown
 from hokm_sim.store.rows import Row, columns
-
-CONNECT_TIMEOUT = 10
-"""Seconds to wait for a PostgreSQL server to answer (unless the URL says)."""
 
 
 class Store:
@@ -74,17 +70,7 @@ class Store:
     def _why(self, e: BaseException) -> str:
         """One line for what went wrong, with what to do where it is the user's to fix."""
         orig = getattr(e, "orig", None) or e
-        if self.sqlite:
-            return direct.why(orig)
-        what = " ".join(str(orig).split()) or type(orig).__name__
-        if re.search(r"password|authentication", what, re.I):
-            return what + " (check the user and password in the URL)"
-        if isinstance(e, exc.OperationalError):  # not reached, not there, not answering
-            ask = "" if "server running" in what else "is the server running, and the URL right? "
-            return what + f" ({ask}a store is {FORMS})"
-        if isinstance(e, exc.ProgrammingError) and "already exists" in what:
-            return what + " (the database holds tables that are not a hokm-sim results store)"
-        return what
+        return direct.why(orig) if self.sqlite else server.why(orig)
 
     def _migrate(self, create: bool) -> None:
         """Bring the schema up to :data:`~.schema.SCHEMA`; refuse a newer one."""
@@ -245,15 +231,10 @@ def _sqlite(path: Path) -> sa.Engine:
 
 def _server(url: str) -> sa.Engine:
     """A PostgreSQL server's engine (psycopg 3), with a bound on the wait to connect."""
-    try:
-        import psycopg  # noqa: F401  (the driver: told here, not as SQLAlchemy's error)
-    except ImportError:
-        raise StoreError(
-            "a PostgreSQL results store needs the psycopg driver: pip install 'hokm-sim[postgres]'"
-        ) from None
+    server.driver()  # told here, not as SQLAlchemy's error
     try:
         parsed = sa.make_url(url)  # a port that is not a number is refused here
     except (exc.ArgumentError, ValueError):
         raise StoreError(f"bad results store URL {shown(url)}: expected {FORMS}") from None
-    args = {} if "connect_timeout" in parsed.query else {"connect_timeout": CONNECT_TIMEOUT}
-    return sa.create_engine(parsed, connect_args=args, pool_size=2)
+    wait = {} if "connect_timeout" in parsed.query else {"connect_timeout": server.CONNECT_TIMEOUT}
+    return sa.create_engine(parsed, connect_args=wait, pool_size=2)

@@ -113,33 +113,47 @@ def writes() -> dict[str, sa.Executable]:
     }
 
 
-def sqlite_module() -> str:
-    """The text of :mod:`.sqlite_sql`: :func:`writes` compiled for SQLite, each as its SQL
-    and the order of its parameters, and the schema version they are of."""
-    from sqlalchemy.dialects import sqlite
+_HEADERS = {
+    "sqlite": """The statements that add a result to a SQLite store, as SQLAlchemy compiles
+them (:func:`hokm_sim.store.schema.writes`): the SQL, and the order of its
+parameters. Made by ``python -m hokm_sim.store.schema`` (then ``ruff format``);
+a test holds it to what SQLAlchemy compiles now.""",
+    "postgresql": """The statements that add a result to a PostgreSQL store, as SQLAlchemy compiles
+them for psycopg (:func:`hokm_sim.store.schema.writes`; parameters named for their
+columns), and the query of the store's schema version. Made by ``python -m
+hokm_sim.store.schema`` (then ``ruff format``); a test holds it to what SQLAlchemy
+compiles now.""",
+}
 
-    dialect = sqlite.dialect(paramstyle="qmark")
-    out = [
-        '"""The statements that add a result to a SQLite store, as SQLAlchemy compiles',
-        "them (:func:`hokm_sim.store.schema.writes`): the SQL, and the order of its",
-        "parameters. Made by ``python -m hokm_sim.store.schema`` (then ``ruff format``);",
-        'a test holds it to what SQLAlchemy compiles now."""',
-        "",
-        "# ruff: noqa: E501",
-        "",
-        f"SCHEMA = {SCHEMA}",
-        "STATEMENTS: dict[str, tuple[str, tuple[str, ...]]] = {",
-    ]
-    for name, statement in writes().items():
-        compiled = statement.compile(dialect=dialect)
-        out.append(f"    {name!r}: (")
-        out.append(f"        {compiled.string!r},")
-        out.append(f"        {tuple(compiled.positiontup or ())!r},")
-        out.append("    ),")
+
+def compiled_module(database: str) -> str:
+    """The text of :mod:`.sqlite_sql` (``database`` ``sqlite``) or :mod:`.postgresql_sql`
+    (``postgresql``): :func:`writes` compiled for the driver SQLAlchemy runs them with,
+    and the schema version they are of; for SQLite, each with the order of its
+    parameters; for PostgreSQL (parameters by name), with :data:`VERSION_QUERY`."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    out = [f'"""{_HEADERS[database]}"""', "", "# ruff: noqa: E501", "", f"SCHEMA = {SCHEMA}"]
+    if database == "sqlite":
+        out.append("STATEMENTS: dict[str, tuple[str, tuple[str, ...]]] = {")
+        for name, statement in writes().items():
+            compiled = statement.compile(dialect=sqlite.dialect(paramstyle="qmark"))
+            out.append(f"    {name!r}: (")
+            out.append(f"        {compiled.string!r},")
+            out.append(f"        {tuple(compiled.positiontup or ())!r},")
+            out.append("    ),")
+    else:
+        out.append(f"VERSION = {VERSION_QUERY!r}")
+        out.append("STATEMENTS: dict[str, str] = {")
+        for name, statement in writes().items():
+            compiled = statement.compile(dialect=postgresql.psycopg.dialect())
+            out.append(f"    {name!r}: {compiled.string!r},")
     return "\n".join([*out, "}", ""])
 
 
 _VERSION_TABLE = "hokm_sim_schema"
+VERSION_QUERY = f"SELECT max(version) FROM {_VERSION_TABLE}"
+"""A PostgreSQL store's schema version (the table's one row), where the table is there."""
 LOCK_KEY = 0x686F6B6D  # "hokm": the PostgreSQL advisory lock a migration holds
 
 
@@ -149,7 +163,7 @@ def version(conn: sa.Connection) -> int:
         return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
     if not sa.inspect(conn).has_table(_VERSION_TABLE):
         return 0
-    return int(conn.exec_driver_sql(f"SELECT max(version) FROM {_VERSION_TABLE}").scalar() or 0)
+    return int(conn.exec_driver_sql(VERSION_QUERY).scalar() or 0)
 
 
 def set_version(conn: sa.Connection, v: int) -> None:
@@ -172,4 +186,5 @@ def lock(conn: sa.Connection) -> None:
 if __name__ == "__main__":
     from pathlib import Path
 
-    Path(__file__).with_name("sqlite_sql.py").write_text(sqlite_module())
+    for database in ("sqlite", "postgresql"):
+        Path(__file__).with_name(f"{database}_sql.py").write_text(compiled_module(database))

@@ -1,13 +1,15 @@
 """A process that adds a command's results to a results store on a server: started when
-the command starts (:func:`hokm_sim.store.prepare`), it imports SQLAlchemy and the
-driver and connects while the command works, and the command's write is one line sent
-and one line answered.
+the command starts (:func:`hokm_sim.store.prepare`), it imports the driver and connects
+while the command works, and the command's write is one line sent and one line answered.
 
-Why a process: those imports take about a third of a second of CPU, and a server some
-round trips to reach. A thread of the command would do that work holding the
-interpreter's lock, which the command's own Python wants too, and which its engine
-keeps while it plays (numba): in a short command and a long one alike the time would
-be added to the command's. A process does it on another core.
+Why a process: it takes about a sixth of a second of CPU (psycopg's import, most of
+it), and a server some round trips to reach. A thread of the command would do that
+work holding the interpreter's lock, which the command's own Python wants too, and
+which its engine keeps while it plays (numba): in a short command and a long one alike
+the time would be added to the command's. A process does it on another core. A store of this schema
+version is written through psycopg alone (:mod:`.server`); SQLAlchemy (with it the
+process took twice the CPU) is imported only to make, migrate or refuse a store of
+another version, or for a URL of another form (:class:`~.db.Store`).
 
 Its protocol, on its standard input and output: first the store's URL (a line, not an
 argument: no password in the process list), then one JSON object per result (the
@@ -25,8 +27,10 @@ from __future__ import annotations
 import json
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
+from hokm_sim.store import server
 from hokm_sim.store.location import StoreError
 from hokm_sim.store.rows import Bot, Comparison, Row
 
@@ -42,23 +46,32 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+def opened(where: str) -> Callable[[Row], int]:
+    """What adds a row to the store at ``where``: through psycopg alone where it is of
+    this schema version, else through :class:`~.db.Store` (made or migrated now)."""
+    conn = server.connect(where)
+    if conn is not None:
+        return lambda row: server.add(conn, where, row)
+    from hokm_sim.store.db import Store
+
+    return Store(where).add
+
+
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     where = sys.stdin.readline().strip()
-    store, error = None, None
+    add, error = None, None
     try:
-        from hokm_sim.store.db import Store
-
-        store = Store(where)
+        add = opened(where)
     except StoreError as exc:
         error = _one_line(exc)
     except Exception as exc:  # anything else is still this one store's error, told in a line
         error = f"cannot open the results store: {_one_line(exc)}"
     for line in sys.stdin:
         answer: dict[str, Any] = {"error": error}
-        if store is not None:
+        if add is not None:
             try:
-                answer = {"id": store.add(row(json.loads(line)))}
+                answer = {"id": add(row(json.loads(line)))}
             except Exception as exc:  # StoreError's line, or what went wrong
                 answer = {"error": _one_line(exc)}
         sys.stdout.write(json.dumps(answer) + "\n")

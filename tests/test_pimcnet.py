@@ -91,6 +91,7 @@ def test_the_real_deal_is_likelier_than_most_deals_the_view_allows():
 def test_with_a_large_miss_only_deals_expert_explains_are_resampled():
     """Opponents who play as ``expert``: of the deals drawn, those ``expert`` explains
     are the only ones kept whenever there are any, and the ``k`` draws all land."""
+
     def as_expert(v):
         return expert.play_card(v, EXPERT_PARAMS, _mem(), _rng(0))
 

@@ -25,6 +25,7 @@ from numba import njit
 
 from hokm_sim.bots.botkit import V_LEGAL, V_TRUMP, ctz, popcount
 from hokm_sim.dd.weigh import P_TEMP, make_weighted_pimc
+from hokm_sim.dd.weigh import PARAM_NAMES as WEIGH_PARAMS
 from hokm_sim.strategies._neural import ACTIONS, FEATURES, TRUMP_ACTION, action_scores
 from hokm_sim.strategies._pimc import MODEL
 
@@ -75,10 +76,20 @@ def _aux(w1, b1, w2t, b2, w3, b3, alpha, temp):
     return (w1, b1, w2t, b2, w3, b3, alpha, max(float(temp), 1e-6), buf, out)
 
 
+PARAM_NAMES = (*WEIGH_PARAMS, "prior")
+"""``pimcnet``'s parameters in the order of their ``params`` slots: the weighted
+search's (:data:`hokm_sim.dd.weigh.PARAM_NAMES`), then the policy's own."""
+P_PRIOR = PARAM_NAMES.index("prior")
+"""``params`` slot: added to the network's score of ``sharp``'s action (as ``neural``'s
+``margin`` is when it plays: the policy is ``neural``'s at the same value)."""
+
+
 @njit(cache=True, _nrt=True)
 def pimcnet_card(view, params, mem, rng, fallback, w1, b1, w2t, b2, w3, b3, alpha):
     """The card ``pimcnet`` plays (``pimc_card`` of
-    :func:`hokm_sim.dd.weigh.make_weighted_pimc`), the temperature from ``params``."""
+    :func:`hokm_sim.dd.weigh.make_weighted_pimc`), the policy's temperature and prior
+    from ``params``."""
+    alpha = alpha + np.float32(params[P_PRIOR])
     aux = _aux(w1, b1, w2t, b2, w3, b3, alpha, params[P_TEMP])
     return _card(view, params, mem, rng, fallback, aux)
 

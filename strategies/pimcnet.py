@@ -5,18 +5,19 @@ opponents did (yes or no). ``pimcnet`` draws ``tries`` deals consistent with
 what its seat has seen and weighs each by the likelihood of the opponents'
 cards (and an opponent Hakem's call) under ``neural``'s network: at every
 past decision of theirs, seen from the cards the deal gives them, the
-softmax at temperature ``temp`` of the network's scores, at the card they
-played, all multiplied; each of those decisions that ``expert`` would not
-have made divides the weight by ``e ** miss``. The default ``miss``, 1,000,
-keeps ``pimc``'s filter: when the draws hold deals ``expert`` explains, only
-they weigh, and the network orders them (``miss=0``: the network alone). It
-resamples ``k`` deals by weight and scores its cards on them as ``pimc``
-does (double dummy and the search against ``expert``'s defence, ``model``
-and ``departs``); ``nodes`` and ``ms`` are ``pimc``'s budgets, ``infer``
-whose plays are weighed (0 nobody, 1 the opponents, 2 the partner too). It
-calls trump as ``pimc`` does and falls
-back on ``expert``'s card. The work lives in :mod:`hokm_sim.dd.weigh`, the
-policy in ``_pimcnet.py``; docs/dd.md gives strength and cost.
+softmax at temperature ``temp`` of the network's scores (``sharp``'s action
+raised by ``prior``, as ``neural`` raises it by its ``margin``: the default
+is ``neural``'s policy), at the card they played, all multiplied; each of
+those decisions that ``expert`` would not have made divides the weight by
+``e ** miss``. The default ``miss``, 1,000, keeps ``pimc``'s filter: when the
+draws hold deals ``expert`` explains, only they weigh, and the network orders
+them (``miss=0``: the network alone). It resamples ``k`` deals by weight
+and scores its cards on them as ``pimc`` does (double dummy and the search
+against ``expert``'s defence, ``model`` and ``departs``); ``nodes`` and
+``ms`` are ``pimc``'s budgets, ``infer`` whose plays are weighed (0 nobody,
+1 the opponents, 2 the partner too). It calls trump as ``pimc`` does and
+falls back on ``expert``'s card. The work lives in :mod:`hokm_sim.dd.weigh`,
+the policy in ``_pimcnet.py``; docs/dd.md gives strength and cost.
 """
 
 from hokm_sim.bots.botkit import njit
@@ -36,6 +37,7 @@ PARAMS = {
     "model": 1,
     "departs": 1,
     "miss": 1000,
+    "prior": 0.05,
 }
 PARAM_LIMITS = {
     "k": (1, 10_000, True),
@@ -47,6 +49,7 @@ PARAM_LIMITS = {
     "model": (0, 2, True),
     "departs": (0, 99, True),
     "miss": (0, 100_000, False),
+    "prior": (0, 10, False),
 }
 
 

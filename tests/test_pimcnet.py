@@ -41,8 +41,10 @@ def _log_weight(d, hands, temp=0.01, miss=0.0):
 
 
 def test_the_bots_parameters_fill_the_slots_the_kernels_read():
-    assert tuple(pimcnet.PARAMS) == PARAM_NAMES == tuple(pimcnet.PARAM_LIMITS)
+    assert tuple(pimcnet.PARAMS) == _pimcnet.PARAM_NAMES == tuple(pimcnet.PARAM_LIMITS)
+    assert _pimcnet.PARAM_NAMES[: len(PARAM_NAMES)] == PARAM_NAMES
     assert PARAM_NAMES[P_TEMP] == "temp"
+    assert pimcnet.PARAMS["prior"] == neural.PARAMS["margin"]  # neural's own policy
 
 
 def test_a_deal_that_breaks_a_shown_void_weighs_next_to_nothing():
@@ -129,7 +131,7 @@ def test_pimcnet_plays_a_legal_card_fixed_by_its_stream():
     """Seat 0 plays ``pimcnet`` (few samples) in hands the reference deals, the others
     ``expert``: every card legal, and the same seed gives the same cards."""
     params = default_params(pimcnet.PARAMS)
-    params[[PARAM_NAMES.index(p) for p in ("k", "nodes", "tries")]] = (3, 20000, 20)
+    params[[_pimcnet.PARAM_NAMES.index(p) for p in ("k", "nodes", "tries")]] = (3, 20000, 20)
 
     def hands(seed):
         rnd = pyrandom.Random(seed)

@@ -1,8 +1,9 @@
 """pimc whose sampled deals are weighed by how likely ``neural``'s policy makes the play.
 
 ``pimc`` keeps a sampled deal when ``expert`` would have played as the
-opponents did (yes or no). ``pimcnet`` draws ``tries`` deals consistent with
-what its seat has seen and weighs each by the likelihood of the opponents'
+opponents did (yes or no). ``pimcnet`` draws deals consistent with what its
+seat has seen (until they are worth ``k`` deals of equal weight, or
+``tries`` are drawn) and weighs each by the likelihood of the opponents'
 cards (and an opponent Hakem's call) under ``neural``'s network: at every
 past decision of theirs, seen from the cards the deal gives them, the
 softmax at temperature ``temp`` of the network's scores (``sharp``'s action
@@ -33,7 +34,7 @@ PARAMS = {
     "ms": 0,
     "temp": 0.03,
     "infer": 1,
-    "tries": 300,
+    "tries": 10000,
     "model": 1,
     "departs": 1,
     "miss": 1000,

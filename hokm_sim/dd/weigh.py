@@ -9,12 +9,14 @@ decisions, of the policy's probability of the choice actually made, each
 seen from the cards the deal gives that seat, and each decision a judge bot
 (``pimc``'s model) would not have made divides it by ``e ** miss``, so that
 with a large ``miss`` the policy orders the deals the judge explains. Each
-decision draws ``tries``
-deals consistent with the seat's view (:func:`hokm_sim.dd.sample.sample_view`),
-weighs them, and resamples ``k`` of them by weight (systematic resampling:
-sampling importance resampling); each distinct deal kept is solved once, as
-``pimc`` solves its samples (``score_deal`` of :func:`hokm_sim.dd.pimc.make_pimc`),
-and counts as often as it was drawn.
+decision draws deals consistent with the seat's view
+(:func:`hokm_sim.dd.sample.sample_view`) and weighs them until they are worth
+``k`` deals of equal weight (or ``tries`` are drawn: ``pimc``, too, looks
+longer for deals when few explain the play), and resamples ``k`` of them by
+weight (systematic resampling: sampling importance resampling); each
+distinct deal kept is solved once, as ``pimc`` solves its samples
+(``score_deal`` of :func:`hokm_sim.dd.pimc.make_pimc`), and counts as often
+as it was drawn.
 
 The library names no policy: :func:`make_weighted_pimc` binds one in at
 compile time, as :func:`~hokm_sim.dd.pimc.make_pimc` binds a model. The
@@ -125,20 +127,41 @@ def make_weighing(log_policy: Dispatcher, judge: Model):
         view, rng, seats, cards, n, judged, tries, k, deadline, aux, scratch, pool, cost, deals,
         counts,
     ):  # fmt: skip
-        """Draw up to ``tries`` deals into ``pool`` (``int64[tries, 4]``), weigh each
-        (``log_likelihood``, ``aux`` as there), and resample ``k`` of them by weight.
-        The distinct deals drawn go to ``deals``, how often each was drawn to
-        ``counts``; returns how many. Stops drawing when the time is up."""
+        """Draw deals into ``pool`` (``int64[tries, 4]``) and weigh each
+        (``log_likelihood``, ``aux`` as there) until their effective number (Kish's
+        ``(sum w) ** 2 / sum w ** 2``) reaches ``k`` or ``tries`` are drawn, then
+        resample ``k`` of them by weight; with misses counted (``aux[0] > 0``) it
+        draws on until the best deal is one the judge explains entirely (a
+        log-weight above ``-miss``: the policy's own costs are taken to stay below
+        a miss). The distinct deals drawn go to ``deals``,
+        how often each was drawn to ``counts``; returns how many. Stops drawing when
+        the time is up."""
+        miss = aux[0]
         best = np.inf
         drawn = 0
+        s1 = 0.0  # sum of the weights so far, each relative to the best deal's
+        s2 = 0.0  # sum of their squares
         for i in range(tries):
             if i > 0 and _out_of_time(deadline):
                 break
             sample_view(view, rng, pool[i])
             c = replay(view, pool[i], seats, cards, n, judged, rng, scratch, best + CUTOFF, aux)
             cost[i] = c
-            best = min(best, c)
             drawn += 1
+            if c < best:
+                if best < np.inf:
+                    f = math.exp(c - best)
+                    s1 *= f
+                    s2 *= f * f
+                best = c
+            if c < best + CUTOFF:
+                w = math.exp(best - c)
+                s1 += w
+                s2 += w * w
+                # Enough once they are worth k deals, and (with misses counted) the
+                # best is one the judge explains: until then pimc would look on.
+                if s1 * s1 >= k * s2 and (miss <= 0.0 or best < miss):
+                    break
         total = 0.0
         for i in range(drawn):
             cost[i] = math.exp(best - cost[i]) if cost[i] < best + CUTOFF else 0.0

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.bots.botkit import V_LEGAL, V_TRUMP, ctz, popcount
+from hokm_sim.dd.infer import new_scratch
 from hokm_sim.dd.weigh import P_TEMP, make_weighted_pimc
 from hokm_sim.dd.weigh import PARAM_NAMES as WEIGH_PARAMS
 from hokm_sim.strategies._neural import ACTIONS, FEATURES, TRUMP_ACTION, action_scores
@@ -66,6 +67,7 @@ KERNELS = make_weighted_pimc(MODEL, log_policy)
 """The kernels with ``expert`` and the network's policy bound in (uncached)."""
 _card = KERNELS.pimc_card
 _likelihood = KERNELS.log_likelihood
+_weighted = KERNELS.weighted_deals
 
 
 @njit(inline="always")
@@ -103,3 +105,17 @@ def log_likelihood(
     (``log_likelihood`` of :func:`hokm_sim.dd.weigh.make_weighing`)."""
     aux = (float(miss), _aux(w1, b1, w2t, b2, w3, b3, alpha, temp))
     return _likelihood(view, hands, seats, cards, n, judged, rng, scratch, aux)
+
+
+@njit(cache=True, _nrt=True)
+def weighted_deals(
+    view, rng, seats, cards, n, judged, tries, k, temp, miss, pool, cost, deals, counts,
+    w1, b1, w2t, b2, w3, b3, alpha,
+):  # fmt: skip
+    """Deals resampled by weight (``weighted_deals`` of
+    :func:`hokm_sim.dd.weigh.make_weighing`, no time budget); returns how many."""
+    aux = (float(miss), _aux(w1, b1, w2t, b2, w3, b3, alpha, temp))
+    return _weighted(
+        view, rng, seats, cards, n, judged, tries, k, 0, aux, new_scratch(), pool, cost, deals,
+        counts,
+    )  # fmt: skip

@@ -109,10 +109,9 @@ def test_with_a_large_miss_only_deals_expert_explains_are_resampled():
         cost = np.zeros(tries)
         deals = np.zeros((k, 4), np.int64)
         counts = np.zeros(k, np.int64)
-        aux = (1000.0, _pimcnet._aux(*NET, 0.03))
-        m = _pimcnet.KERNELS.weighted_deals(
-            d.view, rng, d.seats, d.cards, d.n, OPPONENTS, tries, k, 0, aux, scratch, pool,
-            cost, deals, counts,
+        m = _pimcnet.weighted_deals(
+            d.view, rng, d.seats, d.cards, d.n, OPPONENTS, tries, k, 0.03, 1000.0, pool, cost,
+            deals, counts, *NET,
         )  # fmt: skip
         assert counts[:m].sum() == k and (counts[:m] > 0).all()
 

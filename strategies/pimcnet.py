@@ -1,4 +1,4 @@
-"""pimc whose sampled deals are weighed by how likely ``neural``'s policy makes the play.
+"""pimc whose sampled deals are weighed by how likely neural's policy makes the play.
 
 ``pimc`` keeps a sampled deal when ``expert`` would have played as the
 opponents did (yes or no). ``pimcnet`` draws deals consistent with what its

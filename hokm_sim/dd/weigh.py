@@ -133,9 +133,8 @@ def make_weighing(log_policy: Dispatcher, judge: Model):
         resample ``k`` of them by weight; with misses counted (``aux[0] > 0``) it
         draws on until the best deal is one the judge explains entirely (a
         log-weight above ``-miss``: the policy's own costs are taken to stay below
-        a miss). The distinct deals drawn go to ``deals``,
-        how often each was drawn to ``counts``; returns how many. Stops drawing when
-        the time is up."""
+        a miss). The distinct deals drawn go to ``deals``, how often each was drawn
+        to ``counts``; returns how many. Stops drawing when the time is up."""
         miss = aux[0]
         best = np.inf
         drawn = 0

@@ -25,7 +25,7 @@ from numba import njit
 
 from hokm_sim.bots.botkit import V_LEGAL, V_TRUMP, ctz, popcount
 from hokm_sim.dd.infer import new_scratch
-from hokm_sim.dd.weigh import P_TEMP, make_weighted_pimc
+from hokm_sim.dd.weigh import P_TEMP, make_deal_cost, make_weighted_pimc
 from hokm_sim.dd.weigh import PARAM_NAMES as WEIGH_PARAMS
 from hokm_sim.strategies._neural import ACTIONS, FEATURES, TRUMP_ACTION, action_scores
 from hokm_sim.strategies._pimc import MODEL
@@ -63,10 +63,20 @@ def log_policy(view, mem, rng, choice, aux):
     return (float(out[a]) - top) / temp - math.log(z)
 
 
-KERNELS = make_weighted_pimc(MODEL, log_policy)
-"""The kernels with ``expert`` and the network's policy bound in (uncached)."""
+_deal_cost = make_deal_cost(log_policy, MODEL)
+
+
+@njit(cache=True, _nrt=True)
+def deal_cost(view, hands, seats, cards, n, judged, rng, scratch, cap, aux):
+    """``deal_cost`` of :func:`hokm_sim.dd.weigh.make_deal_cost` with the network's
+    policy and ``expert`` as the judge: a deal's negative log-weight, compiled once
+    for the bot's card and the functions below."""
+    return _deal_cost(view, hands, seats, cards, n, judged, rng, scratch, cap, aux)
+
+
+KERNELS = make_weighted_pimc(MODEL, deal_cost)
+"""The kernels with ``expert`` and the deal's cost bound in (uncached)."""
 _card = KERNELS.pimc_card
-_likelihood = KERNELS.log_likelihood
 _weighted = KERNELS.weighted_deals
 
 
@@ -102,9 +112,9 @@ def log_likelihood(
 ):
     """A deal's log-weight: the policy's log-likelihood of the judged seats' play on
     the deal ``hands``, less ``miss`` for each decision ``expert`` would not have made
-    (``log_likelihood`` of :func:`hokm_sim.dd.weigh.make_weighing`)."""
+    (:func:`deal_cost`, negated)."""
     aux = (float(miss), _aux(w1, b1, w2t, b2, w3, b3, alpha, temp))
-    return _likelihood(view, hands, seats, cards, n, judged, rng, scratch, aux)
+    return -deal_cost(view, hands, seats, cards, n, judged, rng, scratch, np.inf, aux)
 
 
 @njit(cache=True, _nrt=True)
@@ -113,7 +123,7 @@ def weighted_deals(
     w1, b1, w2t, b2, w3, b3, alpha,
 ):  # fmt: skip
     """Deals resampled by weight (``weighted_deals`` of
-    :func:`hokm_sim.dd.weigh.make_weighing`, no time budget); returns how many."""
+    :func:`hokm_sim.dd.weigh.make_weighted_pimc`, no time budget); returns how many."""
     aux = (float(miss), _aux(w1, b1, w2t, b2, w3, b3, alpha, temp))
     return _weighted(
         view, rng, seats, cards, n, judged, tries, k, 0, aux, new_scratch(), pool, cost, deals,

@@ -87,9 +87,9 @@ CUTOFF = 9.0
 policy's decisions."""
 
 
-def make_weighing(log_policy: Dispatcher, judge: Model):
-    """``(log_likelihood, weighted_deals)`` with ``log_policy`` and ``judge`` bound in at
-    compile time.
+def make_deal_cost(log_policy: Dispatcher, judge: Model) -> Dispatcher:
+    """``deal_cost``, with ``log_policy`` and ``judge`` bound in at compile time: a
+    sampled deal's negative log-weight.
 
     ``log_policy(view, mem, rng, choice, aux) -> float`` is the log-probability that
     the seat seeing ``view`` makes ``choice`` (a trump suit when ``view``'s trump is
@@ -98,6 +98,15 @@ def make_weighing(log_policy: Dispatcher, judge: Model):
     log-likelihood, in nats): with a large ``miss`` the deals the judge explains
     entirely are the only ones weighed when there are any, as ``pimc``'s inference
     keeps them, and the policy weighs them against one another.
+
+    ``deal_cost(view, hands, seats, cards, n, judged, rng, scratch, cap, aux)``
+    replays the judged seats' decisions on the deal ``hands`` (a judged Hakem's
+    call on five of its cards drawn from ``rng``; the other arguments as for
+    ``misses`` of :func:`hokm_sim.dd.infer.make_replay`) and sums their costs, up
+    to ``cap`` (the replay stops there); ``aux`` is ``(miss, the policy's aux)``.
+    A bot compiles it once, in a cached function of its own, and passes that to
+    :func:`make_weighted_pimc`, so that its card and its tests share the machine
+    code.
     """
     judge_calls, judge_plays = judge_of((judge,))
 
@@ -111,16 +120,31 @@ def make_weighing(log_policy: Dispatcher, judge: Model):
         miss = 0.0 if judge_plays(view, mem, rng, card) else aux[0]
         return miss - log_policy(view, mem, rng, card, aux[1])
 
-    replay = make_cost_replay(call_cost, play_cost)
+    return make_cost_replay(call_cost, play_cost)
 
-    @njit(inline="always")
-    def log_likelihood(view, hands, seats, cards, n, judged, rng, scratch, aux):
-        """The deal's log-weight: the policy's log-likelihood of the judged seats'
-        decisions on the deal ``hands`` (a judged Hakem's call on five of its cards
-        drawn from ``rng``), less ``miss`` for each the judge would not have made.
-        ``aux`` is ``(miss, the policy's aux)``; the other arguments are those of
-        ``misses`` of :func:`hokm_sim.dd.infer.make_replay`."""
-        return -replay(view, hands, seats, cards, n, judged, rng, scratch, np.inf, aux)
+
+class WeightedPimc(NamedTuple):
+    """The kernels :func:`make_weighted_pimc` binds a model and a deal's cost into."""
+
+    weighted_deals: Dispatcher
+    """Deals drawn, weighed and resampled by weight."""
+    pimc_scores: Dispatcher
+    """Each card's points summed over the resampled deals."""
+    pimc_card: Dispatcher
+    """The card the bot plays."""
+
+
+def make_weighted_pimc(model: Model, deal_cost: Dispatcher) -> WeightedPimc:
+    """Kernels of a ``pimc`` whose deals are weighed by ``deal_cost``
+    (:func:`make_deal_cost`: a policy's likelihood of the play and the misses of
+    ``model``, ``params[P_MISS]`` a miss) and whose search plays the opponents as
+    ``model`` does.
+
+    As with :func:`hokm_sim.dd.pimc.make_pimc`, the kernels are closures that
+    numba cannot keep on disk: a bot calls them through ``cache=True`` functions
+    of its own (``strategies/_pimcnet.py``).
+    """
+    score_deal = make_pimc(model).score_deal
 
     @njit(inline="always")
     def weighted_deals(
@@ -128,7 +152,7 @@ def make_weighing(log_policy: Dispatcher, judge: Model):
         counts,
     ):  # fmt: skip
         """Draw deals into ``pool`` (``int64[tries, 4]``) and weigh each
-        (``log_likelihood``, ``aux`` as there) until their effective number (Kish's
+        (``deal_cost``, ``aux`` as there) until their effective number (Kish's
         ``(sum w) ** 2 / sum w ** 2``) reaches ``k`` or ``tries`` are drawn, then
         resample ``k`` of them by weight; with misses counted (``aux[0] > 0``) it
         draws on until the best deal is one the judge explains entirely (a
@@ -144,7 +168,7 @@ def make_weighing(log_policy: Dispatcher, judge: Model):
             if i > 0 and _out_of_time(deadline):
                 break
             sample_view(view, rng, pool[i])
-            c = replay(view, pool[i], seats, cards, n, judged, rng, scratch, best + CUTOFF, aux)
+            c = deal_cost(view, pool[i], seats, cards, n, judged, rng, scratch, best + CUTOFF, aux)
             cost[i] = c
             drawn += 1
             if c < best:
@@ -183,34 +207,6 @@ def make_weighing(log_policy: Dispatcher, judge: Model):
                 counts[out] = hits
                 out += 1
         return out
-
-    return log_likelihood, weighted_deals
-
-
-class WeightedPimc(NamedTuple):
-    """The kernels :func:`make_weighted_pimc` binds a model and a policy into."""
-
-    log_likelihood: Dispatcher
-    """The policy's log-likelihood of the play on one deal (:func:`make_weighing`)."""
-    weighted_deals: Dispatcher
-    """Deals resampled by that likelihood (likewise)."""
-    pimc_scores: Dispatcher
-    """Each card's points summed over the resampled deals."""
-    pimc_card: Dispatcher
-    """The card the bot plays."""
-
-
-def make_weighted_pimc(model: Model, log_policy: Dispatcher) -> WeightedPimc:
-    """Kernels of a ``pimc`` whose deals are weighed by ``log_policy`` and by ``model``'s
-    misses (:func:`make_weighing`, ``params[P_MISS]`` a miss) and whose search plays
-    the opponents as ``model`` does.
-
-    As with :func:`hokm_sim.dd.pimc.make_pimc`, the kernels are closures that
-    numba cannot keep on disk: a bot calls them through ``cache=True`` functions
-    of its own (``strategies/_pimcnet.py``).
-    """
-    score_deal = make_pimc(model).score_deal
-    log_likelihood, weighted_deals = make_weighing(log_policy, model)
 
     @njit
     def pimc_scores(view, params, mem, rng, totals, aux):
@@ -292,4 +288,4 @@ def make_weighted_pimc(model: Model, log_policy: Dispatcher) -> WeightedPimc:
             return fallback
         return choose_among(moves, totals, fallback)
 
-    return WeightedPimc(log_likelihood, weighted_deals, pimc_scores, pimc_card)
+    return WeightedPimc(weighted_deals, pimc_scores, pimc_card)

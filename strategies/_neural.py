@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from hokm_sim.bots.botkit import V_LEGAL, V_TRUMP, default_params
+from hokm_sim.engine.bits import ctz
 from hokm_sim.engine.features import FEATURES as OBSERVATION
 from hokm_sim.engine.features import encode_one
 from hokm_sim.strategies import sharp
@@ -114,6 +115,23 @@ def _forward(view, mem, rng, w1, b1, w2t, b2, buf):
     _fill(view, mem, rng, x)
     _hidden(x, w1, b1, w2t, b2, h1, h2)
     return x, h2
+
+
+@njit(inline="always")
+def action_scores(view, mem, rng, w1, b1, w2t, b2, w3, b3, alpha, buf, out):
+    """The network's score of each action the seat may take at ``view`` into ``out``
+    (``float32[56]``, the others left as they were); returns the mask of those actions
+    (legal cards, or the four calls ``52 + suit`` when calling trump). ``buf`` is
+    ``float32[FEATURES + H1 + H2]`` scratch. For callers that score many views (a
+    policy's likelihood of observed play) and own their scratch."""
+    x, h2 = _forward(view, mem, rng, w1, b1, w2t, b2, buf)
+    legal = np.int64(0xF) << TRUMP_ACTION if view[V_TRUMP] < 0 else view[V_LEGAL]
+    m = legal
+    while m != 0:
+        a = ctz(m)
+        m &= m - 1
+        out[a] = _score(a, x, h2, w3, b3, alpha)
+    return legal
 
 
 @njit(cache=True, _nrt=True, fastmath=True)

@@ -317,12 +317,12 @@ def test_engines_with_pimc_hash_the_solver_and_others_do_not():
     # The model of inference and of the search is expert, bound in by the bot:
     # an edit of expert.py recompiles pimc's cached kernels, and the library
     # itself names no bot.
-    from hokm_sim.dd import infer, pimc, respond
+    from hokm_sim.dd import infer, pimc, respond, weigh
     from hokm_sim.strategies import _pimc, expert
 
     bots_dir = Path(expert.__file__).resolve().parent
     assert Path(expert.__file__).resolve() in source_closure(_pimc.__file__)
-    for lib in (infer, pimc, respond):
+    for lib in (infer, pimc, respond, weigh):
         assert not any(p.parent == bots_dir for p in source_closure(lib.__file__))
     for name in ("expert", "longest", "random", "weighted"):
         assert dd_files(name) == set()

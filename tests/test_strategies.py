@@ -48,7 +48,8 @@ from hokm_sim.engine.view import (
     VIEW_SIZE,
 )
 
-HEAVY = {"pimc", "pimcmix"}  # search at every card: tests/test_pimc.py checks them on fewer deals
+# Search at every card: tests/test_pimc.py and tests/test_pimcnet.py check them on fewer deals.
+HEAVY = {"pimc", "pimcmix", "pimcnet"}
 BOTS = sorted(set(builtin_bots()) - HEAVY)
 
 

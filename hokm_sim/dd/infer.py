@@ -195,7 +195,7 @@ def judged_seats(seat, judge):
     return judged
 
 
-def _judge(models: tuple[Model, ...]):
+def judge_of(models: tuple[Model, ...]):
     """``(calls, plays)``: whether any of ``models`` calls ``trump`` from the view, or
     plays ``card`` from it, each model with its own parameters, asked in turn until one
     does. A chain of closures, one model each, so that numba binds every model in as a
@@ -211,7 +211,7 @@ def _judge(models: tuple[Model, ...]):
             return False
 
         return none_calls, none_plays
-    rest_calls, rest_plays = _judge(models[1:])
+    rest_calls, rest_plays = judge_of(models[1:])
     trump_of = models[0].choose_trump
     card_of = models[0].play_card
     params = models[0].params
@@ -227,27 +227,28 @@ def _judge(models: tuple[Model, ...]):
     return calls, plays
 
 
-def make_replay(judges: Model | tuple[Model, ...]):
-    """``(misses, explained_deal)``: the replay's kernels with ``judges`` as the judge of
-    the play, bound in at compile time (``inline="always"``, as the kernels that call
-    them inline them).
+def make_cost_replay(call_cost, play_cost):
+    """``replay``: the hand so far replayed on a sampled deal, summing a cost over the
+    judged seats' decisions, with ``call_cost`` and ``play_cost`` bound in at compile
+    time (``inline="always"``).
 
-    ``judges`` is one model, or several: a decision is then explained when any of
-    them makes it (a mixture of players whose plays count as likely alike), so a
-    deal is judged by no single bot's style."""
-    model_calls, model_plays = _judge((judges,) if isinstance(judges, Model) else judges)
+    Each cost is ``f(view, mem, rng, choice, aux) -> float``: what it costs the deal
+    that the seat, seeing ``view`` (its cards in the deal), made ``choice`` (a trump
+    suit for ``call_cost``, a card for ``play_cost``); ``aux`` is the caller's, passed
+    through. :func:`make_replay` counts the model's misses with it; a learned policy's
+    likelihood of the play sums its negative log-probabilities."""
 
     @njit(inline="always")
-    def misses(view, hands, seats, cards, n, judged, rng, scratch, cap):
-        """How many of the judged seats' decisions the model would not have made on this
-        deal, counted up to ``cap`` (the replay stops there).
+    def replay(view, hands, seats, cards, n, judged, rng, scratch, cap, aux):
+        """The judged seats' decisions' summed cost on this deal, summed up to ``cap``
+        (the replay stops once the sum reaches it).
 
         ``hands`` are the seats' current cards in the deal; ``judged`` has bit
         ``seat`` set for each seat whose decisions count. ``scratch`` is a
         :class:`ReplayScratch`. A judged Hakem's trump call counts too: it
         was made on five cards nobody else saw, so it is judged on five of the
-        Hakem's thirteen drawn from ``rng``, a test a deal passes as often as
-        the model would call that trump from it.
+        Hakem's thirteen drawn from ``rng`` (for a model's misses, a test a deal
+        passes as often as the model would call that trump from it).
         """
         rview = scratch.bot_view
         held = scratch.held
@@ -258,16 +259,15 @@ def make_replay(judges: Model | tuple[Model, ...]):
             rview[V_PLAYED_BY + s] = 0
         hakem = view[V_HAKEM]
         rview[V_HAKEM] = hakem
-        out = 0
+        out = 0.0
         if (judged >> hakem) & 1:
             rview[V_TRUMP] = -1
             rview[V_HAND] = _five_of(held[hakem], rng)
             rview[V_SEAT] = hakem
             rview[V_LEGAL] = 0
-            if not model_calls(rview, mem, mrng, view[V_TRUMP]):
-                out += 1
-                if out >= cap:
-                    return out
+            out += call_cost(rview, mem, mrng, view[V_TRUMP], aux)
+            if out >= cap:
+                return out
         rview[V_TRUMP] = view[V_TRUMP]
         rview[V_SCORES] = view[V_SCORES]
         rview[V_SCORES + 1] = view[V_SCORES + 1]
@@ -293,10 +293,9 @@ def make_replay(judges: Model | tuple[Model, ...]):
             hand = held[seat]
             if (judged >> seat) & 1:
                 show_turn(rview, hand, seat, led)
-                if not model_plays(rview, mem, mrng, card):
-                    out += 1
-                    if out >= cap:
-                        return out
+                out += play_cost(rview, mem, mrng, card, aux)
+                if out >= cap:
+                    return out
             led, best, best_seat = play_one(
                 rview, held, scratch.plays, seat, hand, card, k, i, led, best, best_seat, trump
             )
@@ -308,6 +307,37 @@ def make_replay(judges: Model | tuple[Model, ...]):
                 best = -1
                 best_seat = -1
         return out
+
+    return replay
+
+
+def make_replay(judges: Model | tuple[Model, ...]):
+    """``(misses, explained_deal)``: the replay's kernels with ``judges`` as the judge of
+    the play, bound in at compile time (``inline="always"``, as the kernels that call
+    them inline them).
+
+    ``judges`` is one model, or several: a decision is then explained when any of
+    them makes it (a mixture of players whose plays count as likely alike), so a
+    deal is judged by no single bot's style."""
+    model_calls, model_plays = judge_of((judges,) if isinstance(judges, Model) else judges)
+
+    @njit(inline="always")
+    def call_missed(view, mem, rng, trump, aux):
+        return 0.0 if model_calls(view, mem, rng, trump) else 1.0
+
+    @njit(inline="always")
+    def play_missed(view, mem, rng, card, aux):
+        return 0.0 if model_plays(view, mem, rng, card) else 1.0
+
+    replay = make_cost_replay(call_missed, play_missed)
+
+    @njit(inline="always")
+    def misses(view, hands, seats, cards, n, judged, rng, scratch, cap):
+        """How many of the judged seats' decisions the model would not have made on this
+        deal, counted up to ``cap`` (the replay stops there; see ``replay`` of
+        :func:`make_cost_replay`, whose five-card test of a judged Hakem's call a deal
+        passes as often as the model would call that trump from it)."""
+        return int(replay(view, hands, seats, cards, n, judged, rng, scratch, cap, 0))
 
     @njit(inline="always")
     def explained_deal(view, rng, seats, cards, n, judged, tries, scratch, hands):

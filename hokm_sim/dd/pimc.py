@@ -315,6 +315,8 @@ class Pimc(NamedTuple):
     """Inference's sampled deal that the play explains (likewise)."""
     model_value_after: Dispatcher
     """The search against the model (:func:`hokm_sim.dd.respond.make_model_search`)."""
+    score_deal: Dispatcher
+    """Every card's points on one deal (inlined into the kernels that sample deals)."""
     pimc_scores: Dispatcher
     """Each card's points summed over the samples."""
     pimc_card: Dispatcher
@@ -335,6 +337,50 @@ def make_pimc(model: Model, judges: tuple[Model, ...] | None = None) -> Pimc:
     """
     misses, explained_deal = make_replay(model if judges is None else judges)
     model_value_after = make_model_search(model)
+
+    @njit(inline="always")
+    def score_deal(
+        view, hands, moves, model, departs, trick, keys, vals, mkeys, manswers, mscratch, stats,
+        budget, deadline, values,
+    ):  # fmt: skip
+        """Score each card of ``moves`` on the deal ``hands`` into ``values``: its
+        double-dummy hand points, with ``model`` at :data:`MODEL_BETTER` the better of
+        that and the search against the model with ``departs`` departures, at
+        :data:`MODEL_ONLY` the latter alone. ``trick`` holds the view's current trick.
+        Returns False when the searches ran past the node or time budget (the deal's
+        scores are then incomplete and must be dropped)."""
+        seat = view[V_SEAT]
+        team = seat & 1
+        trump = view[V_TRUMP]
+        leader = view[V_LEADER]
+        ntrick = view[V_NTRICK]
+        ours = view[V_TRICKS + team]
+        theirs = view[V_TRICKS + 1 - team]
+        we_are_hakem = (view[V_HAKEM] & 1) == team
+        m = moves
+        while m != 0:
+            c = ctz(m)
+            m &= m - 1
+            if model == MODEL_ONLY:
+                v = model_value_after(
+                    view, hands, c, team, we_are_hakem, departs, mkeys, manswers, mscratch, stats
+                )
+            else:
+                v = _value_after(
+                    hands, trump, leader, trick, ntrick, c, team, ours, theirs, we_are_hakem,
+                    keys, vals, stats,
+                )  # fmt: skip
+                # Search against the model unless double dummy already makes
+                # all there is: a Kot, or a win once a Kot is out of reach.
+                if model == MODEL_BETTER and v < 2.0 and not (v == 1.0 and theirs > 0):
+                    v = max(v, model_value_after(
+                        view, hands, c, team, we_are_hakem, departs, mkeys, manswers, mscratch,
+                        stats,
+                    ))  # fmt: skip
+            values[c] = v
+            if _over(stats, budget, deadline):
+                return False  # over a budget: drop the sample
+        return True
 
     @njit
     def pimc_scores(view, params, mem, rng, totals):
@@ -386,7 +432,6 @@ def make_pimc(model: Model, judges: tuple[Model, ...] | None = None) -> Pimc:
         leader = view[V_LEADER]
         ours = view[V_TRICKS + team]
         theirs = view[V_TRICKS + 1 - team]
-        we_are_hakem = (view[V_HAKEM] & 1) == team
         hands = np.zeros(4, np.int64)
         keys, vals = new_table(np.int64(PIMC_TT_BITS))
         stats = new_stats(budget, deadline)  # the search gives up when the time is spent, too
@@ -411,40 +456,10 @@ def make_pimc(model: Model, judges: tuple[Model, ...] | None = None) -> Pimc:
             else:
                 sample_view(view, rng, hands)
             stats[S_NODES] = 0
-            complete = True
-            m = moves
-            while m != 0:
-                c = ctz(m)
-                m &= m - 1
-                if model == MODEL_ONLY:
-                    v = model_value_after(
-                        view,
-                        hands,
-                        c,
-                        team,
-                        we_are_hakem,
-                        departs,
-                        mkeys,
-                        manswers,
-                        mscratch,
-                        stats,
-                    )
-                else:
-                    v = _value_after(
-                        hands, trump, leader, trick, ntrick, c, team, ours, theirs, we_are_hakem,
-                        keys, vals, stats,
-                    )  # fmt: skip
-                    # Search against the model unless double dummy already makes
-                    # all there is: a Kot, or a win once a Kot is out of reach.
-                    if model == MODEL_BETTER and v < 2.0 and not (v == 1.0 and theirs > 0):
-                        v = max(v, model_value_after(
-                            view, hands, c, team, we_are_hakem, departs, mkeys, manswers, mscratch,
-                            stats,
-                        ))  # fmt: skip
-                values[c] = v
-                if _over(stats, budget, deadline):
-                    complete = False  # over a budget: drop the sample
-                    break
+            complete = score_deal(
+                view, hands, moves, model, departs, trick, keys, vals, mkeys, manswers, mscratch,
+                stats, budget, deadline, values,
+            )  # fmt: skip
             if complete:
                 samples[used, :] = hands
                 used += 1
@@ -495,4 +510,4 @@ def make_pimc(model: Model, judges: tuple[Model, ...] | None = None) -> Pimc:
             return fallback
         return choose_among(moves, totals, fallback)
 
-    return Pimc(misses, explained_deal, model_value_after, pimc_scores, pimc_card)
+    return Pimc(misses, explained_deal, model_value_after, score_deal, pimc_scores, pimc_card)

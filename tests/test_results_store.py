@@ -689,23 +689,3 @@ def test_the_history_headline_counts_in_words(versions, comparisons):
         assert words == "mybot: 1 version over 1 stored comparison"
     else:
         assert words == "mybot: 2 versions over 3 stored comparisons"
-
-
-@pytest.mark.parametrize(
-    ("where", "started"),
-    [("postgresql://u:p@127.0.0.1:1/db", True), ("{tmp}/results.sqlite", False)],
-)
-def test_a_servers_writer_starts_as_a_reporting_command_is_parsed(
-    where, started, tmp_path, monkeypatch
-):
-    """Before the command's own work and imports (here it stops at once, on an unknown
-    bot): a server's writer is started while the options are read; a SQLite store is
-    left to the report folder."""
-    import hokm_sim.store as store
-
-    calls = []
-    monkeypatch.setattr(store, "prepare", lambda *a, **k: calls.append(a))
-    monkeypatch.setenv("HOKM_SIM_STORE", where.format(tmp=tmp_path))
-    out = CliRunner().invoke(main, ["run", "no_such_bot", "longest"])
-    assert out.exit_code == 2
-    assert calls == ([()] if started else [])

@@ -188,35 +188,12 @@ class FolderType(click.Path):
         return super().convert(value, param, ctx)
 
 
-def _server_store_now(ctx: click.Context, param: click.Parameter, value: Path | None):
-    """Start a server's results-store writer as a command that writes a report starts:
-    its start-up (psycopg's import and the connection, about a fifth of a second of CPU)
-    then runs on another core while this process imports what the command needs, rather
-    than beside the command's engine once the report folder is made (which starts it
-    otherwise: :func:`hokm_sim.store.prepare` starts nothing twice). A SQLite store is
-    opened then, as before: a thread, which would hold the interpreter's lock now."""
-    if ctx.resilient_parsing:
-        return value
-    from hokm_sim.store.location import StoreError, locate
-
-    try:
-        where = locate()
-    except StoreError:
-        return value  # told where the result is written
-    if isinstance(where, str):
-        from hokm_sim import store
-
-        store.prepare()
-    return value
-
-
 def out_options(f):
     """``--out DIR`` and ``--force``."""
     f = click.option("--force", is_flag=True, help="Overwrite an existing --out folder.")(f)
     f = click.option(
         "--out",
         type=FolderType(),
-        callback=_server_store_now,
         help="Report folder [default: results/<time>-<what>-seed<seed>].",
     )(f)
     return f

@@ -3,8 +3,9 @@ little of a command's time, listing answers at once, writers at once lose nothin
 
 1. Adding: the median wall time of :func:`hokm_sim.store.keep` for the record of a
    real run (random against longest: two built-in bots, their digests and ``git
-   status`` included) in a process that has added one; then a real ``hokm_sim.run``
-   (``--hands``: 2,000 and 100,000 hands), each in a new process (the store's first
+   status`` included) in a process that has added one; then a real ``hokm-sim run``
+   command (random against longest, ``--hands``: 2,000 and 100,000 hands; the CLI's
+   ``main`` in ``python -c``), each in a new process (the store's first
    write there, on an existing store), timed whole, alternately with the store's part
    (opening it, adding the row) left out: the difference of the medians (wall time,
    and the process's CPU time, steadier on a busy machine) is what the store costs
@@ -79,7 +80,12 @@ else:
             return out
         return timed_add
     folder.store.begin = timed
-hokm_sim.run("random", "longest", hands=int(sys.argv[3]), seed=1, out=sys.argv[1], force=True)
+from hokm_sim.cli import main
+try:
+    main(["run", "random", "longest", "--hands", sys.argv[3], "--seed", "1", "--out",
+          sys.argv[1], "--force"])
+except SystemExit as exc:  # the CLI ends by exiting with its code
+    assert exc.code == 0, exc.code
 took = 1000 * (time.perf_counter() - t0)
 import resource
 for opening in st._OPEN.values():  # a server's writer: let it end, for its CPU time

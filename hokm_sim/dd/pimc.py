@@ -147,6 +147,22 @@ def _best_of(moves, totals):
 
 
 @njit(inline=HELPERS)
+def trick_and_moves(view):
+    """The cards of the trick so far (``int64[3]``, in order) and the cards worth scoring
+    at ``view``: the seat's legal cards, one per run of cards equivalent from its point
+    of view (the cards it cannot see still alive)."""
+    hand = view[V_HAND]
+    ntrick = view[V_NTRICK]
+    tcards = 0
+    trick = np.zeros(3, np.int64)
+    for k in range(ntrick):
+        trick[k] = view[V_TRICK + k]
+        tcards |= 1 << trick[k]
+    unseen = FULL_DECK & ~hand & ~view[V_PLAYED]
+    return trick, equivalents(view[V_LEGAL], unseen | hand | tcards)
+
+
+@njit(inline=HELPERS)
 def _hand_points(ours, theirs, kot_made, kot_lost, we_are_hakem):
     """Points for the seat's team of a hand decided as given (double dummy)."""
     if ours >= TRICKS_TO_WIN:
@@ -406,19 +422,9 @@ def make_pimc(model: Model, judges: tuple[Model, ...] | None = None) -> Pimc:
         one sensible move there is nothing to sample: ``used`` is 0.
         """
         deadline = _deadline(params)
-        legal = view[V_LEGAL]
         seat = view[V_SEAT]
-        hand = view[V_HAND]
-        played = view[V_PLAYED]
         ntrick = view[V_NTRICK]
-        tcards = 0
-        trick = np.zeros(3, np.int64)
-        for k in range(ntrick):
-            trick[k] = view[V_TRICK + k]
-            tcards |= 1 << trick[k]
-        unseen = FULL_DECK & ~hand & ~played
-        # Equivalent cards from the seat's own point of view (alive: not yet played).
-        moves = equivalents(legal, unseen | hand | tcards)
+        trick, moves = trick_and_moves(view)
         totals[:] = 0.0
         if popcount(moves) == 1:
             return moves, 0

@@ -46,7 +46,6 @@ from hokm_sim.dd.infer import (
     record,
 )
 from hokm_sim.dd.model import Model
-from hokm_sim.dd.order import equivalents
 from hokm_sim.dd.pimc import (
     MODEL_OFF,
     MODEL_TT_BITS,
@@ -63,14 +62,15 @@ from hokm_sim.dd.pimc import (
     _out_of_time,
     choose_among,
     make_pimc,
+    trick_and_moves,
 )
 from hokm_sim.dd.respond import new_model_scratch, new_model_table
 from hokm_sim.dd.sample import sample_view
 from hokm_sim.dd.search import S_NODES, new_stats
 from hokm_sim.dd.table import new_table
-from hokm_sim.engine.bits import FULL_DECK, popcount
+from hokm_sim.engine.bits import popcount
 from hokm_sim.engine.rng import rand_float
-from hokm_sim.engine.view import V_HAND, V_LEGAL, V_NTRICK, V_PLAYED, V_SEAT, V_TRICK
+from hokm_sim.engine.view import V_SEAT
 
 PARAM_NAMES = ("k", "nodes", "ms", "temp", "infer", "tries", "model", "departs", "miss")
 """The parameters' order in ``params``: :data:`hokm_sim.dd.pimc.PARAM_NAMES` with
@@ -223,16 +223,8 @@ def make_weighted_pimc(model: Model, deal_cost: Dispatcher) -> WeightedPimc:
         and time budgets (a deal drawn twice counts twice).
         """
         deadline = _deadline(params)
-        legal = view[V_LEGAL]
         seat = view[V_SEAT]
-        ntrick = view[V_NTRICK]
-        tcards = 0
-        trick = np.zeros(3, np.int64)
-        for j in range(ntrick):
-            trick[j] = view[V_TRICK + j]
-            tcards |= 1 << trick[j]
-        unseen = FULL_DECK & ~view[V_HAND] & ~view[V_PLAYED]
-        moves = equivalents(legal, unseen | view[V_HAND] | tcards)
+        trick, moves = trick_and_moves(view)
         totals[:] = 0.0
         if popcount(moves) == 1:
             return moves, 0

@@ -497,3 +497,20 @@ def test_a_mixture_explains_a_card_when_any_of_its_bots_would_play_it():
             compared += 1
     assert checked > 100 and compared > 30
     assert expert_missed > 0
+
+
+def test_kernels_binding_the_same_model_are_made_once():
+    """``pimcmix`` and ``pimcnet`` search against ``expert`` as ``pimc`` does: one set of
+    kernels for that model (typed and compiled once in a process), another where the
+    models differ."""
+    from hokm_sim.bots.botkit import default_params
+    from hokm_sim.dd.model import Model
+    from hokm_sim.dd.pimc import make_pimc
+    from hokm_sim.strategies import _pimc, _pimcmix, expert
+
+    alike = Model(expert.choose_trump, expert.play_card, default_params(expert.PARAMS))
+    assert make_pimc(alike) is _pimc.KERNELS
+    assert _pimcmix.KERNELS.model_value_after is _pimc.KERNELS.model_value_after
+    assert _pimcmix.KERNELS.pimc_scores is not _pimc.KERNELS.pimc_scores  # its judges differ
+    other = alike._replace(params=alike.params + 1.0)
+    assert make_pimc(other).model_value_after is not _pimc.KERNELS.model_value_after

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from hokm_sim.dd.model import Model
+from hokm_sim.dd.model import Model, once_per_model
 from hokm_sim.dd.sample import sample_view
 from hokm_sim.engine.bits import ctz
 from hokm_sim.engine.play import clear_trick, end_trick, play_one, show_turn
@@ -311,6 +311,7 @@ def make_cost_replay(call_cost, play_cost):
     return replay
 
 
+@once_per_model
 def make_replay(judges: Model | tuple[Model, ...]):
     """``(misses, explained_deal)``: the replay's kernels with ``judges`` as the judge of
     the play, bound in at compile time (``inline="always"``, as the kernels that call

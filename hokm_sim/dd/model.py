@@ -12,7 +12,9 @@ so that numba inlines them as it inlines a bot into the engine.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import functools
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 from numba.core.dispatcher import Dispatcher
@@ -32,3 +34,31 @@ class Model(NamedTuple):
     play_card: Dispatcher
     params: np.ndarray
     """``float64[PARAM_SIZE]``: the parameters the model plays with."""
+
+
+def _key(models: Model | tuple[Model, ...] | None) -> tuple | None:
+    if models is None:
+        return None
+    if isinstance(models, Model):
+        return (models.choose_trump, models.play_card, models.params.tobytes())
+    return tuple(_key(m) for m in models)
+
+
+Made = TypeVar("Made")
+
+
+def once_per_model(factory: Callable[..., Made]) -> Callable[..., Made]:
+    """``factory`` (of models, tuples of models or None) made once per set of models
+    alike (the same functions and parameters): kernels binding the same models are one
+    set of dispatchers, which a process types and compiles once, whichever bots ask
+    (``pimc``'s model search serves ``pimcmix`` and ``pimcnet`` too)."""
+    made: dict[tuple, Made] = {}
+
+    @functools.wraps(factory)
+    def once(*models: Model | tuple[Model, ...] | None) -> Made:
+        key = tuple(_key(m) for m in models)
+        if key not in made:
+            made[key] = factory(*models)
+        return made[key]
+
+    return once

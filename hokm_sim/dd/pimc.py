@@ -35,7 +35,7 @@ from numba.core.dispatcher import Dispatcher
 
 from hokm_sim.dd.clock import now_ns
 from hokm_sim.dd.infer import judged_seats, make_replay, new_scratch, play_order, record
-from hokm_sim.dd.model import Model
+from hokm_sim.dd.model import Model, once_per_model
 from hokm_sim.dd.order import equivalents
 from hokm_sim.dd.respond import make_model_search, new_model_scratch, new_model_table
 from hokm_sim.dd.sample import sample_hands, sample_view
@@ -339,6 +339,7 @@ class Pimc(NamedTuple):
     """The card ``pimc`` plays."""
 
 
+@once_per_model
 def make_pimc(model: Model, judges: tuple[Model, ...] | None = None) -> Pimc:
     """pimc's kernels with ``model`` as its model of the other seats, bound in at
     compile time: the search plays the opponents as ``model`` does, and inference

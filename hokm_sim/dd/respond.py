@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from hokm_sim.dd.model import Model
+from hokm_sim.dd.model import Model, once_per_model
 from hokm_sim.dd.search import DEPTH, S_LIMIT, S_NODES
 from hokm_sim.engine.bits import ctz
 from hokm_sim.engine.play import end_trick, play_one, show_turn
@@ -117,6 +117,7 @@ def _play_into(views, helds, d, seat, card, scratch):
         )
 
 
+@once_per_model
 def make_model_search(model: Model):
     """``model_value_after`` with ``model`` playing the other team (and the team when it
     does not depart), bound in at compile time."""

@@ -12,6 +12,7 @@ at import whatever the cache holds.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -24,14 +25,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    dist = tmp_path_factory.mktemp("dist")
+def installed(tmp_path_factory, worker_id, testrun_uid) -> Path:
+    # One wheel for the run, built by the first worker to get here: two builds at once
+    # share the checkout's build/ folder, and one deletes the files the other copies.
+    root = tmp_path_factory.getbasetemp()  # the workers' folders lie in the run's
+    dist = (root if worker_id == "master" else root.parent) / f"wheel-{testrun_uid}"
+    dist.mkdir(exist_ok=True)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run(
-        [*pip, "wheel", "--no-deps", "--no-build-isolation", str(ROOT), "-w", str(dist)],
-        check=True,
-        cwd=dist,
-    )
+    with open(dist / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not list(dist.glob("hokm_sim-*.whl")):
+            subprocess.run(
+                [*pip, "wheel", "--no-deps", "--no-build-isolation", str(ROOT), "-w", str(dist)],
+                check=True,
+                cwd=dist,
+            )
     (wheel,) = dist.glob("hokm_sim-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "hokm_sim/strategies/trump_table.json" in names

@@ -11,7 +11,8 @@ little of a command's time, listing answers at once, writers at once lose nothin
    and the process's CPU time, steadier on a busy machine) is what the store costs
    the command; the time the run waits in the store's calls (``begin``, and the
    write after the report's files); the CPU time of its child processes (``git
-   status``, and a server's store writer, waited for after the run is timed); and the
+   status``, and a server's store writer where one is started, to make or migrate the
+   store, waited for after the run is timed); and the
    load average before and after.
 2. Listing: a store of ``--rows`` results (default 100,000, two bots and a comparison
    each), then the wall time of ``hokm-sim results`` (a new process: start-up
@@ -88,8 +89,8 @@ except SystemExit as exc:  # the CLI ends by exiting with its code
     assert exc.code == 0, exc.code
 took = 1000 * (time.perf_counter() - t0)
 import resource
-for opening in st._OPEN.values():  # a server's writer: let it end, for its CPU time
-    if hasattr(opening, "_proc"):
+for opening in st._OPEN.values():  # a server's writer, if one was needed: let it end
+    if getattr(opening, "_proc", None) is not None:
         opening.settle()
         opening._proc.wait()
 use = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -6,6 +6,7 @@ except under ``CI=true``, where a missing server fails them)."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import socket
@@ -117,15 +118,18 @@ for i in range(n):
               "config": {"duplicate": True, "mode": "hands", **bots},
               "pair_score": {"value": 0.5, "low": 0.4, "high": 0.6, "n": 10}}
     keep(record, store=sys.argv[3])
-print("sqlalchemy" in sys.modules)
+from hokm_sim import store
+print("sqlalchemy" in sys.modules or "psycopg" in sys.modules,
+      any(getattr(o, "_proc", None) is not None for o in store._OPEN.values()))
 """
 
 
 @pytest.mark.parametrize("made", [True, False], ids=["made", "new"])
 def test_processes_writing_at_once_lose_and_corrupt_nothing(where, made):
     """Four processes adding results at once (as commands do: :func:`keep`), to a store
-    already made (SQLite's then through the driver alone), or to a new one, whose tables
-    one makes while the others wait for it."""
+    already made (then through the driver alone, SQLite's or libpq, in the command's
+    process), or to a new one, whose tables one makes while the others wait for it (a
+    server's made by the command's writer process)."""
     if made:
         Store(where).close()
     path = where
@@ -138,8 +142,10 @@ def test_processes_writing_at_once_lose_and_corrupt_nothing(where, made):
     ]  # fmt: skip
     said = [p.communicate(timeout=120)[0].split() for p in procs]
     assert [p.returncode for p in procs] == [0] * 4
-    if made or not path.endswith(".sqlite"):  # the driver alone, or the server's writer
-        assert said == [["False"]] * 4  # SQLAlchemy not imported by the command
+    if made:  # the driver alone, in the command's process
+        assert said == [["False", "False"]] * 4  # SQLAlchemy, psycopg and a writer not needed
+    elif not path.endswith(".sqlite"):  # made by a writer process, not by the command
+        assert [s[0] for s in said] == ["False"] * 4
     seeds = {r["seed"] for r in _rows(path, "SELECT seed FROM results")}
     assert seeds == {f"{w}-{i}" for w in range(4) for i in range(150)}
     assert _rows(path, "SELECT COUNT(*) AS n FROM bots")[0]["n"] == 1200
@@ -152,15 +158,17 @@ _KILLED = """
 import os, signal, sys
 from hokm_sim import store
 store.prepare(sys.argv[1])
-print(next(iter(store._OPEN.values()))._proc.pid, flush=True)
+opening = next(iter(store._OPEN.values()))
+opening._thread.join()
+print(opening._proc.pid, flush=True)
 os.kill(os.getpid(), signal.SIGKILL)
 """
 
 
 def test_a_server_writer_ends_with_its_command_and_never_shows_the_password(server):
-    """The writer a command starts for a server's store reads the URL from its input
-    (not its arguments, which any user can list), and ends when the command does, even
-    killed."""
+    """The writer a command starts for a server's store to make (a new one here) reads
+    the URL from its input (not its arguments, which any user can list), and ends when
+    the command does, even killed."""
     proc = subprocess.run([sys.executable, "-c", _KILLED, server], capture_output=True,
                           text=True, timeout=60)  # fmt: skip
     assert proc.returncode == -9
@@ -196,21 +204,28 @@ def test_the_compiled_statements_are_those_sqlalchemy_compiles(database):
     assert {n: made[n] for n in names} == {n: getattr(kept, n) for n in names}
 
 
-def test_psycopg_runs_the_statements_sqlalchemy_runs_on_a_server(server):
+def test_libpq_runs_the_statements_sqlalchemy_runs_on_a_server(server):
     """What :class:`Store` sends psycopg to add a result (every statement, with its
-    parameters) is what the writer's psycopg-alone path sends."""
+    parameters) is what the libpq-alone path sends, but for the parameters' style, and
+    stores the same rows."""
     import sqlalchemy as sa
 
-    row = Row(kind="run", seed="1", size=2000, folder="/r/1", figures={"elo": {"value": 1}},
-              created="2026-01-01T00:00:00Z",
-              bots=[Bot("a", "random", "d" * 64, "c" * 40, True), Bot("b", "longest")],
-              comparisons=[Comparison("a", "b", 0.5, 0.4, 0.6, 2000)])  # fmt: skip
+    # values of every type the columns hold, None, text beyond ASCII, floats that print long
+    row = Row(kind="run", seed="1", size=2000, folder="/r/1", figures={"élo": {"value": 1}},
+              created="2026-01-01T00:00:00Z", partial=True, command="hokm-sim run 'bot ☃.py'",
+              bots=[Bot("a", "random", "d" * 64, "c" * 40, True), Bot("b", "longest", dirty=False)],
+              comparisons=[Comparison("a", "b", 1 / 3, -math.inf, 0.1 + 0.2, 2**40)])  # fmt: skip
     sent = []
     store = Store(server)
     sa.event.listen(store._engine, "before_cursor_execute",
                     lambda conn, cur, sql, params, context, many: sent.append(sql))  # fmt: skip
     assert store.add(row) == 1
-    assert sent == list(postgresql_sql.STATEMENTS.values())
+    numbered = []
+    for sql, order in postgresql_sql.STATEMENTS.values():
+        for i, name in reversed(list(enumerate(order, 1))):  # $10 before $1
+            sql = sql.replace(f"${i}", f"%({name})s")
+        numbered.append(sql)
+    assert sent == numbered
 
     def stored():
         return [[{k: v for k, v in r.items() if k not in ("id", "result")}
@@ -220,8 +235,8 @@ def test_psycopg_runs_the_statements_sqlalchemy_runs_on_a_server(server):
     by_sqlalchemy = stored()
     conn = pg.connect(locate(server))
     assert conn is not None
-    with conn:
-        assert pg.add(conn, server, row) == 2  # the folder's row replaced
+    assert pg.add(conn, server, row) == 2  # the folder's row replaced
+    conn.close()
     assert _rows(server, "SELECT id FROM results") == [{"id": 2}]
     assert stored() == by_sqlalchemy
 
@@ -272,7 +287,7 @@ print(add(Row(kind="tune", seed=sys.argv[2])), "sqlalchemy" in sys.modules)
 
 
 def test_the_server_writer_needs_sqlalchemy_only_to_make_or_migrate(server):
-    """The writer process adds to a store of this schema version through psycopg alone;
+    """The writer process adds to a store of this schema version through libpq alone;
     a new store is made, and an older one migrated, through SQLAlchemy, once."""
 
     def written(seed):
@@ -293,7 +308,7 @@ def test_the_server_writer_needs_sqlalchemy_only_to_make_or_migrate(server):
 
 
 def test_a_server_write_that_fails_changes_nothing(server):
-    """A result goes in whole or not at all through psycopg alone too: a comparison the
+    """A result goes in whole or not at all through libpq alone too: a comparison the
     database refuses takes back the result's row and the removal of the folder's
     earlier one, in one line; the connection writes on."""
 
@@ -317,8 +332,8 @@ def test_a_server_write_that_fails_changes_nothing(server):
 
 
 def test_the_server_writer_tells_what_store_tells(server):
-    """The writer's psycopg-alone path says what :class:`Store` says of the same server:
-    nobody listening, a wrong password."""
+    """The libpq-alone path says what :class:`Store` says of the same server: nobody
+    listening, a wrong password."""
     import sqlalchemy as sa
 
     wrong = sa.make_url(server).set(password="not-the-password").render_as_string(
@@ -326,9 +341,9 @@ def test_the_server_writer_tells_what_store_tells(server):
     for url in (f"postgresql://hokm:sesame@127.0.0.1:{_free_port()}/results", wrong):
         with pytest.raises(StoreError) as by_store:
             Store(url)
-        with pytest.raises(StoreError) as by_psycopg:
+        with pytest.raises(StoreError) as by_libpq:
             pg.connect(locate(url))
-        assert str(by_psycopg.value) == str(by_store.value)
+        assert str(by_libpq.value) == str(by_store.value)
         assert "sesame" not in str(by_store.value) and "not-the-password" not in str(by_store.value)
 
 
@@ -689,3 +704,22 @@ def test_the_history_headline_counts_in_words(versions, comparisons):
         assert words == "mybot: 1 version over 1 stored comparison"
     else:
         assert words == "mybot: 2 versions over 3 stored comparisons"
+
+
+_NO_LIBPQ = """
+import sys
+from hokm_sim import store
+from hokm_sim.store import libpq
+libpq._LIB, libpq._LOADED = None, True  # as on a machine where no libpq is found
+print(store.keep({"kind": "run", "seed": "9"}, store=sys.argv[1]),
+      next(iter(store._OPEN.values()))._proc is not None)
+"""
+
+
+def test_without_libpq_a_server_store_is_written_by_the_writer_process(server):
+    Store(server).close()
+    proc = subprocess.run([sys.executable, "-c", _NO_LIBPQ, server], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["1", "True"]
+    assert _rows(server, "SELECT seed FROM results") == [{"seed": "9"}]

@@ -12,13 +12,14 @@ SQLAlchemy takes a fifth of a second of CPU to import, more than recording a res
 may cost, and a thread would not hide it (it holds the interpreter's lock, as the
 command's own Python and its engine do). So a result goes into a SQLite store of this
 schema version through the driver alone (:mod:`.direct`: SQLAlchemy's statements,
-compiled), and into a server's store through a process of its own (:mod:`.writer`),
-which imports psycopg alone to add to a store of this schema version (:mod:`.server`:
-the statements compiled for psycopg).
-A command that will record calls :func:`prepare` when it starts: the SQLite store is
-opened in a background thread (made or migrated through SQLAlchemy where it must be),
-the server's writer started, while the command works. This package itself imports no
-SQLAlchemy (``Store`` and ``SCHEMA`` load it when first named).
+compiled), and into a server's store of this schema version through libpq alone
+(:mod:`.server`, :mod:`.libpq`: the statements compiled with numbered parameters),
+both in the command's process; a store to make or migrate goes through SQLAlchemy, a
+server's in a process of its own (:mod:`.writer`).
+A command that will record calls :func:`prepare` when it starts: the store is opened
+in a background thread (made or migrated through SQLAlchemy where it must be) while
+the command works. This package itself imports no SQLAlchemy (``Store`` and
+``SCHEMA`` load it when first named).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hokm_sim.store import direct, rows
+from hokm_sim.store import direct, libpq, rows, server
 from hokm_sim.store.location import StoreError, data_dir, locate, shown
 from hokm_sim.store.rows import Row, row
 
@@ -151,41 +152,76 @@ class _Local:
 
 
 class _Remote:
-    """A store on a server, written by a process of its own (:mod:`.writer`), started now."""
+    """A store on a server, opened in a background thread started now: one of this
+    schema version is written in this process, through libpq (:mod:`.server`); any
+    other (to make or migrate) by a process of its own (:mod:`.writer`), through
+    SQLAlchemy."""
 
     def __init__(self, where: str) -> None:
+        self._where = where
         self._name = shown(where)
         self.error: BaseException | None = None
-        self._writing = threading.Lock()  # one result at a time through the one pipe
+        self._conn: libpq.Connection | None = None
+        self._proc: subprocess.Popen | None = None
+        self._writing = threading.Lock()  # one result at a time on the connection or pipe
+        self._thread = threading.Thread(target=self._open, name="hokm-sim store", daemon=True)
+        self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            self._conn = server.connect(self._where)
+            if self._conn is None:
+                self._proc = self._writer()
+        except BaseException as exc:  # raised again by add(), in the thread that writes
+            self.error = exc
+
+    def _writer(self) -> subprocess.Popen:
         package = str(Path(__file__).resolve().parents[2])  # where hokm_sim is imported from
         path = os.pathsep.join(filter(None, (package, os.environ.get("PYTHONPATH"))))
-        self._proc = subprocess.Popen(
+        proc = subprocess.Popen(
             [sys.executable, "-m", "hokm_sim.store.writer"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, start_new_session=True, env=os.environ | {"PYTHONPATH": path},
         )  # fmt: skip
-        self._send(where, answered=False)
+        self._send(proc, self._where, answered=False)
+        return proc
 
-    def _send(self, line: str, answered: bool = True) -> str:
-        """Send ``line``; the writer's answer ("" if it has gone)."""
-        assert self._proc.stdin is not None and self._proc.stdout is not None
+    @staticmethod
+    def _send(proc: subprocess.Popen, line: str, answered: bool = True) -> str:
+        """Send ``line`` to the writer; its answer ("" if it has gone)."""
+        assert proc.stdin is not None and proc.stdout is not None
         try:
-            self._proc.stdin.write(line + "\n")
-            self._proc.stdin.flush()
-            return self._proc.stdout.readline() if answered else line
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            return proc.stdout.readline() if answered else line
         except (OSError, ValueError):
             return ""
 
     def settle(self) -> None:
-        """Let the writer go: the end of its input ends it."""
-        if self._proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                self._proc.stdin.close()
+        """Close the connection, or let the writer go: the end of its input ends it."""
+        self._thread.join(30)
+        with self._writing:
+            if self._conn is not None:
+                self._conn.close()
+            if self._proc is not None and self._proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    self._proc.stdin.close()
 
     def add(self, row: Row) -> int:
         """Store ``row``; its id."""
+        self._thread.join()
+        if self.error is not None:
+            raise self.error
         with self._writing:
-            said = self._send(json.dumps(dataclasses.asdict(row)))
+            if self._conn is not None:
+                try:
+                    return server.add(self._conn, self._where, row)
+                except StoreError as exc:  # the next result opens the store again
+                    self._conn.close()
+                    self.error = exc
+                    raise
+            assert self._proc is not None
+            said = self._send(self._proc, json.dumps(dataclasses.asdict(row)))
         if not said:
             self.error = StoreError(
                 f"cannot write to the results store {self._name}: its writer process ended "
@@ -220,5 +256,6 @@ def _settle() -> None:
     """Before the interpreter goes: let a SQLite store's opening under way finish (a
     thread stopped inside an import or a transaction may hold what the exit needs), and
     a server's writer go."""
-    for opening in list(_OPEN.values()):
-        opening.settle()
+    for (pid, _), opening in list(_OPEN.items()):
+        if pid == os.getpid():  # a forked child's copies are its parent's to close
+            opening.settle()

@@ -119,35 +119,33 @@ them (:func:`hokm_sim.store.schema.writes`): the SQL, and the order of its
 parameters. Made by ``python -m hokm_sim.store.schema`` (then ``ruff format``);
 a test holds it to what SQLAlchemy compiles now.""",
     "postgresql": """The statements that add a result to a PostgreSQL store, as SQLAlchemy compiles
-them for psycopg (:func:`hokm_sim.store.schema.writes`; parameters named for their
-columns), and the query of the store's schema version. Made by ``python -m
-hokm_sim.store.schema`` (then ``ruff format``); a test holds it to what SQLAlchemy
-compiles now.""",
+them for PostgreSQL with numbered parameters (:func:`hokm_sim.store.schema.writes`),
+as libpq takes them (:mod:`.libpq`): the SQL, and the order of its parameters; and the
+query of the store's schema version. Made by ``python -m hokm_sim.store.schema``
+(then ``ruff format``); a test holds it to what SQLAlchemy compiles now.""",
 }
 
 
 def compiled_module(database: str) -> str:
     """The text of :mod:`.sqlite_sql` (``database`` ``sqlite``) or :mod:`.postgresql_sql`
     (``postgresql``): :func:`writes` compiled for the driver SQLAlchemy runs them with,
-    and the schema version they are of; for SQLite, each with the order of its
-    parameters; for PostgreSQL (parameters by name), with :data:`VERSION_QUERY`."""
+    and the schema version they are of, each with the order of its parameters; for
+    PostgreSQL (numbered parameters, as libpq takes them), with :data:`VERSION_QUERY`."""
     from sqlalchemy.dialects import postgresql, sqlite
 
     out = [f'"""{_HEADERS[database]}"""', "", "# ruff: noqa: E501", "", f"SCHEMA = {SCHEMA}"]
     if database == "sqlite":
-        out.append("STATEMENTS: dict[str, tuple[str, tuple[str, ...]]] = {")
-        for name, statement in writes().items():
-            compiled = statement.compile(dialect=sqlite.dialect(paramstyle="qmark"))
-            out.append(f"    {name!r}: (")
-            out.append(f"        {compiled.string!r},")
-            out.append(f"        {tuple(compiled.positiontup or ())!r},")
-            out.append("    ),")
+        dialect = sqlite.dialect(paramstyle="qmark")
     else:
+        dialect = postgresql.psycopg.dialect(paramstyle="numeric_dollar")
         out.append(f"VERSION = {VERSION_QUERY!r}")
-        out.append("STATEMENTS: dict[str, str] = {")
-        for name, statement in writes().items():
-            compiled = statement.compile(dialect=postgresql.psycopg.dialect())
-            out.append(f"    {name!r}: {compiled.string!r},")
+    out.append("STATEMENTS: dict[str, tuple[str, tuple[str, ...]]] = {")
+    for name, statement in writes().items():
+        compiled = statement.compile(dialect=dialect)
+        out.append(f"    {name!r}: (")
+        out.append(f"        {compiled.string!r},")
+        out.append(f"        {tuple(compiled.positiontup or ())!r},")
+        out.append("    ),")
     return "\n".join([*out, "}", ""])
 
 

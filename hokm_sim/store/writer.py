@@ -1,15 +1,15 @@
-"""A process that adds a command's results to a results store on a server: started when
-the command starts (:func:`hokm_sim.store.prepare`), it imports the driver and connects
-while the command works, and the command's write is one line sent and one line answered.
+"""A process that adds a command's results to a results store on a server that the
+command cannot write to through libpq alone (:mod:`.server`): a new store, one of
+another schema version, a URL of another form, a machine where no libpq is found.
+Started by the command's store thread (:func:`hokm_sim.store.prepare`), it imports
+SQLAlchemy and psycopg and makes or migrates the store (:class:`~.db.Store`) while the
+command works, and the command's write is one line sent and one line answered.
 
-Why a process: it takes about a sixth of a second of CPU (psycopg's import, most of
-it), and a server some round trips to reach. A thread of the command would do that
-work holding the interpreter's lock, which the command's own Python wants too, and
-which its engine keeps while it plays (numba): in a short command and a long one alike
-the time would be added to the command's. A process does it on another core. A store of this schema
-version is written through psycopg alone (:mod:`.server`); SQLAlchemy (with it the
-process took twice the CPU) is imported only to make, migrate or refuse a store of
-another version, or for a URL of another form (:class:`~.db.Store`).
+Why a process: SQLAlchemy and psycopg take about 0.35 s of CPU to import, and a
+thread of the command would do that work holding the interpreter's lock, which the
+command's own Python wants too, and which its engine keeps while it plays (numba). A
+process does it on another core. Should the store be of this schema version by then
+(another command made it), it writes through libpq too.
 
 Its protocol, on its standard input and output: first the store's URL (a line, not an
 argument: no password in the process list), then one JSON object per result (the
@@ -47,7 +47,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def opened(where: str) -> Callable[[Row], int]:
-    """What adds a row to the store at ``where``: through psycopg alone where it is of
+    """What adds a row to the store at ``where``: through libpq alone where it is of
     this schema version, else through :class:`~.db.Store` (made or migrated now)."""
     conn = server.connect(where)
     if conn is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from pathlib import Path
 
 import aiohttp
@@ -516,3 +517,61 @@ def _cannot_resume(saved: Path, other: Path) -> None:
     assert [t.path.name for t in tables] == ["1.json"]
     assert tables[0].host == state["host"] and tables[0].session is None
     assert (other / "tables" / "2.json").read_text() == json.dumps(state | {"format": 99})
+
+
+def test_a_person_whose_bot_is_deciding_is_not_offered_that_turn(tmp_path, monkeypatch):
+    """While a person's bot decides for them (their time ran out), their pages, and one
+    opened meanwhile, say so instead of offering the turn, and a card or hint sent then
+    is refused at once with why; the person decides again at their next turn."""
+    monkeypatch.setenv("HOKM_SIM_STORE", str(tmp_path / "results.sqlite"))
+
+    async def body(client, server, table):
+        token = table.chairs[0].token
+        page, host, log = await _page(client, token), await _page(client, table.host), []
+        await _until(page, log, lambda m: m["type"] == "lobby")
+        await host.send_json({"type": "start", "token": table.host})
+        while True:
+            st = await _until(page, log, lambda m: m["type"] == "state")
+            if st["phase"] in ("first_hakem", "hand_over"):
+                await page.send_json({"type": "next", "token": token})
+            elif st["turn"] == 0 and st["ready"]:
+                break
+        stand_in = table.session.game.seats[0].stand_in
+        decide = stand_in.decide
+
+        def slow(*args):  # long enough to be seen deciding
+            time.sleep(1.0)
+            return decide(*args)
+
+        stand_in.decide = slow
+        st = await _until(page, log, lambda m: m["type"] == "state" and m["table"]["deciding"] == 0)
+        assert st["turn"] == 0 and st["step"] == table.session.game.step
+        again = await _page(client, token)  # a page opened while the bot decides
+        seen = await _until(again, [], lambda m: m["type"] == "state")
+        assert seen["table"]["deciding"] == 0
+        kind = {"type": "hint", "step": st["step"], "token": token}
+        for ask in (kind, {"type": "card", "card": "2C", "step": st["step"], "token": token}):
+            await again.send_json(ask)
+            refused = await _until(again, [], lambda m: m["type"] == "refused")
+            assert refused["message"] == (
+                "your bot is deciding this turn: you decide from your next one"
+            )
+        after = await _until(page, log, lambda m: m["type"] == "state" and m["step"] > st["step"])
+        assert after["table"]["deciding"] is None
+        assert [(x["seat"], x["why"], x["step"]) for x in table.session.stand_ins] == [
+            (0, "timer", st["step"])
+        ]
+        stand_in.decide = decide
+        while True:  # the next turn is the person's own again
+            st = await _until(page, log, lambda m: m["type"] == "state")
+            if st["phase"] in ("first_hakem", "hand_over"):
+                await page.send_json({"type": "next", "token": token})
+            elif st["turn"] == 0 and st["ready"]:
+                break
+        assert st["table"]["deciding"] is None
+        await page.send_json({"type": "hint", "step": st["step"], "token": token})
+        assert (await _until(page, log, lambda m: m["type"] in ("hint", "refused")))[
+            "type"
+        ] == "hint"
+
+    _with_table(tmp_path, body, timer=1.0, rate=10_000)

@@ -468,6 +468,8 @@ class HostedTable:
                     raise Refusal("only the people at the table decide")
                 if self.chairs[role].away == "host":
                     raise Refusal("the host gave your seat to its bot")
+                if self.session.deciding == role and kind != "next":
+                    raise Refusal("your bot is deciding this turn: you decide from your next one")
                 await self.session.message(ws, {k: v for k, v in data.items() if k != "token"})
             elif kind == "show_seed":
                 raise Refusal("at a shared table the seed is shown when the match is over")
@@ -494,6 +496,8 @@ class TableSession(Session):
         self._moved = asyncio.Event()
         self._seats_saved = -1
         """How many stand-ins the stored game has (-1: its seats are not stored yet)."""
+        self.deciding: int | None = None
+        """The person's seat whose bot is deciding now (its page offers no turn)."""
         self._clock: tuple[tuple, float] = ((), 0.0)
 
     def wake(self) -> None:
@@ -513,6 +517,7 @@ class TableSession(Session):
             "people": [c.playing for c in chairs],
             "away": [c.away for c in chairs],
             "stand_in": _said(self.stand_ins[-1]) if self.stand_ins else None,
+            "deciding": self.deciding,
         }
         return state
 
@@ -578,7 +583,13 @@ class TableSession(Session):
                     continue
                 kind, trick = game.where()
                 bot = player if isinstance(player, BotSeat) else player.stand_in
-                await self._bot_decides(bot)
+                if isinstance(player, HumanSeat):  # told now: a page that comes back or
+                    self.deciding = seat  # clicks meanwhile is not offered the turn
+                    self._changed()
+                try:
+                    await self._bot_decides(bot)
+                finally:
+                    self.deciding = None
                 if isinstance(player, HumanSeat) and game.fault is None:
                     answer = game.moves[-1]
                     decided = SUITS[answer] if kind == TRUMP else card_str(answer)

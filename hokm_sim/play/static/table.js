@@ -47,6 +47,8 @@
   function cardHtml(c) { return cardEl(c).outerHTML; }
   function name(seat) { return S.players[seat].name; }
   function me() { return S.seat < 0 ? 0 : S.seat; }
+  // my turn to decide: my seat is due and my bot is not deciding it for me (shared table)
+  function myTurn() { return S.turn === S.seat && !(S.table && S.table.deciding === S.seat); }
   function pos(seat) { return (seat - me() + 4) % 4; }
   function takes(seat) { return seat === S.seat ? 'You take' : name(seat) + ' takes'; }
   function team(t) { if (S.seat < 0) { return name(t) + ' and ' + name(t + 2); } return t === S.seat % 2 ? 'You and ' + name((S.seat + 2) % 4) : name((S.seat + 1) % 4) + ' and ' + name((S.seat + 3) % 4); }
@@ -119,7 +121,7 @@
     drawCenter();
     drawHand();
     drawStatus();
-    $('hint').disabled = !(S.turn === S.seat && S.ready && (S.phase === 'play' || S.phase === 'trump'));
+    $('hint').disabled = !(myTurn() && S.ready && (S.phase === 'play' || S.phase === 'trump'));
     $('last').disabled = !S.last_trick;
     drawPanel();
     drawTable();
@@ -162,7 +164,7 @@
     var hand = $('hand'), legal = {}, focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     S.legal.forEach(function (c) { legal[c] = 1; });
     hand.innerHTML = '';
-    var mine = S.turn === S.seat && S.phase === 'play';
+    var mine = myTurn() && S.phase === 'play';
     S.hand.forEach(function (c) {
       var el = cardEl(c, 'button');
       el.type = 'button';
@@ -190,10 +192,10 @@
     if (S.message) { t = S.message; }
     else if (S.phase === 'first_hakem') { t = 'Finding the first Hakem.'; }
     else if (S.phase === 'trump') {
-      t = S.turn === S.seat ? 'You are the Hakem: call trump from your first five cards.'
+      t = myTurn() ? 'You are the Hakem: call trump from your first five cards.'
         : name(S.turn) + ' (Hakem) is calling trump…';
     } else if (S.phase === 'play') {
-      t = S.turn === S.seat ? 'Your turn: play a highlighted card.' : name(S.turn) + ' is playing…';
+      t = myTurn() ? 'Your turn: play a highlighted card.' : name(S.turn) + ' is playing…';
     } else if (S.phase === 'hand_over') { t = 'The hand is over.'; }
     else if (S.phase === 'match_over') { t = 'The match is over.'; }
     if (!S.ready && (S.phase === 'play' || S.phase === 'trump') && S.turn !== S.seat) { t = 'The bots are getting ready…'; }
@@ -203,7 +205,7 @@
 
   function tableNote() {
     var T = S.table, t = '', left = Math.max(0, T.clock.left - (Date.now() - clockAt) / 1000);
-    if (T.clock.seat !== null && T.people[T.clock.seat] && !T.away[T.clock.seat]) {
+    if (T.clock.seat !== null && T.people[T.clock.seat] && !T.away[T.clock.seat] && T.deciding !== T.clock.seat) {
       t += ' ' + Math.ceil(left) + ' s left' + (T.clock.seat === S.seat ? ', then your bot decides.' : '.');
     }
     var b = T.stand_in;
@@ -211,7 +213,8 @@
       t += ' ' + (b.seat === S.seat ? 'Your' : name(b.seat) + '\'s') + ' bot decided: ' +
         { timer: 'the time ran out.', left: 'the player had left.', host: 'the host gave the seat to it.' }[b.why];
     }
-    if (S.seat >= 0 && T.away[S.seat]) { t += ' Your bot plays for you until your next decision.'; }
+    if (S.seat >= 0 && T.deciding === S.seat) { t += ' Your bot is deciding this turn: you decide from your next one.'; }
+    else if (S.seat >= 0 && T.away[S.seat]) { t += ' Your bot plays for you until your next decision.'; }
     return t;
   }
 
@@ -232,7 +235,7 @@
   function drawPanel() {
     var box = $('panel-box'), panel = $('panel'), html = null;
     if (S.phase === 'first_hakem') { html = firstHakem(); }
-    else if (S.phase === 'trump' && S.turn === S.seat) { html = trumpCall(); }
+    else if (S.phase === 'trump' && myTurn()) { html = trumpCall(); }
     else if (S.phase === 'hand_over') { html = handOver(); }
     else if (S.phase === 'match_over') { html = handOver() + matchOver(); }
     else if (S.phase === 'fault') { html = fault(); }
@@ -404,7 +407,7 @@
   document.addEventListener('keydown', function (e) {
     if (!S || e.altKey || e.ctrlKey || e.metaKey) { return; }
     var k = e.key.toLowerCase();
-    if (S.phase === 'trump' && S.turn === S.seat && TRUMP_KEYS[k]) { callTrump(TRUMP_KEYS[k]); e.preventDefault(); return; }
+    if (S.phase === 'trump' && myTurn() && TRUMP_KEYS[k]) { callTrump(TRUMP_KEYS[k]); e.preventDefault(); return; }
     if (k === 'h') { if (!$('hint').disabled) { askHint(); } e.preventDefault(); return; }
     if (k === 'l') { toggleLast(); e.preventDefault(); return; }
     if (k === 'n' && S.phase === 'hand_over') { send({ type: 'next' }); e.preventDefault(); return; }

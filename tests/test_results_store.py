@@ -723,3 +723,16 @@ def test_without_libpq_a_server_store_is_written_by_the_writer_process(server):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["1", "True"]
     assert _rows(server, "SELECT seed FROM results") == [{"seed": "9"}]
+
+
+def test_a_command_ends_without_waiting_on_a_server_that_does_not_answer():
+    """A server that takes the connection and never answers holds the store's thread
+    until its connect timeout, not the command: it ends when its work is done."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        url = f"postgresql://hokm:pw@127.0.0.1:{silent.getsockname()[1]}/r?connect_timeout=60"
+        code = "import sys; from hokm_sim import store; store.prepare(sys.argv[1])"
+        proc = subprocess.run([sys.executable, "-c", code, url], capture_output=True,
+                              text=True, timeout=30)  # fmt: skip
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr

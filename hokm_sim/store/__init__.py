@@ -198,8 +198,11 @@ class _Remote:
             return ""
 
     def settle(self) -> None:
-        """Close the connection, or let the writer go: the end of its input ends it."""
-        self._thread.join(30)
+        """Close the connection, or let the writer go: the end of its input ends it. A
+        connection still being made is left to the process's end (no wait on a server
+        that does not answer)."""
+        if self._thread.is_alive():
+            return
         with self._writing:
             if self._conn is not None:
                 self._conn.close()

@@ -114,8 +114,8 @@ class Connection:
 
     def __init__(self, lib: ctypes.CDLL, arguments: dict[str, str]) -> None:
         self._lib = lib
-        names = list(arguments) + ["client_encoding"]
-        values = [str(v) for v in arguments.values()] + ["UTF8"]
+        arguments = arguments | {"client_encoding": "UTF8"}  # values go as UTF-8 text
+        names, values = list(arguments), [str(v) for v in arguments.values()]
         self._conn = lib.PQconnectdbParams(_strings(names), _strings(values), 0)
         if not self._conn:
             raise Error("out of memory")

@@ -520,58 +520,63 @@ def _cannot_resume(saved: Path, other: Path) -> None:
 
 
 def test_a_person_whose_bot_is_deciding_is_not_offered_that_turn(tmp_path, monkeypatch):
-    """While a person's bot decides for them (their time ran out), their pages, and one
-    opened meanwhile, say so instead of offering the turn, and a card or hint sent then
-    is refused at once with why; the person decides again at their next turn."""
+    """A person who leaves at their turn and comes back while their bot decides for
+    them: the page they open says so instead of offering the turn, and a card or hint
+    sent then is refused at once with why; the person decides again at their next
+    turn. (The clock is long: only the leaving hands the turn to the bot.)"""
     monkeypatch.setenv("HOKM_SIM_STORE", str(tmp_path / "results.sqlite"))
+
+    async def my_turn(ws, log, token, st=None) -> dict:
+        """The first state from ``st`` on (else the next one) that is South's turn."""
+        while True:
+            st = st or await _until(ws, log, lambda m: m["type"] == "state")
+            if st["phase"] in ("first_hakem", "hand_over"):
+                await ws.send_json({"type": "next", "token": token})
+            elif st["turn"] == 0 and st["ready"] and st["phase"] in ("trump", "play"):
+                return st
+            st = None
 
     async def body(client, server, table):
         token = table.chairs[0].token
         page, host, log = await _page(client, token), await _page(client, table.host), []
         await _until(page, log, lambda m: m["type"] == "lobby")
         await host.send_json({"type": "start", "token": table.host})
-        while True:
-            st = await _until(page, log, lambda m: m["type"] == "state")
-            if st["phase"] in ("first_hakem", "hand_over"):
-                await page.send_json({"type": "next", "token": token})
-            elif st["turn"] == 0 and st["ready"]:
-                break
+        st = await my_turn(page, log, token)
+        assert st["table"]["deciding"] is None
         stand_in = table.session.game.seats[0].stand_in
         decide = stand_in.decide
 
         def slow(*args):  # long enough to be seen deciding
-            time.sleep(1.0)
+            time.sleep(3.0)
             return decide(*args)
 
         stand_in.decide = slow
-        st = await _until(page, log, lambda m: m["type"] == "state" and m["table"]["deciding"] == 0)
-        assert st["turn"] == 0 and st["step"] == table.session.game.step
-        again = await _page(client, token)  # a page opened while the bot decides
+        await page.close()  # gone past the grace period: the bot decides
+        for _ in range(3000):
+            if table.session.deciding == 0:
+                break
+            await asyncio.sleep(0.01)
+        again = await _page(client, token)  # back while the bot decides
         seen = await _until(again, [], lambda m: m["type"] == "state")
-        assert seen["table"]["deciding"] == 0
-        kind = {"type": "hint", "step": st["step"], "token": token}
-        for ask in (kind, {"type": "card", "card": "2C", "step": st["step"], "token": token}):
-            await again.send_json(ask)
+        assert seen["table"]["deciding"] == 0 and seen["turn"] == 0
+        assert seen["step"] == st["step"]
+        for ask in ({"type": "hint"}, {"type": "card", "card": "2C"}):
+            await again.send_json(ask | {"step": st["step"], "token": token})
             refused = await _until(again, [], lambda m: m["type"] == "refused")
             assert refused["message"] == (
                 "your bot is deciding this turn: you decide from your next one"
             )
-        after = await _until(page, log, lambda m: m["type"] == "state" and m["step"] > st["step"])
+        stand_in.decide = decide
+        log = []
+        after = await _until(again, log, lambda m: m["type"] == "state" and m["step"] > st["step"])
         assert after["table"]["deciding"] is None
         assert [(x["seat"], x["why"], x["step"]) for x in table.session.stand_ins] == [
-            (0, "timer", st["step"])
+            (0, "left", st["step"])
         ]
-        stand_in.decide = decide
-        while True:  # the next turn is the person's own again
-            st = await _until(page, log, lambda m: m["type"] == "state")
-            if st["phase"] in ("first_hakem", "hand_over"):
-                await page.send_json({"type": "next", "token": token})
-            elif st["turn"] == 0 and st["ready"]:
-                break
-        assert st["table"]["deciding"] is None
-        await page.send_json({"type": "hint", "step": st["step"], "token": token})
-        assert (await _until(page, log, lambda m: m["type"] in ("hint", "refused")))[
-            "type"
-        ] == "hint"
+        nxt = await my_turn(again, log, token, after)  # the person's own again
+        assert nxt["table"]["deciding"] is None
+        await again.send_json({"type": "hint", "step": nxt["step"], "token": token})
+        answer = await _until(again, log, lambda m: m["type"] in ("hint", "refused"))
+        assert answer["type"] == "hint", answer
 
-    _with_table(tmp_path, body, timer=1.0, rate=10_000)
+    _with_table(tmp_path, body, timer=60.0, rate=10_000)

@@ -257,8 +257,8 @@ def _opening(where: Path | str) -> _Local | _Remote:
 @atexit.register
 def _settle() -> None:
     """Before the interpreter goes: let a SQLite store's opening under way finish (a
-    thread stopped inside an import or a transaction may hold what the exit needs), and
-    a server's writer go."""
+    thread stopped inside an import or a transaction may hold what the exit needs), a
+    server's connection close and its writer go."""
     for (pid, _), opening in list(_OPEN.items()):
         if pid == os.getpid():  # a forked child's copies are its parent's to close
             opening.settle()
